@@ -1,0 +1,128 @@
+// dpbo account: a privacy calculator over the accountant plugins. Composes events and converts the
+// result to (ε, δ) pairs.
+#include <cmath>
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "cli.hpp"
+#include "dpbo/accountant.hpp"
+#include "dpbo/errors.hpp"
+
+namespace dpbo::cli {
+
+namespace {
+
+double parse_number(const std::string& text, const std::string& where) {
+    std::size_t used = 0;
+    double value = 0.0;
+    try {
+        value = std::stod(text, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used != text.size() || text.empty() || !std::isfinite(value))
+        throw ValidationError(fmt::format("{}: '{}' is not a finite number", where, text));
+    return value;
+}
+
+// KIND:key=value,key=value[xR], e.g. gaussian:sigma=2,sensitivity=1x100
+PrivacyEvent parse_event(const std::string& text) {
+    const auto colon = text.find(':');
+    if (colon == std::string::npos || colon == 0)
+        throw ValidationError(fmt::format("--event '{}' is not of the form KIND:key=value,...[xREPEATS]", text));
+    PrivacyEvent event;
+    event.kind = text.substr(0, colon);
+    std::string body = text.substr(colon + 1);
+    if (const auto x = body.rfind('x'); x != std::string::npos && body.find('=', x) == std::string::npos) {
+        const double r = parse_number(body.substr(x + 1), fmt::format("--event '{}' repetitions", text));
+        if (r < 1 || std::floor(r) != r)
+            throw ValidationError(fmt::format("--event '{}': repetitions must be a whole number >= 1", text));
+        event.repetitions = static_cast<std::size_t>(r);
+        body = body.substr(0, x);
+    }
+    std::size_t start = 0;
+    while (start < body.size()) {
+        const std::size_t end = std::min(body.find(',', start), body.size());
+        const std::string item = body.substr(start, end - start);
+        const auto eq = item.find('=');
+        if (eq == std::string::npos || eq == 0)
+            throw ValidationError(fmt::format("--event '{}': '{}' is not key=value", text, item));
+        event.values[item.substr(0, eq)] = parse_number(item.substr(eq + 1), fmt::format("--event '{}' key '{}'", text, item.substr(0, eq)));
+        start = end + 1;
+    }
+    return event;
+}
+
+}  // namespace
+
+int command_account(const std::vector<std::string>& arguments) {
+    CommonOptions common;
+    std::string accountant_name = "gdp";
+    std::vector<std::string> mus, events, epsilons, deltas;
+    po::options_description options("dpbo account [--mu M ...] [--event KIND:k=v,...] [--epsilon E ...] [--delta D ...]");
+    options.add_options()
+        ("accountant", po::value(&accountant_name)->default_value("gdp"), "accountant module")
+        ("mu", po::value(&mus)->composing(), "compose a mu-GDP mechanism (repeatable)")
+        ("event", po::value(&events)->composing(),
+         "compose an event KIND:key=value,...[xREPEATS], e.g. gaussian:sigma=2,sensitivity=1x100")
+        ("epsilon", po::value(&epsilons)->composing(), "report the delta at this epsilon (repeatable)")
+        ("delta", po::value(&deltas)->composing(), "report the epsilon at this delta (repeatable)");
+    options.add(common_options(common));
+    parse_command(arguments, options);
+    if (common.help) {
+        std::cout << options << "\n";
+        return kSuccess;
+    }
+    if (mus.empty() && events.empty())
+        throw ValidationError("account needs at least one --mu or --event to compose");
+
+    PluginRegistry registry;
+    load_plugins(registry, common);
+    auto accountant = registry.create_as<Accountant>(accountant_name);
+    for (const auto& text : mus) {
+        const double mu = parse_number(text, "--mu");
+        if (!(mu > 0.0)) throw ValidationError(fmt::format("--mu '{}' must be > 0", text));
+        accountant->compose({"gdp", {{"mu", mu}}, 1});
+    }
+    for (const auto& text : events) accountant->compose(parse_event(text));
+
+    std::vector<double> epsilon_values, delta_values;
+    for (const auto& text : epsilons) {
+        const double e = parse_number(text, "--epsilon");
+        if (e < 0.0) throw ValidationError(fmt::format("--epsilon '{}' must be >= 0", text));
+        epsilon_values.push_back(e);
+    }
+    for (const auto& text : deltas) {
+        const double d = parse_number(text, "--delta");
+        if (!(d > 0.0 && d < 1.0)) throw ValidationError(fmt::format("--delta '{}' must lie in (0, 1)", text));
+        delta_values.push_back(d);
+    }
+    // With no question asked, answer the usual ones.
+    if (epsilon_values.empty() && delta_values.empty()) {
+        epsilon_values = {0.5, 1.0, 2.0, 4.0, 8.0};
+        delta_values = {1e-5, 1e-6};
+    }
+
+    const PrivacyStatement total = accountant->total();
+    json pairs = json::array();
+    for (const double e : epsilon_values)
+        pairs.push_back({{"epsilon", e}, {"delta", accountant->delta_for_epsilon(e)}, {"given", "epsilon"}});
+    for (const double d : delta_values)
+        pairs.push_back({{"epsilon", accountant->epsilon_for_delta(d)}, {"delta", d}, {"given", "delta"}});
+
+    if (common.json) {
+        json out{{"accountant", accountant_name}, {"notion", to_string(total.notion)}, {"headline", total.headline()}};
+        if (total.notion == PrivacyNotion::GaussianDP) out["mu"] = total.mu;
+        out["epsilon_delta"] = pairs;
+        print_json(out);
+        return kSuccess;
+    }
+    std::cout << fmt::format("composition ({} accountant): {}\n", accountant_name, total.headline());
+    for (const auto& p : pairs)
+        std::cout << fmt::format("  ({:.6g}, {:.6g})-DP{}\n", p["epsilon"].get<double>(), p["delta"].get<double>(),
+                                 p["given"] == "epsilon" ? "   [delta at this epsilon]" : "   [epsilon at this delta]");
+    return kSuccess;
+}
+
+}  // namespace dpbo::cli

@@ -1,0 +1,94 @@
+// dpbo info NAME: what a module is, what it implements, and every parameter it takes.
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "cli.hpp"
+#include "dpbo/algorithm.hpp"
+#include "dpbo/errors.hpp"
+
+namespace dpbo::cli {
+
+namespace {
+
+json spec_json(const ParameterSpec& spec) {
+    json out{{"name", spec.name}, {"type", to_string(spec.type)}, {"allowed", spec.allowed()}};
+    out["default"] = spec.default_value ? json(format_value(*spec.default_value)) : json(nullptr);
+    out["required"] = spec.required;
+    if (!spec.choices.empty()) out["choices"] = spec.choices;
+    out["unit"] = spec.unit;
+    out["doc"] = spec.doc;
+    return out;
+}
+
+// The components an algorithm uses, read from an instance made with default parameters (an
+// algorithm with required parameters cannot be made that way; its components go unlisted).
+std::vector<ComponentRole> algorithm_components(PluginRegistry& registry, const LoadedPlugin& plugin) {
+    if (plugin.manifest.kind != ModuleKind::Algorithm) return {};
+    try {
+        return registry.create_as<Algorithm>(plugin.manifest.name)->components();
+    } catch (const std::exception&) {
+        return {};
+    }
+}
+
+}  // namespace
+
+int command_info(const std::vector<std::string>& arguments) {
+    CommonOptions common;
+    std::string name;
+    po::options_description options("dpbo info NAME [--json] [--plugin-path DIR]");
+    options.add_options()("name", po::value(&name), "the module to describe");
+    options.add(common_options(common));
+    po::positional_options_description positional;
+    positional.add("name", 1);
+    parse_command(arguments, options, &positional);
+    if (common.help) {
+        std::cout << options << "\n";
+        return kSuccess;
+    }
+    if (name.empty()) throw ValidationError("info needs a module name: dpbo info NAME (see 'dpbo list')");
+
+    PluginRegistry registry;
+    load_plugins(registry, common);
+    const LoadedPlugin& plugin = registry.require_any(name);
+    const Manifest& m = plugin.manifest;
+    const auto components = algorithm_components(registry, plugin);
+
+    if (common.json) {
+        json parameters = json::array();
+        for (const auto& spec : m.schema.specs()) parameters.push_back(spec_json(spec));
+        json roles = json::array();
+        for (const auto& r : components)
+            roles.push_back({{"kind", to_string(r.kind)}, {"required", r.required}, {"default", r.default_name},
+                             {"doc", r.doc}});
+        print_json({{"name", m.name}, {"kind", to_string(m.kind)}, {"version", m.version}, {"summary", m.summary},
+                    {"reference", m.reference}, {"file", plugin.path.string()}, {"compiler", plugin.compiler},
+                    {"parameters", parameters}, {"components", roles}});
+        return kSuccess;
+    }
+
+    std::cout << fmt::format("{} ({} {})\n  {}\n  implements: {}\n  file: {}\n", m.name, to_string(m.kind), m.version,
+                             m.summary, m.reference, plugin.path.string());
+    if (!components.empty()) {
+        std::cout << "components:\n";
+        for (const auto& r : components)
+            std::cout << fmt::format("  --{:<12} {}{}: {}\n", to_string(r.kind), r.required ? "required" : "optional",
+                                     r.default_name.empty() ? "" : fmt::format(", default '{}'", r.default_name), r.doc);
+    }
+    if (m.schema.specs().empty()) {
+        std::cout << "parameters: none\n";
+        return kSuccess;
+    }
+    std::cout << fmt::format("parameters (set with --set {}.KEY=VALUE):\n", to_string(m.kind));
+    for (const auto& spec : m.schema.specs()) {
+        const std::string fallback = spec.default_value ? format_value(*spec.default_value)
+                                                        : (spec.required ? "required" : "optional, no default");
+        std::cout << fmt::format("  {:<20} {:<10} default {}\n  {:<20} {:<10} allowed: {}{}\n  {:<20} {:<10} {}\n",
+                                 spec.name, to_string(spec.type), fallback, "", "", spec.allowed(),
+                                 spec.unit.empty() ? "" : fmt::format("; unit: {}", spec.unit), "", "", spec.doc);
+    }
+    return kSuccess;
+}
+
+}  // namespace dpbo::cli

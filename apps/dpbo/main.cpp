@@ -1,0 +1,65 @@
+// dpbo: lists, describes and combines the modules it finds at run time.
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "cli.hpp"
+#include "dpbo/errors.hpp"
+
+namespace {
+
+constexpr const char* kUsage = R"(usage: dpbo <command> [options]
+
+commands:
+  list      every module found, grouped by kind, and every file refused with its reason
+  info      what a module is, the paper it implements and its parameters
+  run       combine an algorithm, an objective and components into a run (no options: the default job)
+  account   privacy calculator over the accountant plugins (GDP: mu -> (epsilon, delta))
+
+'dpbo <command> --help' describes a command's options.
+exit codes: 0 success, 1 failure while running, 2 usage or validation error.
+)";
+
+int dispatch(const std::string& command, const std::vector<std::string>& rest) {
+    using namespace dpbo::cli;
+    if (command == "list") return command_list(rest);
+    if (command == "info") return command_info(rest);
+    if (command == "run") return command_run(rest);
+    if (command == "account") return command_account(rest);
+    if (command == "--help" || command == "-h" || command == "help") {
+        std::cout << kUsage;
+        return kSuccess;
+    }
+    if (command == "--version") {
+        std::cout << "dpbo " << DPBO_VERSION << "\n";
+        return kSuccess;
+    }
+    const auto near = dpbo::closest_match(command, {"list", "info", "run", "account"});
+    throw dpbo::ValidationError(fmt::format("unknown command '{}'{}; commands: list, info, run, account", command,
+                                            near ? fmt::format(" (did you mean '{}'?)", *near) : ""));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    using namespace dpbo::cli;
+    if (argc < 2) {
+        std::cerr << kUsage;
+        return kUsageError;
+    }
+    const std::vector<std::string> rest(argv + 2, argv + argc);
+    try {
+        return dispatch(argv[1], rest);
+    } catch (const dpbo::ValidationError& e) {
+        std::cerr << "dpbo: error: " << e.what() << "\n";
+        return kUsageError;
+    } catch (const po::error& e) {
+        std::cerr << "dpbo " << argv[1] << ": error: " << e.what() << "\n";
+        return kUsageError;
+    } catch (const std::exception& e) {
+        std::cerr << "dpbo: failed: " << e.what() << "\n";
+        return kRunFailure;
+    }
+}

@@ -1,0 +1,50 @@
+# `cmake --install <build> --prefix P` lays out the same tree the build uses, plus the SDK:
+#   P/bin/dpbo                       the host (finds libdpbo through $ORIGIN/../lib)
+#   P/lib/libdpbo.so*                the core library and its soname links
+#   P/lib/dpbo/plugins/*.so          in-tree plugins (each installs itself in dpbo_add_plugin)
+#   P/include/dpbo/*.hpp             the public headers
+#   P/lib/cmake/dpbo/                find_package(dpbo): config, version, targets, dpbo_add_plugin
+include(CMakePackageConfigHelpers)
+
+set(DPBO_INSTALL_INCLUDEDIR include)
+set(DPBO_INSTALL_CMAKEDIR ${DPBO_INSTALL_LIBDIR}/cmake/dpbo)
+
+# dpbo_armadillo is exported with the library because dpbo links it PUBLIC: a plugin that includes
+# <dpbo/mechanism.hpp> includes <armadillo> and must link the same Armadillo.
+install(TARGETS dpbo dpbo_armadillo
+  EXPORT dpboTargets
+  LIBRARY DESTINATION ${DPBO_INSTALL_LIBDIR}
+  ARCHIVE DESTINATION ${DPBO_INSTALL_LIBDIR}
+  RUNTIME DESTINATION bin
+  INCLUDES DESTINATION ${DPBO_INSTALL_INCLUDEDIR})
+
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/core/include/dpbo
+  DESTINATION ${DPBO_INSTALL_INCLUDEDIR}
+  FILES_MATCHING PATTERN "*.hpp")
+
+if(TARGET dpbo_cli)
+  install(TARGETS dpbo_cli RUNTIME DESTINATION bin)
+endif()
+
+install(EXPORT dpboTargets
+  NAMESPACE dpbo::
+  FILE dpboTargets.cmake
+  DESTINATION ${DPBO_INSTALL_CMAKEDIR})
+
+configure_package_config_file(
+  ${PROJECT_SOURCE_DIR}/sdk/cmake/dpboConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/sdk/dpboConfig.cmake
+  INSTALL_DESTINATION ${DPBO_INSTALL_CMAKEDIR})
+
+# SameMajorVersion: a new major version may change the plugin ABI (kAbiVersion), and the host
+# refuses a plugin built against another ABI; refusing at configure time says so earlier.
+write_basic_package_version_file(
+  ${PROJECT_BINARY_DIR}/sdk/dpboConfigVersion.cmake
+  VERSION ${PROJECT_VERSION}
+  COMPATIBILITY SameMajorVersion)
+
+install(FILES
+  ${PROJECT_BINARY_DIR}/sdk/dpboConfig.cmake
+  ${PROJECT_BINARY_DIR}/sdk/dpboConfigVersion.cmake
+  ${PROJECT_SOURCE_DIR}/sdk/cmake/dpboPlugin.cmake
+  DESTINATION ${DPBO_INSTALL_CMAKEDIR})

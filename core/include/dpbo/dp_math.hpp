@@ -1,0 +1,27 @@
+#pragma once
+// Closed forms shared by mechanisms, accountants and algorithms.
+#include <functional>
+#include <vector>
+
+namespace dpbo {
+
+double normal_cdf(double x);
+// log Φ(x), accurate far into the lower tail (where Φ underflows).
+double log_normal_cdf(double x);
+
+// μ-GDP ⇒ (ε, δ(ε))-DP for every ε ≥ 0 (Dong, Roth & Su 2022, Cor. 2.13):
+// δ(ε) = Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2).
+double gdp_delta(double mu, double epsilon);
+// The smallest ε (up to the bracketing tolerance) with gdp_delta(μ, ε) ≤ δ; never returns an ε
+// whose δ exceeds the target. Throws ValidationError for μ ≤ 0 or δ outside (0, 1).
+double gdp_epsilon(double mu, double delta);
+// T-fold composition: sqrt(Σ μ_t²).
+double compose_gdp(const std::vector<double>& mus);
+
+// Bisection on a monotone predicate: returns the smallest x in [lo, hi] (to `tolerance`) for which
+// `holds(x)` is true, always a point where it holds. Requires holds(hi) and, unless lo is
+// accepted, !holds(lo); throws RunError otherwise.
+double smallest_satisfying(const std::function<bool(double)>& holds, double lo, double hi,
+                           double tolerance);
+
+}  // namespace dpbo

@@ -1,0 +1,33 @@
+#pragma once
+// What an objective returns for a batch of points. Each method takes what it needs: one value per
+// point; per-record losses (b×n) for record-decomposable objectives (DP-GIBO clips per record);
+// several named outputs per point (DPareto: "epsilon" and "error"); the candidate row index for
+// finite sets (Kusner, PO-GP-UCB).
+#include <map>
+#include <string>
+
+#include <armadillo>
+
+namespace dpbo {
+
+class ExperimentRng;
+
+struct EvaluationRequest {
+    bool per_record = false;  // fill Evaluations::per_record (b × n)
+    // Randomness for noisy or randomised objectives; never privacy noise.
+    ExperimentRng* rng = nullptr;
+};
+
+struct Evaluations {
+    arma::mat points;           // b × d, the points as evaluated
+    arma::vec values;           // b, the objective (minimised or maximised per Objective::sense)
+    arma::mat per_record;       // b × n when requested; values == mean of each row
+    std::map<std::string, arma::vec> outputs;  // named extra outputs, b each
+    arma::uvec candidate_rows;  // b, for finite candidate sets
+
+    std::size_t size() const { return values.n_elem; }
+    // Throws RunError naming the module and the offending sizes or NaN entries.
+    void check(const std::string& producer, std::size_t dim) const;
+};
+
+}  // namespace dpbo

@@ -1,0 +1,15 @@
+#pragma once
+#include <filesystem>
+#include <string>
+
+#include "dpbo/result.hpp"
+
+namespace dpbo {
+
+// Writes to a temporary file in the same directory, flushes, then renames over the target, so a
+// reader never sees a half-written file. Throws RunError naming the file on failure.
+void write_file_atomically(const std::filesystem::path& target, const std::string& content);
+
+std::string trace_to_csv(const Trace& trace);
+
+}  // namespace dpbo

@@ -1,0 +1,57 @@
+#pragma once
+// Runs a job: creates (and thereby validates) every module before anything runs, then runs the
+// repeats, writing each repeat's result.json and trace.csv atomically. A repeat whose result is
+// already in the output folder for the same job is kept, not run again, so a long job resumes.
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "dpbo/result.hpp"
+
+namespace dpbo {
+
+class PluginRegistry;
+class RunObserver;
+
+struct ModuleChoice {
+    std::string name;
+    std::map<std::string, std::string> parameters;
+};
+
+struct JobSpec {
+    ModuleChoice algorithm;
+    ModuleChoice objective;
+    std::optional<ModuleChoice> surrogate;
+    std::optional<ModuleChoice> acquisition;
+    std::optional<ModuleChoice> mechanism;
+    std::optional<std::uint64_t> seed;  // none: experiment seed and privacy noise from the OS
+    std::size_t repeat = 1;
+    std::filesystem::path out_dir;      // empty: nothing written
+};
+
+struct RepeatOutcome {
+    std::size_t index = 0;              // 0-based
+    bool resumed = false;               // taken from an earlier run's files
+    std::string json;                   // the result.json text
+    std::string headline;               // one-line privacy headline
+    std::string privacy_description;    // multi-line statement
+    std::vector<std::pair<std::string, std::string>> summary;  // key figures, for printing
+    std::filesystem::path result_file;
+};
+
+struct JobReport {
+    std::vector<RepeatOutcome> repeats;
+};
+
+// Observer factory: the CLI gives each repeat a fresh progress display.
+using ObserverFor = std::function<RunObserver&(std::size_t repeat_index)>;
+
+// Throws ValidationError (bad names, parameters, combinations, an output folder holding another
+// job's results) before running anything; RunError for failures during a run.
+JobReport run_job(PluginRegistry& registry, const JobSpec& job, const ObserverFor& observer_for);
+
+}  // namespace dpbo

@@ -1,0 +1,80 @@
+// Out-of-line destructors and defaults: one vtable and typeinfo per interface, in libdpbo.
+#include <array>
+#include <utility>
+
+#include "dpbo/acquisition.hpp"
+#include "dpbo/accountant.hpp"
+#include "dpbo/algorithm.hpp"
+#include "dpbo/errors.hpp"
+#include "dpbo/mechanism.hpp"
+#include "dpbo/module.hpp"
+#include "dpbo/module_factory.hpp"
+#include "dpbo/objective.hpp"
+#include "dpbo/observer.hpp"
+#include "dpbo/surrogate.hpp"
+
+namespace dpbo {
+
+namespace {
+constexpr std::array<std::pair<ModuleKind, std::string_view>, 6> kKindNames{{
+    {ModuleKind::Objective, "objective"},
+    {ModuleKind::Surrogate, "surrogate"},
+    {ModuleKind::Acquisition, "acquisition"},
+    {ModuleKind::Mechanism, "mechanism"},
+    {ModuleKind::Accountant, "accountant"},
+    {ModuleKind::Algorithm, "algorithm"},
+}};
+}  // namespace
+
+std::string_view to_string(ModuleKind kind) {
+    for (const auto& [k, name] : kKindNames)
+        if (k == kind) return name;
+    return "unknown";
+}
+
+std::optional<ModuleKind> module_kind_from_string(std::string_view text) {
+    for (const auto& [k, name] : kKindNames)
+        if (name == text) return k;
+    return std::nullopt;
+}
+
+std::string_view to_string(Sense sense) {
+    return sense == Sense::Minimise ? "minimise" : "maximise";
+}
+
+std::string_view to_string(SensitivityNorm norm) {
+    return norm == SensitivityNorm::L1 ? "L1" : "L2";
+}
+
+Module::~Module() = default;
+Objective::~Objective() = default;
+Surrogate::~Surrogate() = default;
+Acquisition::~Acquisition() = default;
+Mechanism::~Mechanism() = default;
+Accountant::~Accountant() = default;
+Algorithm::~Algorithm() = default;
+ModuleFactory::~ModuleFactory() = default;
+RunObserver::~RunObserver() = default;
+
+arma::mat Objective::record_gradients(const arma::rowvec& /*point*/) const {
+    throw ValidationError(
+        "this objective does not provide per-record gradients; choose an objective that does "
+        "(dpbo list --kind objective) or an algorithm that needs only values");
+}
+
+std::optional<double> Objective::regret(double value) const {
+    const auto optimum = known_optimum();
+    if (!optimum) return std::nullopt;
+    const double gap = sense() == Sense::Minimise ? value - optimum->value : optimum->value - value;
+    return std::max(0.0, gap);
+}
+
+arma::vec Surrogate::mean_gradient(const arma::rowvec& /*point*/) const {
+    throw ValidationError("this surrogate does not provide posterior gradients");
+}
+
+arma::mat Surrogate::gradient_covariance(const arma::rowvec& /*point*/) const {
+    throw ValidationError("this surrogate does not provide posterior gradient covariances");
+}
+
+}  // namespace dpbo

@@ -1,0 +1,68 @@
+#include "dpbo/result_io.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "dpbo/errors.hpp"
+
+namespace dpbo {
+
+void write_file_atomically(const std::filesystem::path& target, const std::string& content) {
+    const auto fail = [&](const std::string& what) {
+        return RunError(fmt::format("cannot write '{}': {} ({})", target.string(), what, std::strerror(errno)));
+    };
+    std::error_code ec;
+    if (target.has_parent_path()) {
+        std::filesystem::create_directories(target.parent_path(), ec);
+        if (ec) throw RunError(fmt::format("cannot create directory '{}': {}", target.parent_path().string(), ec.message()));
+    }
+    std::string temporary = target.string() + ".tmp.XXXXXX";
+    const int fd = mkstemp(temporary.data());
+    if (fd < 0) throw fail("cannot create a temporary file beside it");
+    std::size_t written = 0;
+    while (written < content.size()) {
+        const ssize_t n = ::write(fd, content.data() + written, content.size() - written);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            ::close(fd);
+            ::unlink(temporary.c_str());
+            throw fail("write failed");
+        }
+        written += static_cast<std::size_t>(n);
+    }
+    // fsync before rename: after a crash the file is either the old one or the complete new one.
+    if (::fsync(fd) != 0 || ::close(fd) != 0) {
+        ::unlink(temporary.c_str());
+        throw fail("flush failed");
+    }
+    ::chmod(temporary.c_str(), 0644);
+    if (std::rename(temporary.c_str(), target.c_str()) != 0) {
+        ::unlink(temporary.c_str());
+        throw fail("rename failed");
+    }
+}
+
+std::string trace_to_csv(const Trace& trace) {
+    std::string out;
+    for (std::size_t i = 0; i < trace.columns().size(); ++i) {
+        if (i) out += ',';
+        out += trace.columns()[i].name;
+    }
+    out += '\n';
+    for (const auto& row : trace.rows()) {
+        for (std::size_t i = 0; i < row.size(); ++i) {
+            if (i) out += ',';
+            out += fmt::format("{:.17g}", row[i]);
+        }
+        out += '\n';
+    }
+    return out;
+}
+
+}  // namespace dpbo

@@ -1,0 +1,341 @@
+#include "dpbo/runner.hpp"
+
+#include <time.h>
+
+#include <chrono>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "dpbo/acquisition.hpp"
+#include "dpbo/algorithm.hpp"
+#include "dpbo/errors.hpp"
+#include "dpbo/evaluator.hpp"
+#include "dpbo/mechanism.hpp"
+#include "dpbo/objective.hpp"
+#include "dpbo/observer.hpp"
+#include "dpbo/random.hpp"
+#include "dpbo/registry.hpp"
+#include "dpbo/result_io.hpp"
+#include "dpbo/surrogate.hpp"
+
+#ifndef DPBO_VERSION
+#define DPBO_VERSION "unknown"
+#endif
+
+namespace dpbo {
+
+namespace fs = std::filesystem;
+using json = nlohmann::ordered_json;
+
+namespace {
+
+json to_json(const ParameterValue& value) {
+    return std::visit([](const auto& v) { return json(v); }, value);
+}
+
+json to_json(const arma::mat& m) {
+    if (m.n_elem == 1) return m(0, 0);
+    const auto row_json = [&](std::size_t i) {
+        json row = json::array();
+        for (std::size_t j = 0; j < m.n_cols; ++j) row.push_back(m(i, j));
+        return row;
+    };
+    if (m.n_rows == 1) return row_json(0);
+    json rows = json::array();
+    for (std::size_t i = 0; i < m.n_rows; ++i) rows.push_back(m.n_cols == 1 ? json(m(i, 0)) : row_json(i));
+    return rows;
+}
+
+json to_json(const PrivacyStatement& s) {
+    json out;
+    out["notion"] = to_string(s.notion);
+    out["headline"] = s.headline();
+    switch (s.notion) {
+        case PrivacyNotion::PureDP: out["epsilon"] = s.epsilon; break;
+        case PrivacyNotion::ApproxDP: out["epsilon"] = s.epsilon; out["delta"] = s.delta; break;
+        case PrivacyNotion::GaussianDP: out["mu"] = s.mu; break;
+        case PrivacyNotion::Renyi: {
+            json curve = json::array();
+            for (const auto& [order, eps] : s.rdp_curve) curve.push_back({{"order", order}, {"epsilon", eps}});
+            out["rdp_curve"] = curve;
+            break;
+        }
+        case PrivacyNotion::NotPrivate: break;
+    }
+    json equivalents = json::array();
+    for (const auto& [eps, del] : s.equivalent_epsilon_delta) equivalents.push_back({{"epsilon", eps}, {"delta", del}});
+    out["equivalent_epsilon_delta"] = equivalents;
+    out["neighbouring"] = s.neighbouring;
+    out["protected_unit"] = s.protected_unit;
+    out["released"] = s.released;
+    out["assumptions"] = s.assumptions;
+    out["mechanism"] = s.mechanism;
+    return out;
+}
+
+json releases_to_json(const std::vector<ReleasedValue>& values) {
+    json out = json::object();
+    for (const auto& v : values) out[v.name] = {{"value", to_json(v.value)}, {"description", v.description}};
+    return out;
+}
+
+std::string short_value(const arma::mat& m) {
+    if (m.n_elem == 1) return fmt::format("{:.6g}", m(0, 0));
+    if (m.n_rows == 1 && m.n_cols <= 8) {
+        std::string out = "(";
+        for (std::size_t j = 0; j < m.n_cols; ++j) out += fmt::format("{}{:.4g}", j ? ", " : "", m(0, j));
+        return out + ")";
+    }
+    return fmt::format("{}×{} matrix (see result.json)", m.n_rows, m.n_cols);
+}
+
+double process_cpu_seconds() {
+    timespec ts{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
+// Different repeats of one seeded job get different, reproducible seeds.
+std::uint64_t repeat_seed(std::uint64_t seed, std::size_t index, std::uint64_t stream) {
+    std::uint64_t z = seed + 0x9E3779B97F4A7C15ULL * (index + 1) + stream * 0xD1B54A32D192ED03ULL;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+struct ResolvedModule {
+    const LoadedPlugin* plugin = nullptr;
+    ModuleChoice choice;
+    json parameters;  // validated, with defaults
+};
+
+ResolvedModule resolve(PluginRegistry& registry, ModuleKind kind, const ModuleChoice& choice) {
+    ResolvedModule out;
+    out.plugin = &registry.require(kind, choice.name);
+    out.choice = choice;
+    const ParameterSet values = validate_parameters(out.plugin->manifest.schema, choice.parameters,
+                                                    fmt::format("{} '{}'", to_string(kind), choice.name));
+    out.parameters = json::object();
+    for (const auto& [key, value] : values.values()) out.parameters[key] = to_json(value);
+    return out;
+}
+
+json module_json(const ResolvedModule& m) {
+    return {{"name", m.choice.name}, {"version", m.plugin->manifest.version}, {"parameters", m.parameters}};
+}
+
+struct Modules {
+    std::shared_ptr<Algorithm> algorithm;
+    std::shared_ptr<Objective> objective;
+    std::shared_ptr<Surrogate> surrogate;
+    std::shared_ptr<Acquisition> acquisition;
+    std::shared_ptr<Mechanism> mechanism;
+};
+
+class Job {
+public:
+    Job(PluginRegistry& registry, const JobSpec& spec) : registry_(registry), spec_(spec) {
+        if (spec.repeat == 0) throw ValidationError("--repeat must be at least 1");
+        algorithm_ = resolve(registry, ModuleKind::Algorithm, spec.algorithm);
+        objective_ = resolve(registry, ModuleKind::Objective, spec.objective);
+        probe_ = create();  // creating every module validates the whole combination up front
+        check_roles();
+    }
+
+    JobReport run(const ObserverFor& observer_for) {
+        JobReport report;
+        for (std::size_t index = 0; index < spec_.repeat; ++index) {
+            report.repeats.push_back(run_repeat(index, observer_for(index)));
+        }
+        return report;
+    }
+
+private:
+    void check_roles() {
+        const auto roles = probe_.algorithm->components();
+        const auto declared = [&](ModuleKind kind) -> const ComponentRole* {
+            for (const auto& role : roles)
+                if (role.kind == kind) return &role;
+            return nullptr;
+        };
+        std::string uses;
+        for (const auto& role : roles)
+            uses += fmt::format("{}{} ({})", uses.empty() ? "" : ", ", to_string(role.kind),
+                                role.required ? "required" : "optional");
+        // A component given with parameters but no name means "the algorithm's default, with these".
+        const auto check = [&](ModuleKind kind, const std::optional<ModuleChoice>& given,
+                               std::optional<ResolvedModule>& resolved) {
+            const ComponentRole* role = declared(kind);
+            const bool named = given && !given->name.empty();
+            if (given && role == nullptr)
+                throw ValidationError(fmt::format("algorithm '{}' does not use a {} (it uses: {}); remove {}",
+                                                  spec_.algorithm.name, to_string(kind), uses.empty() ? "nothing" : uses,
+                                                  named ? fmt::format("--{}", to_string(kind))
+                                                        : fmt::format("the {}.* settings", to_string(kind))));
+            if (named) {
+                resolved = resolve(registry_, kind, *given);
+            } else if (role != nullptr && !role->default_name.empty()) {
+                resolved = resolve(registry_, kind,
+                                   ModuleChoice{role->default_name, given ? given->parameters
+                                                                         : std::map<std::string, std::string>{}});
+            } else if (given || (role != nullptr && role->required)) {
+                throw ValidationError(fmt::format("algorithm '{}' needs a named {} ({}){}; name one with --{}",
+                                                  spec_.algorithm.name, to_string(kind), role->doc,
+                                                  given ? " for the settings given" : "", to_string(kind)));
+            }
+        };
+        check(ModuleKind::Surrogate, spec_.surrogate, surrogate_);
+        check(ModuleKind::Acquisition, spec_.acquisition, acquisition_);
+        check(ModuleKind::Mechanism, spec_.mechanism, mechanism_);
+        probe_ = create();
+    }
+
+    Modules create() {
+        Modules m;
+        m.algorithm = registry_.create_as<Algorithm>(algorithm_.choice.name, algorithm_.choice.parameters);
+        m.objective = registry_.create_as<Objective>(objective_.choice.name, objective_.choice.parameters);
+        if (surrogate_) m.surrogate = registry_.create_as<Surrogate>(surrogate_->choice.name, surrogate_->choice.parameters);
+        if (acquisition_)
+            m.acquisition = registry_.create_as<Acquisition>(acquisition_->choice.name, acquisition_->choice.parameters);
+        if (mechanism_) m.mechanism = registry_.create_as<Mechanism>(mechanism_->choice.name, mechanism_->choice.parameters);
+        return m;
+    }
+
+    json job_json() const {
+        json job;
+        job["algorithm"] = module_json(algorithm_);
+        job["objective"] = module_json(objective_);
+        if (surrogate_) job["surrogate"] = module_json(*surrogate_);
+        if (acquisition_) job["acquisition"] = module_json(*acquisition_);
+        if (mechanism_) job["mechanism"] = module_json(*mechanism_);
+        job["seed"] = spec_.seed ? json(*spec_.seed) : json(nullptr);
+        return job;
+    }
+
+    fs::path repeat_dir(std::size_t index) const {
+        if (spec_.out_dir.empty()) return {};
+        return spec_.repeat == 1 ? spec_.out_dir : spec_.out_dir / fmt::format("repeat-{:03}", index + 1);
+    }
+
+    // A result already on disk for the same job and repeat is kept; one for another job is never
+    // overwritten.
+    std::optional<json> earlier_result(const fs::path& file, const json& job, std::size_t index) const {
+        std::error_code ec;
+        if (file.empty() || !fs::exists(file, ec)) return std::nullopt;
+        json earlier;
+        try {
+            std::ifstream in(file);
+            earlier = json::parse(in);
+        } catch (const std::exception& e) {
+            throw ValidationError(fmt::format("'{}' exists but is not a dpbo result ({}); remove it or choose another --out",
+                                              file.string(), e.what()));
+        }
+        if (!earlier.contains("job") || earlier["job"] != job || earlier.value("repeat", json(0)) != json(index + 1))
+            throw ValidationError(fmt::format("'{}' holds the result of a different job; choose another --out or remove it",
+                                              file.string()));
+        return earlier;
+    }
+
+    RepeatOutcome run_repeat(std::size_t index, RunObserver& observer) {
+        RepeatOutcome outcome;
+        outcome.index = index;
+        const json job = job_json();
+        const fs::path dir = repeat_dir(index);
+        outcome.result_file = dir.empty() ? fs::path() : dir / "result.json";
+        if (auto earlier = earlier_result(outcome.result_file, job, index)) {
+            outcome.resumed = true;
+            outcome.json = earlier->dump(2);
+            outcome.headline = (*earlier)["privacy"].value("headline", "");
+            outcome.summary.emplace_back("status", "kept from an earlier run");
+            return outcome;
+        }
+
+        Modules modules = index == 0 ? std::move(probe_) : create();
+        const std::uint64_t experiment_seed = spec_.seed ? repeat_seed(*spec_.seed, index, 1) : os_random_u64();
+        ExperimentRng rng(experiment_seed);
+        PrivacyNoiseSource noise = spec_.seed ? PrivacyNoiseSource::from_seed(repeat_seed(*spec_.seed, index, 2))
+                                              : PrivacyNoiseSource::from_os();
+        SerialEvaluator evaluator;
+        RunContext context{*modules.objective, evaluator, rng, noise, observer, registry_,
+                           modules.surrogate, modules.acquisition, modules.mechanism};
+
+        const auto wall_start = std::chrono::steady_clock::now();
+        const double cpu_start = process_cpu_seconds();
+        RunResult result = modules.algorithm->run(context);
+        const double cpu_seconds = process_cpu_seconds() - cpu_start;
+        const double wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+        observer.on_finish();
+
+        try {
+            result.privacy.validate();
+        } catch (const ValidationError& e) {
+            throw RunError(fmt::format("algorithm '{}' produced an invalid privacy statement: {}", spec_.algorithm.name,
+                                       e.what()));
+        }
+        if (result.released.empty())
+            throw RunError(fmt::format("algorithm '{}' released nothing", spec_.algorithm.name));
+
+        json out;
+        out["dpbo_version"] = DPBO_VERSION;
+        out["job"] = job;
+        out["repeat"] = index + 1;
+        out["privacy"] = to_json(result.privacy);
+        out["released"] = releases_to_json(result.released);
+        out["evaluation_only"] = releases_to_json(result.evaluation_only);
+        out["evaluation_only_note"] =
+            "computed from the data without privatisation, to judge the run; not part of the release";
+        out["randomness"] = {
+            {"experiment_seed", experiment_seed},
+            {"experiment_seed_source", spec_.seed ? "derived from --seed" : "operating system CSPRNG"},
+            {"privacy_noise", noise.describe()},
+            {"reproducible", spec_.seed.has_value()}};
+        out["objective"] = {{"sense", to_string(modules.objective->sense())},
+                            {"data", modules.objective->data_description()},
+                            {"records", modules.objective->record_count()}};
+        out["evaluations"] = result.evaluations;
+        out["stop_reason"] = result.stop_reason;
+        out["timing"] = {{"wall_seconds", wall_seconds}, {"cpu_seconds", cpu_seconds}};
+        json columns = json::array();
+        for (const auto& c : result.trace.columns())
+            columns.push_back({{"name", c.name}, {"evaluation_only", c.evaluation_only}});
+        out["trace"] = {{"file", "trace.csv"}, {"rows", result.trace.rows().size()}, {"columns", columns}};
+        outcome.json = out.dump(2);
+
+        if (!dir.empty()) {
+            // The trace first, the result last: a result.json on disk means the repeat is complete.
+            write_file_atomically(dir / "trace.csv", trace_to_csv(result.trace));
+            write_file_atomically(outcome.result_file, outcome.json + "\n");
+        }
+
+        outcome.headline = result.privacy.headline();
+        outcome.privacy_description = result.privacy.describe();
+        for (const auto& v : result.released) outcome.summary.emplace_back(v.name, short_value(v.value));
+        for (const auto& v : result.evaluation_only)
+            outcome.summary.emplace_back(v.name + " (evaluation only)", short_value(v.value));
+        outcome.summary.emplace_back("evaluations", std::to_string(result.evaluations));
+        outcome.summary.emplace_back("time", fmt::format("{:.3f} s wall, {:.3f} s CPU", wall_seconds, cpu_seconds));
+        outcome.summary.emplace_back("privacy noise", noise.describe());
+        return outcome;
+    }
+
+    PluginRegistry& registry_;
+    const JobSpec& spec_;
+    ResolvedModule algorithm_;
+    ResolvedModule objective_;
+    std::optional<ResolvedModule> surrogate_;
+    std::optional<ResolvedModule> acquisition_;
+    std::optional<ResolvedModule> mechanism_;
+    Modules probe_;
+};
+
+}  // namespace
+
+JobReport run_job(PluginRegistry& registry, const JobSpec& job, const ObserverFor& observer_for) {
+    Job prepared(registry, job);
+    return prepared.run(observer_for);
+}
+
+}  // namespace dpbo

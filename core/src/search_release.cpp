@@ -1,0 +1,204 @@
+#include "dpbo/search_release.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "dpbo/algorithm.hpp"
+#include "dpbo/errors.hpp"
+#include "dpbo/evaluator.hpp"
+#include "dpbo/mechanism.hpp"
+#include "dpbo/observer.hpp"
+#include "dpbo/random.hpp"
+
+namespace dpbo {
+
+namespace {
+
+bool is_better(Sense sense, double candidate, double incumbent) {
+    return sense == Sense::Minimise ? candidate < incumbent : candidate > incumbent;
+}
+
+std::size_t best_index(const arma::vec& values, Sense sense) {
+    return sense == Sense::Minimise ? values.index_min() : values.index_max();
+}
+
+// Each of the k values moves by at most Δ, so the vector moves by at most Δ√k in L2, Δk in L1.
+double vector_sensitivity(SensitivityNorm norm, double per_value, std::size_t k) {
+    const double count = static_cast<double>(k);
+    return norm == SensitivityNorm::L2 ? per_value * std::sqrt(count) : per_value * count;
+}
+
+PrivacyStatement exact_release_statement() {
+    return PrivacyStatement::not_private(
+        {"the best evaluated point and its exact objective value",
+         "the best exact objective value after every batch (trace)"},
+        "no mechanism was attached, so objective values are released exactly");
+}
+
+PrivacyStatement noisy_release_statement(const Mechanism& mechanism, std::size_t k,
+                                         double per_value, double sensitivity) {
+    PrivacyStatement statement = mechanism.guarantee();
+    statement.neighbouring = "replace one record";
+    statement.protected_unit = "one record of the data behind the objective";
+    statement.released = {
+        fmt::format("the k = {} objective values with noise", k),
+        "the best point and its noisy value (post-processing of the noisy values)"};
+    statement.assumptions.push_back(fmt::format(
+        "|f_x(θ) − f_x'(θ)| ≤ Δ={} for neighbouring datasets at every θ (stated by the user, not "
+        "verified)",
+        per_value));
+    statement.assumptions.push_back("the evaluated points are chosen independently of the data");
+    // The mechanism's own Δ is the vector's sensitivity; say how it follows from the per-value one.
+    const std::string application = fmt::format(
+        "applied once to the vector of k = {} values, whose {} sensitivity is {} = {}·{} for "
+        "the per-value sensitivity {}",
+        k, to_string(mechanism.sensitivity_norm()), sensitivity, per_value,
+        mechanism.sensitivity_norm() == SensitivityNorm::L2 ? "√k" : "k", per_value);
+    statement.mechanism =
+        statement.mechanism.empty() ? application : statement.mechanism + "; " + application;
+    statement.validate();
+    return statement;
+}
+
+arma::mat scalar(double value) { return arma::mat(1, 1, arma::fill::value(value)); }
+
+}  // namespace
+
+void check_value_sensitivity(const std::string& owner, bool has_mechanism,
+                             std::optional<double> value_sensitivity) {
+    if (has_mechanism && !value_sensitivity) {
+        throw ValidationError(fmt::format(
+            "{}: a mechanism is attached but algorithm.value_sensitivity is not set; it is "
+            "required with a mechanism: give Δ, the most one objective value can change when one "
+            "record is replaced (a real > 0, e.g. algorithm.value_sensitivity=0.1)",
+            owner));
+    }
+    if (!has_mechanism && value_sensitivity) {
+        throw ValidationError(fmt::format(
+            "{}: algorithm.value_sensitivity = {} was given without a mechanism; it only "
+            "calibrates mechanism noise, so without one it would mean nothing — attach a "
+            "mechanism or remove algorithm.value_sensitivity",
+            owner, *value_sensitivity));
+    }
+}
+
+BestRelease release_best(const arma::mat& points, const arma::vec& exact_values, Sense sense,
+                         const std::shared_ptr<Mechanism>& mechanism,
+                         std::optional<double> value_sensitivity, PrivacyNoiseSource& noise) {
+    const std::size_t k = exact_values.n_elem;
+    if (k == 0 || points.n_rows != k) {
+        throw RunError(fmt::format(
+            "release of the best point: {} points for {} values; need k ≥ 1 of each",
+            points.n_rows, k));
+    }
+    BestRelease release;
+    if (!mechanism) {
+        release.released_values = exact_values;
+        release.privacy = exact_release_statement();
+    } else {
+        if (!value_sensitivity) {
+            throw ValidationError(
+                "release of the best point: a mechanism needs the per-value sensitivity "
+                "(value_sensitivity)");
+        }
+        const double sensitivity =
+            vector_sensitivity(mechanism->sensitivity_norm(), *value_sensitivity, k);
+        mechanism->calibrate(sensitivity);
+        release.released_values = mechanism->release(exact_values, noise);
+        release.privacy = noisy_release_statement(*mechanism, k, *value_sensitivity, sensitivity);
+    }
+    release.best_index = best_index(release.released_values, sense);
+    release.best_point = points.row(release.best_index);
+    return release;
+}
+
+RunResult run_data_independent_search(RunContext& context, const DataIndependentSearch& search) {
+    check_value_sensitivity(search.owner, context.mechanism != nullptr, search.value_sensitivity);
+    if (search.point_count == 0 || search.batch_size == 0 || !search.points) {
+        throw RunError(fmt::format(
+            "{}: a search needs at least one point, a batch size ≥ 1 and a point source",
+            search.owner));
+    }
+    Objective& objective = context.objective;
+    const Sense sense = objective.sense();
+    const bool is_private = context.mechanism != nullptr;
+    const bool optimum_known = objective.known_optimum().has_value();
+
+    RunResult result;
+    // Exact values are released when nothing is private; with a mechanism they are for judging only.
+    std::vector<TraceColumn> columns{{"iteration", false},
+                                     {"evaluations", false},
+                                     {"best_true_value_so_far", is_private}};
+    if (optimum_known) columns.push_back({"simple_regret", is_private});
+    result.trace.set_columns(std::move(columns));
+
+    arma::mat points(search.point_count, objective.space().dim());
+    arma::vec values(search.point_count);
+    const EvaluationRequest request{.per_record = false, .rng = &context.rng};
+    context.observer.on_start((search.point_count + search.batch_size - 1) / search.batch_size);
+    result.stop_reason = search.completion_reason;
+
+    std::size_t evaluated = 0;
+    double best_so_far = 0.0;
+    for (std::size_t iteration = 1; evaluated < search.point_count; ++iteration) {
+        const std::size_t count = std::min(search.batch_size, search.point_count - evaluated);
+        const Evaluations batch =
+            context.evaluator.evaluate(objective, search.points(evaluated, count), request);
+        if (batch.size() != count) {
+            throw RunError(fmt::format("{}: asked for {} evaluations, the objective returned {}",
+                                       search.owner, count, batch.size()));
+        }
+        points.rows(evaluated, evaluated + count - 1) = batch.points;
+        values.subvec(evaluated, evaluated + count - 1) = batch.values;
+        const double batch_best = batch.values(best_index(batch.values, sense));
+        if (evaluated == 0 || is_better(sense, batch_best, best_so_far)) best_so_far = batch_best;
+        evaluated += count;
+
+        std::vector<double> row{static_cast<double>(iteration), static_cast<double>(evaluated),
+                                best_so_far};
+        if (optimum_known) row.push_back(*objective.regret(best_so_far));
+        result.trace.add_row(std::move(row));
+        context.observer.on_iteration(iteration, result.trace);
+        if (evaluated < search.point_count && context.observer.should_stop()) {
+            result.stop_reason = "observer";
+            break;
+        }
+    }
+
+    const arma::vec exact_values = values.head(evaluated);
+    BestRelease release = release_best(points.head_rows(evaluated), exact_values, sense,
+                                       context.mechanism, search.value_sensitivity, context.noise);
+    const double released_best = release.released_values(release.best_index);
+    const double true_best = exact_values(release.best_index);
+
+    result.released.push_back({"best_point", "the evaluated point with the best released value",
+                               arma::mat(release.best_point)});
+    result.released.push_back(
+        {"best_value",
+         is_private ? "the noisy value of best_point (post-processing of noisy_values)"
+                    : "the exact objective value at best_point",
+         scalar(released_best)});
+    if (is_private) {
+        result.released.push_back(
+            {"noisy_values", "every evaluated value plus mechanism noise, in evaluation order",
+             arma::mat(release.released_values)});
+    }
+    result.evaluation_only.push_back(
+        {"best_point_true_value",
+         "the objective value observed at best_point, before any privacy noise",
+         scalar(true_best)});
+    if (optimum_known) {
+        result.evaluation_only.push_back(
+            {"simple_regret", "distance of best_point_true_value from the known optimum value",
+             scalar(*objective.regret(true_best))});
+    }
+    result.privacy = std::move(release.privacy);
+    result.evaluations = context.evaluator.evaluations();
+    return result;
+}
+
+}  // namespace dpbo

@@ -1,0 +1,75 @@
+// Random search: uniform draws from the objective's space, the baseline every comparison needs.
+// The points never depend on observed values, so a single privatised release of all k values
+// (see search_release) makes the best point private as post-processing.
+#include <cstddef>
+#include <optional>
+#include <vector>
+
+#include "dpbo/algorithm.hpp"
+#include "dpbo/objective.hpp"
+#include "dpbo/parameters.hpp"
+#include "dpbo/plugin.hpp"
+#include "dpbo/search_release.hpp"
+#include "dpbo/space.hpp"
+
+namespace {
+
+constexpr const char* kOwner = "algorithm 'random-search'";
+
+class RandomSearch final : public dpbo::Algorithm {
+public:
+    static dpbo::ParameterSchema schema() {
+        dpbo::ParameterSchema schema;
+        schema
+            .integer("budget", {.fallback = 50, .lower = 1, .unit = "evaluations",
+                                .doc = "number of points drawn and evaluated"})
+            .integer("batch", {.fallback = 10, .lower = 1, .unit = "points",
+                               .doc = "points per evaluation call (one trace row each)"})
+            .real("value_sensitivity",
+                  {.lower = 0.0,
+                   .lower_inclusive = false,
+                   .doc = "most one objective value can change when one record is replaced; "
+                          "required with a mechanism, refused without one"});
+        return schema;
+    }
+
+    explicit RandomSearch(const dpbo::ParameterSet& parameters)
+        : budget_(static_cast<std::size_t>(parameters.integer("budget"))),
+          batch_(static_cast<std::size_t>(parameters.integer("batch"))),
+          value_sensitivity_(parameters.has("value_sensitivity")
+                                 ? std::optional<double>(parameters.real("value_sensitivity"))
+                                 : std::nullopt) {}
+
+    std::vector<dpbo::ComponentRole> components() const override {
+        return {{.kind = dpbo::ModuleKind::Mechanism,
+                 .required = false,
+                 .default_name = "",
+                 .doc = "privatises the released values; without one nothing is private"}};
+    }
+
+    dpbo::RunResult run(dpbo::RunContext& context) override {
+        const dpbo::SearchSpace& space = context.objective.space();
+        dpbo::ExperimentRng& rng = context.rng;
+        return dpbo::run_data_independent_search(
+            context, {.owner = kOwner,
+                      .point_count = budget_,
+                      .batch_size = batch_,
+                      .points = [&space, &rng](std::size_t /*first*/, std::size_t count) {
+                          return space.sample(count, rng);
+                      },
+                      .value_sensitivity = value_sensitivity_,
+                      .completion_reason = "budget"});
+    }
+
+private:
+    std::size_t budget_;
+    std::size_t batch_;
+    std::optional<double> value_sensitivity_;
+};
+
+}  // namespace
+
+DPBO_PLUGIN(RandomSearch, "random-search", "1.0.0",
+            "uniform random search over a box or a candidate set; best point released, "
+            "privately when a mechanism is attached",
+            "Bergstra & Bengio (2012), JMLR 13; SPEC §5 (baselines)")

@@ -1,0 +1,189 @@
+// The Gaussian mechanism, calibrated either to μ-GDP (σ = Δ₂/μ, Dong, Roth & Su 2022, Thm 2.7)
+// or to (ε, δ)-DP by the analytic Gaussian mechanism (Balle & Wang 2018, Thm 8).
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "dpbo/dp_math.hpp"
+#include "dpbo/errors.hpp"
+#include "dpbo/mechanism.hpp"
+#include "dpbo/parameters.hpp"
+#include "dpbo/plugin.hpp"
+#include "dpbo/privacy.hpp"
+#include "dpbo/random.hpp"
+
+namespace {
+
+constexpr const char* kOwner = "mechanism 'gaussian'";
+
+// Balle & Wang's condition Φ(Δ/(2σ) − εσ/Δ) − e^ε Φ(−Δ/(2σ) − εσ/Δ) ≤ δ is exactly
+// gdp_delta(Δ/σ, ε) ≤ δ, and it holds for every σ above the threshold, so bisection over σ finds
+// the smallest σ and returns one at which the condition was checked to hold.
+double analytic_gaussian_sigma(double epsilon, double delta, double sensitivity) {
+    const auto holds = [&](double sigma) {
+        return dpbo::gdp_delta(sensitivity / sigma, epsilon) <= delta;
+    };
+    // A thousand doublings spans the whole double range; leaving it means no σ can be found.
+    constexpr int kMaxSteps = 1000;
+    double lo = sensitivity;
+    double hi = sensitivity;
+    int steps = 0;
+    if (holds(hi)) {
+        while (holds(lo)) {
+            lo *= 0.5;
+            if (++steps > kMaxSteps || !std::isfinite(sensitivity / lo)) {
+                throw dpbo::RunError(fmt::format(
+                    "{}: the analytic Gaussian calibration found no lower bracket for epsilon = "
+                    "{}, delta = {}, sensitivity = {}",
+                    kOwner, epsilon, delta, sensitivity));
+            }
+        }
+        hi = 2.0 * lo;
+    } else {
+        while (!holds(hi)) {
+            hi *= 2.0;
+            if (++steps > kMaxSteps || sensitivity / hi == 0.0) {
+                throw dpbo::RunError(fmt::format(
+                    "{}: the analytic Gaussian calibration found no σ meeting epsilon = {}, "
+                    "delta = {}, sensitivity = {}",
+                    kOwner, epsilon, delta, sensitivity));
+            }
+        }
+        lo = 0.5 * hi;
+    }
+    return dpbo::smallest_satisfying(holds, lo, hi, 1e-13 * hi);
+}
+
+class GaussianMechanism final : public dpbo::Mechanism {
+public:
+    static dpbo::ParameterSchema schema() {
+        dpbo::ParameterSchema schema;
+        schema
+            .real("mu", {.lower = 0.0,
+                         .lower_inclusive = false,
+                         .doc = "μ-GDP guarantee of one release (σ = Δ₂/μ); give alone"})
+            .real("epsilon", {.lower = 0.0,
+                              .lower_inclusive = false,
+                              .doc = "ε of an (ε, δ)-DP release (analytic Gaussian); give with delta"})
+            .real("delta", {.lower = 0.0,
+                            .upper = 1.0,
+                            .lower_inclusive = false,
+                            .upper_inclusive = false,
+                            .doc = "δ of an (ε, δ)-DP release (analytic Gaussian); give with epsilon"})
+            .real("equivalent_delta",
+                  {.fallback = 1e-5,
+                   .lower = 0.0,
+                   .upper = 1.0,
+                   .lower_inclusive = false,
+                   .upper_inclusive = false,
+                   .doc = "δ at which the (ε, δ) equivalent of a μ-GDP guarantee is reported"});
+        return schema;
+    }
+
+    explicit GaussianMechanism(const dpbo::ParameterSet& parameters) {
+        const bool has_mu = parameters.has("mu");
+        const bool has_epsilon = parameters.has("epsilon");
+        const bool has_delta = parameters.has("delta");
+        if (has_mu && !has_epsilon && !has_delta) {
+            mu_ = parameters.real("mu");
+            equivalent_delta_ = parameters.real("equivalent_delta");
+        } else if (!has_mu && has_epsilon && has_delta) {
+            epsilon_ = parameters.real("epsilon");
+            delta_ = parameters.real("delta");
+            // Accepting it would silently ignore it: an (ε, δ) release already states its δ.
+            if (parameters.given_by_user("equivalent_delta")) {
+                throw dpbo::ValidationError(fmt::format(
+                    "{}: equivalent_delta = {} applies only to mu (μ-GDP) mode; with epsilon and "
+                    "delta the guarantee is already (epsilon, delta)-DP — remove equivalent_delta",
+                    kOwner, parameters.real("equivalent_delta")));
+            }
+        } else {
+            throw dpbo::ValidationError(fmt::format(
+                "{}: got {}; allowed: either mu alone (μ-GDP, σ = Δ/μ) or epsilon and delta "
+                "together ((ε, δ)-DP, analytic Gaussian mechanism)",
+                kOwner, describe_given(parameters)));
+        }
+    }
+
+    dpbo::SensitivityNorm sensitivity_norm() const override { return dpbo::SensitivityNorm::L2; }
+
+    void calibrate(double sensitivity) override {
+        if (!std::isfinite(sensitivity) || sensitivity <= 0.0) {
+            throw dpbo::ValidationError(fmt::format(
+                "{}: sensitivity = {} is not allowed; the L2 sensitivity must be a finite number "
+                "> 0",
+                kOwner, sensitivity));
+        }
+        sigma_ = mu_ ? sensitivity / *mu_ : analytic_gaussian_sigma(epsilon_, delta_, sensitivity);
+        sensitivity_ = sensitivity;
+    }
+
+    bool calibrated() const override { return sigma_.has_value(); }
+
+    double noise_scale() const override { return require_sigma("noise_scale()"); }
+
+    arma::vec release(const arma::vec& value, dpbo::PrivacyNoiseSource& noise) const override {
+        const double sigma = require_sigma("release()");
+        return value + noise.gaussian(value.n_elem, sigma);
+    }
+
+    dpbo::PrivacyStatement guarantee() const override {
+        const double sigma = require_sigma("guarantee()");
+        dpbo::PrivacyStatement statement;
+        if (mu_) {
+            statement = dpbo::PrivacyStatement::gaussian_dp(*mu_);
+            statement.equivalent_epsilon_delta = {
+                {dpbo::gdp_epsilon(*mu_, equivalent_delta_), equivalent_delta_}};
+            statement.mechanism = fmt::format(
+                "Gaussian mechanism, σ = {} = Δ/μ for L2 sensitivity Δ = {} (Dong, Roth & Su "
+                "2022, Thm 2.7)",
+                sigma, *sensitivity_);
+        } else {
+            statement = dpbo::PrivacyStatement::approx_dp(epsilon_, delta_);
+            statement.mechanism = fmt::format(
+                "analytic Gaussian mechanism, σ = {} for L2 sensitivity Δ = {} (Balle & Wang "
+                "2018)",
+                sigma, *sensitivity_);
+        }
+        statement.assumptions.push_back(
+            fmt::format("the query's L2 sensitivity is at most Δ = {}", *sensitivity_));
+        return statement;
+    }
+
+private:
+    static std::string describe_given(const dpbo::ParameterSet& parameters) {
+        std::vector<std::string> given;
+        for (const char* key : {"mu", "epsilon", "delta"}) {
+            if (parameters.has(key)) given.push_back(fmt::format("{} = {}", key, parameters.real(key)));
+        }
+        if (given.empty()) return "none of mu, epsilon, delta";
+        return fmt::format("{}", fmt::join(given, ", "));
+    }
+
+    double require_sigma(const char* operation) const {
+        if (!sigma_) {
+            throw dpbo::RunError(fmt::format(
+                "{}: {} called before calibrate(sensitivity); the noise scale depends on the "
+                "query's sensitivity",
+                kOwner, operation));
+        }
+        return *sigma_;
+    }
+
+    std::optional<double> mu_;
+    double epsilon_ = 0.0;
+    double delta_ = 0.0;
+    double equivalent_delta_ = 0.0;
+    std::optional<double> sensitivity_;
+    std::optional<double> sigma_;
+};
+
+}  // namespace
+
+DPBO_PLUGIN(GaussianMechanism, "gaussian", "1.0.0",
+            "Gaussian mechanism calibrated to μ-GDP or, analytically, to (ε, δ)-DP",
+            "Dong, Roth & Su 2022, Thm 2.7 (μ-GDP); Balle & Wang 2018, Thm 8 (analytic (ε, δ))")

@@ -1,0 +1,123 @@
+// A shifted sphere Σ (x_i − c_i)² on a box: the simplest objective whose optimiser is known
+// exactly, for checking that a search finds what it should. Holds no sensitive data; optional
+// Gaussian observation noise.
+#include <cmath>
+#include <cstddef>
+#include <vector>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "dpbo/errors.hpp"
+#include "dpbo/objective.hpp"
+#include "dpbo/parameters.hpp"
+#include "dpbo/plugin.hpp"
+#include "dpbo/random.hpp"
+
+namespace {
+
+constexpr const char* kOwner = "objective 'quadratic'";
+constexpr double kDefaultCentreCoordinate = 0.3;
+
+class Quadratic final : public dpbo::Objective {
+public:
+    static dpbo::ParameterSchema schema() {
+        dpbo::ParameterSchema schema;
+        schema.integer("dim", {.fallback = 2, .lower = 1, .doc = "number of dimensions"})
+            .real_list("centre", std::nullopt,
+                       "the minimiser, one coordinate per dimension inside [lower, upper] "
+                       "(absent: 0.3 in every coordinate)")
+            .real("lower", {.fallback = 0.0, .doc = "lower bound of every coordinate"})
+            .real("upper", {.fallback = 1.0, .doc = "upper bound of every coordinate"})
+            .real("noise_stddev",
+                  {.fallback = 0.0,
+                   .lower = 0.0,
+                   .doc = "standard deviation of Gaussian noise added to each observed value "
+                          "(0: exact values)"});
+        return schema;
+    }
+
+    explicit Quadratic(const dpbo::ParameterSet& parameters)
+        : dim_(static_cast<std::size_t>(parameters.integer("dim"))),
+          space_(checked_space(dim_, parameters.real("lower"), parameters.real("upper"))),
+          centre_(checked_centre(parameters, dim_)),
+          noise_stddev_(parameters.real("noise_stddev")) {}
+
+    const dpbo::SearchSpace& space() const override { return space_; }
+
+    dpbo::Evaluations evaluate(const arma::mat& points,
+                               const dpbo::EvaluationRequest& request) override {
+        if (points.n_cols != dim_) {
+            throw dpbo::RunError(fmt::format("{}: points have {} columns; dim = {}", kOwner,
+                                             points.n_cols, dim_));
+        }
+        dpbo::Evaluations result;
+        result.points = points;
+        arma::mat offsets = points;
+        offsets.each_row() -= centre_;
+        result.values = arma::sum(arma::square(offsets), 1);
+        if (noise_stddev_ > 0.0) {
+            if (request.rng == nullptr) {
+                throw dpbo::RunError(fmt::format(
+                    "{}: noise_stddev = {} needs an experiment random source, but the evaluation "
+                    "request carries none",
+                    kOwner, noise_stddev_));
+            }
+            result.values += noise_stddev_ * request.rng->normal(points.n_rows, 1);
+        }
+        return result;
+    }
+
+    std::optional<dpbo::KnownOptimum> known_optimum() const override {
+        dpbo::KnownOptimum optimum;
+        optimum.value = 0.0;
+        optimum.points = centre_;
+        return optimum;
+    }
+
+private:
+    static dpbo::SearchSpace checked_space(std::size_t dim, double lower, double upper) {
+        if (!std::isfinite(lower) || !std::isfinite(upper) || !(lower < upper)) {
+            throw dpbo::ValidationError(fmt::format(
+                "{}: lower = {} and upper = {} are not allowed; need finite lower < upper", kOwner,
+                lower, upper));
+        }
+        return dpbo::SearchSpace::uniform_box(dim, lower, upper);
+    }
+
+    // The centre must lie in the box, or the known optimum (and every regret) would be wrong.
+    static arma::rowvec checked_centre(const dpbo::ParameterSet& parameters, std::size_t dim) {
+        const double lower = parameters.real("lower");
+        const double upper = parameters.real("upper");
+        const bool given = parameters.has("centre");
+        const std::vector<double> centre =
+            given ? parameters.real_list("centre")
+                  : std::vector<double>(dim, kDefaultCentreCoordinate);
+        if (centre.size() != dim) {
+            throw dpbo::ValidationError(fmt::format(
+                "{}: centre = {} has {} coordinates; it needs dim = {}", kOwner,
+                fmt::join(centre, ","), centre.size(), dim));
+        }
+        for (std::size_t i = 0; i < dim; ++i) {
+            if (!(lower <= centre[i] && centre[i] <= upper)) {
+                throw dpbo::ValidationError(fmt::format(
+                    "{}: centre{} coordinate {} = {} lies outside [lower, upper] = [{}, {}]; "
+                    "every coordinate must lie in the box{}",
+                    kOwner, given ? "" : " (default 0.3 in every coordinate)", i, centre[i], lower,
+                    upper, given ? "" : ", so give centre explicitly for this box"));
+            }
+        }
+        return arma::rowvec(centre);
+    }
+
+    std::size_t dim_;
+    dpbo::SearchSpace space_;
+    arma::rowvec centre_;
+    double noise_stddev_;
+};
+
+}  // namespace
+
+DPBO_PLUGIN(Quadratic, "quadratic", "1.0.0",
+            "shifted sphere sum (x_i - c_i)^2 on [lower, upper]^dim, minimum 0 at the centre",
+            "standard test function (sphere); a sanity benchmark with a known optimiser")

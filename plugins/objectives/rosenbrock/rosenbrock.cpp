@@ -1,0 +1,94 @@
+// Rosenbrock's valley in any dimension ≥ 2: a narrow curved valley that defeats naive local
+// search, minimum 0 at (1, ..., 1). Holds no sensitive data; optional Gaussian observation noise.
+#include <cmath>
+#include <cstddef>
+
+#include <fmt/format.h>
+
+#include "dpbo/errors.hpp"
+#include "dpbo/objective.hpp"
+#include "dpbo/parameters.hpp"
+#include "dpbo/plugin.hpp"
+#include "dpbo/random.hpp"
+
+namespace {
+
+constexpr const char* kOwner = "objective 'rosenbrock'";
+
+class Rosenbrock final : public dpbo::Objective {
+public:
+    static dpbo::ParameterSchema schema() {
+        dpbo::ParameterSchema schema;
+        schema.integer("dim", {.fallback = 2, .lower = 2, .doc = "number of dimensions"})
+            .real("lower", {.fallback = -2.048, .doc = "lower bound of every coordinate"})
+            .real("upper", {.fallback = 2.048, .doc = "upper bound of every coordinate"})
+            .real("noise_stddev",
+                  {.fallback = 0.0,
+                   .lower = 0.0,
+                   .doc = "standard deviation of Gaussian noise added to each observed value "
+                          "(0: exact values)"});
+        return schema;
+    }
+
+    explicit Rosenbrock(const dpbo::ParameterSet& parameters)
+        : dim_(static_cast<std::size_t>(parameters.integer("dim"))),
+          space_(checked_space(dim_, parameters.real("lower"), parameters.real("upper"))),
+          noise_stddev_(parameters.real("noise_stddev")) {}
+
+    const dpbo::SearchSpace& space() const override { return space_; }
+
+    dpbo::Evaluations evaluate(const arma::mat& points,
+                               const dpbo::EvaluationRequest& request) override {
+        if (points.n_cols != dim_) {
+            throw dpbo::RunError(fmt::format("{}: points have {} columns; dim = {}", kOwner,
+                                             points.n_cols, dim_));
+        }
+        // Columns 0..d−2 against columns 1..d−1: every term of every point in one expression.
+        const arma::mat head = points.head_cols(dim_ - 1);
+        const arma::mat tail = points.tail_cols(dim_ - 1);
+        dpbo::Evaluations result;
+        result.points = points;
+        result.values =
+            arma::sum(100.0 * arma::square(tail - arma::square(head)) + arma::square(1.0 - head), 1);
+        if (noise_stddev_ > 0.0) {
+            if (request.rng == nullptr) {
+                throw dpbo::RunError(fmt::format(
+                    "{}: noise_stddev = {} needs an experiment random source, but the evaluation "
+                    "request carries none",
+                    kOwner, noise_stddev_));
+            }
+            result.values += noise_stddev_ * request.rng->normal(points.n_rows, 1);
+        }
+        return result;
+    }
+
+    std::optional<dpbo::KnownOptimum> known_optimum() const override {
+        dpbo::KnownOptimum optimum;
+        optimum.value = 0.0;
+        optimum.points = arma::ones(1, dim_);
+        return optimum;
+    }
+
+private:
+    // The known optimum is only meaningful (and regret only ≥ 0) when (1, ..., 1) is in the box.
+    static dpbo::SearchSpace checked_space(std::size_t dim, double lower, double upper) {
+        if (!std::isfinite(lower) || !std::isfinite(upper) || !(lower < upper) ||
+            !(lower <= 1.0 && 1.0 <= upper)) {
+            throw dpbo::ValidationError(fmt::format(
+                "{}: lower = {} and upper = {} are not allowed; need finite lower < upper "
+                "with the optimum 1 inside [lower, upper]",
+                kOwner, lower, upper));
+        }
+        return dpbo::SearchSpace::uniform_box(dim, lower, upper);
+    }
+
+    std::size_t dim_;
+    dpbo::SearchSpace space_;
+    double noise_stddev_;
+};
+
+}  // namespace
+
+DPBO_PLUGIN(Rosenbrock, "rosenbrock", "1.0.0",
+            "Rosenbrock's valley in dim >= 2 dimensions, minimum 0 at (1, ..., 1), optional noise",
+            "Rosenbrock (1960), The Computer Journal 3(3); standard optimisation benchmark")

@@ -1,0 +1,33 @@
+# dpbo_add_plugin(<target> SOURCES <files...> [LIBRARIES <libs...>] [OUTPUT_DIRECTORY <dir>]
+#                 [NO_INSTALL])
+#
+# Builds a loadable dpbo plugin: a MODULE library with no "lib" prefix, hidden visibility (only the
+# entry symbol exported by DPBO_PLUGIN is visible), linked to dpbo::dpbo, installed into
+# lib/dpbo/plugins where `dpbo` looks for it. Used in-tree and by third parties alike.
+function(dpbo_add_plugin target)
+  cmake_parse_arguments(ARG "NO_INSTALL" "OUTPUT_DIRECTORY" "SOURCES;LIBRARIES" ${ARGN})
+  if(NOT ARG_SOURCES)
+    message(FATAL_ERROR "dpbo_add_plugin(${target}): SOURCES is required")
+  endif()
+  add_library(${target} MODULE ${ARG_SOURCES})
+  target_link_libraries(${target} PRIVATE dpbo::dpbo ${ARG_LIBRARIES})
+  target_compile_features(${target} PRIVATE cxx_std_20)
+  # Schema options are designated initialisers that leave the other fields at their defaults.
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+    target_compile_options(${target} PRIVATE -Wno-missing-field-initializers)
+  endif()
+  set_target_properties(${target} PROPERTIES
+    PREFIX ""
+    CXX_VISIBILITY_PRESET hidden
+    VISIBILITY_INLINES_HIDDEN ON
+    INSTALL_RPATH "$ORIGIN/../..")
+  if(ARG_OUTPUT_DIRECTORY)
+    set_target_properties(${target} PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${ARG_OUTPUT_DIRECTORY})
+  elseif(DEFINED DPBO_PLUGIN_BUILD_DIR)
+    set_target_properties(${target} PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${DPBO_PLUGIN_BUILD_DIR})
+  endif()
+  if(NOT ARG_NO_INSTALL)
+    install(TARGETS ${target} LIBRARY DESTINATION lib/dpbo/plugins)
+    set_property(GLOBAL APPEND PROPERTY DPBO_PLUGIN_TARGETS ${target})
+  endif()
+endfunction()

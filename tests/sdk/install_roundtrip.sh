@@ -1,0 +1,190 @@
+#!/usr/bin/env bash
+# The SDK round trip, as a plugin author would do it:
+#   1. install the dpbo build into a fresh prefix P and check the layout;
+#   2. build sdk/examples/geometric-mechanism out of tree with find_package(dpbo) from P only;
+#   3. install the plugin into P and ask P/bin/dpbo about it (list, info, list --json).
+# Usage: install_roundtrip.sh <dpbo build dir> <dpbo source dir>
+set -euo pipefail
+
+if [[ $# -ne 2 ]]; then
+    echo "usage: $0 <dpbo build dir> <dpbo source dir>" >&2
+    exit 2
+fi
+build_dir=$(cd "$1" && pwd)
+source_dir=$(cd "$2" && pwd)
+example_dir="$source_dir/sdk/examples/geometric-mechanism"
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/dpbo-sdk-roundtrip.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+prefix="$work/prefix"
+example_build="$work/example-build"
+log="$work/log"
+mkdir -p "$prefix" "$log"
+
+# Only what this test installs may be found: no plugin directory, library path or package
+# location inherited from the caller's environment.
+unset DPBO_PLUGIN_PATH LD_LIBRARY_PATH CMAKE_PREFIX_PATH dpbo_DIR
+exec </dev/null
+
+seconds_since() {
+    awk -v start="$1" -v now="$EPOCHREALTIME" 'BEGIN { printf "%.1f", now - start }'
+}
+stage_start=$EPOCHREALTIME
+stage() {
+    stage_start=$EPOCHREALTIME
+    echo "== $*"
+}
+stage_done() {
+    echo "   done in $(seconds_since "$stage_start") s"
+}
+check() {
+    echo "-- check: $*"
+}
+fail() {
+    echo "FAIL: $*" >&2
+    exit 1
+}
+# Runs a command quietly into a log file; on failure shows the log and stops.
+run_logged() {
+    local name=$1
+    shift
+    if ! "$@" >"$log/$name.txt" 2>&1; then
+        echo "---- output of: $*" >&2
+        cat "$log/$name.txt" >&2
+        fail "$name failed (command: $*)"
+    fi
+}
+
+total_start=$EPOCHREALTIME
+
+# ---------------------------------------------------------------------------------------------
+stage "install $build_dir into $prefix"
+run_logged install-dpbo cmake --install "$build_dir" --prefix "$prefix"
+stage_done
+
+check "the installed layout: bin/dpbo, lib/libdpbo.so*, lib/dpbo/plugins/*.so, headers, CMake package"
+[[ -x "$prefix/bin/dpbo" ]] || fail "$prefix/bin/dpbo is missing or not executable"
+[[ -L "$prefix/lib/libdpbo.so" ]] || fail "$prefix/lib/libdpbo.so (the development link) is missing"
+soname_link=$(find "$prefix/lib" -maxdepth 1 -name 'libdpbo.so.*' -type l | head -n 1)
+[[ -n "$soname_link" ]] || fail "no soname link $prefix/lib/libdpbo.so.<major>"
+[[ -f "$(readlink -f "$prefix/lib/libdpbo.so")" ]] || fail "$prefix/lib/libdpbo.so points nowhere"
+shopt -s nullglob
+in_tree_plugins=("$prefix"/lib/dpbo/plugins/*.so)
+shopt -u nullglob
+[[ ${#in_tree_plugins[@]} -gt 0 ]] || fail "no plugin installed in $prefix/lib/dpbo/plugins"
+echo "   ${#in_tree_plugins[@]} in-tree plugin(s) installed"
+for header in "$source_dir"/core/include/dpbo/*.hpp; do
+    [[ -f "$prefix/include/dpbo/$(basename "$header")" ]] ||
+        fail "header $(basename "$header") is not installed in $prefix/include/dpbo"
+done
+for file in dpboConfig.cmake dpboConfigVersion.cmake dpboTargets.cmake dpboPlugin.cmake; do
+    [[ -f "$prefix/lib/cmake/dpbo/$file" ]] || fail "$prefix/lib/cmake/dpbo/$file is missing"
+done
+grep -q 'dpbo::dpbo_armadillo' "$prefix/lib/cmake/dpbo/dpboTargets.cmake" ||
+    fail "dpboTargets.cmake does not export dpbo::dpbo_armadillo"
+
+check "the installed dpbo runs on the installed libdpbo, not the build tree's"
+resolved=$(ldd "$prefix/bin/dpbo" | awk '/libdpbo\.so/ {print $3}')
+[[ "$resolved" == "$prefix/lib/"* ]] ||
+    fail "$prefix/bin/dpbo resolves libdpbo to '$resolved', expected a file under $prefix/lib"
+
+# ---------------------------------------------------------------------------------------------
+stage "configure the example out of tree against $prefix"
+run_logged configure-example cmake -S "$example_dir" -B "$example_build" \
+    -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_INSTALL_PREFIX="$prefix" \
+    -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF -DCMAKE_BUILD_TYPE=Release
+stage_done
+
+check "find_package(dpbo) used the installed package"
+found_dir=$(sed -n 's/^dpbo_DIR:PATH=//p' "$example_build/CMakeCache.txt")
+[[ "$found_dir" == "$prefix/lib/cmake/dpbo" ]] ||
+    fail "find_package(dpbo) found '$found_dir', expected $prefix/lib/cmake/dpbo"
+
+stage "build the example"
+run_logged build-example cmake --build "$example_build" --parallel 2
+stage_done
+
+check "the example compiled without warnings"
+if grep -q 'warning:' "$log/build-example.txt"; then
+    grep 'warning:' "$log/build-example.txt" >&2
+    fail "the example plugin compiled with warnings"
+fi
+
+check "the build-tree plugin finds the installed libdpbo (build RPATH from the imported target)"
+built_plugin="$example_build/mechanism-geometric.so"
+[[ -f "$built_plugin" ]] || fail "$built_plugin was not built"
+resolved=$(ldd "$built_plugin" | awk '/libdpbo\.so/ {print $3}')
+[[ "$resolved" == "$prefix/lib/"* ]] ||
+    fail "$built_plugin resolves libdpbo to '$resolved', expected a file under $prefix/lib"
+
+stage "install the example into $prefix"
+run_logged install-example cmake --install "$example_build"
+stage_done
+
+installed_plugin="$prefix/lib/dpbo/plugins/mechanism-geometric.so"
+check "the plugin was installed as $installed_plugin and finds libdpbo through \$ORIGIN/../.."
+[[ -f "$installed_plugin" ]] || fail "$installed_plugin was not installed"
+runpath=$(readelf -d "$installed_plugin" | sed -n 's/.*R\(UN\)\{0,1\}PATH.*\[\(.*\)\]/\2/p')
+[[ "$runpath" == '$ORIGIN/../..' ]] ||
+    fail "$installed_plugin has RUNPATH '$runpath', expected '\$ORIGIN/../..'"
+resolved=$(ldd "$installed_plugin" | awk '/libdpbo\.so/ {print $3}')
+[[ "$(readlink -f "$resolved")" == "$(readlink -f "$prefix/lib/libdpbo.so")" ]] ||
+    fail "$installed_plugin resolves libdpbo to '$resolved', expected $prefix/lib/libdpbo.so.*"
+
+# Weak symbols are left out: libstdc++ declares std with default visibility, so its template
+# instantiations stay exported whatever the plugin's flags.
+check "only the entry symbol is exported strongly (hidden visibility)"
+exported=$(nm -D --defined-only "$installed_plugin" |
+    awk '$2 ~ /^[TDRB]$/ && $3 != "_init" && $3 != "_fini" {print $3}')
+[[ "$exported" == "dpbo_plugin" ]] ||
+    fail "$installed_plugin exports '$(echo "$exported" | tr '\n' ' ')', expected only dpbo_plugin"
+
+# ---------------------------------------------------------------------------------------------
+stage "ask the installed dpbo about the plugin"
+dpbo="$prefix/bin/dpbo"
+
+check "'dpbo list' lists geometric, from $installed_plugin"
+run_logged list "$dpbo" list
+grep -qw 'geometric' "$log/list.txt" || {
+    cat "$log/list.txt" >&2
+    fail "'dpbo list' does not list the module 'geometric'"
+}
+grep -qF "$installed_plugin" "$log/list.txt" || {
+    cat "$log/list.txt" >&2
+    fail "'dpbo list' does not name the file $installed_plugin"
+}
+
+check "'dpbo info geometric' shows its epsilon parameter"
+run_logged info "$dpbo" info geometric
+grep -qw 'epsilon' "$log/info.txt" || {
+    cat "$log/info.txt" >&2
+    fail "'dpbo info geometric' does not show the parameter 'epsilon'"
+}
+
+check "'dpbo list --json' is valid JSON and holds geometric from $installed_plugin"
+run_logged list-json "$dpbo" list --json
+python3 - "$log/list-json.txt" "$installed_plugin" <<'PYTHON' || fail "'dpbo list --json' check failed"
+import json, sys
+text = open(sys.argv[1]).read()
+try:
+    document = json.loads(text)
+except json.JSONDecodeError as error:
+    sys.exit(f"'dpbo list --json' is not valid JSON: {error}")
+# Whatever the document's shape, the module must appear as an object naming it and its file.
+def objects(node):
+    if isinstance(node, dict):
+        yield node
+        for value in node.values():
+            yield from objects(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from objects(value)
+matches = [o for o in objects(document) if o.get("name") == "geometric"]
+if not matches:
+    sys.exit("'dpbo list --json' has no object with \"name\": \"geometric\"")
+if not any(sys.argv[2] in json.dumps(o) for o in matches):
+    sys.exit(f"the 'geometric' entry of 'dpbo list --json' does not name {sys.argv[2]}")
+PYTHON
+stage_done
+
+echo "PASS: SDK round trip in $(seconds_since "$total_start") s"

@@ -10,13 +10,14 @@ set(DPBO_INSTALL_INCLUDEDIR include)
 set(DPBO_INSTALL_CMAKEDIR ${DPBO_INSTALL_LIBDIR}/cmake/dpbo)
 
 # dpbo_armadillo is exported with the library because dpbo links it PUBLIC: a plugin that includes
-# <dpbo/mechanism.hpp> includes <armadillo> and must link the same Armadillo.
+# <dpbo/mechanism.hpp> includes <armadillo> and must link the same Armadillo. No INCLUDES
+# DESTINATION: dpbo's own $<INSTALL_INTERFACE:include> already names the headers, and the option
+# would add them a second time, to dpbo_armadillo as well.
 install(TARGETS dpbo dpbo_armadillo
   EXPORT dpboTargets
   LIBRARY DESTINATION ${DPBO_INSTALL_LIBDIR}
   ARCHIVE DESTINATION ${DPBO_INSTALL_LIBDIR}
-  RUNTIME DESTINATION bin
-  INCLUDES DESTINATION ${DPBO_INSTALL_INCLUDEDIR})
+  RUNTIME DESTINATION bin)
 
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/core/include/dpbo
   DESTINATION ${DPBO_INSTALL_INCLUDEDIR}

@@ -6,6 +6,7 @@
 #include "dpbo/errors.hpp"
 #include "dpbo/evaluator.hpp"
 #include "dpbo/objective.hpp"
+#include "dpbo/random.hpp"
 
 namespace dpbo {
 
@@ -28,6 +29,16 @@ void Evaluations::check(const std::string& producer, std::size_t dim) const {
         if (output.n_elem != b) throw refuse(fmt::format("output '{}' has {} entries for {} points", name, output.n_elem, b));
     if (!candidate_rows.is_empty() && candidate_rows.n_elem != b)
         throw refuse(fmt::format("returned {} candidate rows for {} points", candidate_rows.n_elem, b));
+}
+
+void add_observation_noise(arma::vec& values, double stddev, const EvaluationRequest& request,
+                           const std::string& owner) {
+    if (stddev <= 0.0) return;
+    if (request.rng == nullptr)
+        throw RunError(fmt::format("{}: noise_stddev = {} needs an experiment random source, but the evaluation "
+                                   "request carries none",
+                                   owner, stddev));
+    values += stddev * request.rng->normal(values.n_elem, 1);
 }
 
 Evaluator::~Evaluator() = default;

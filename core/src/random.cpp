@@ -109,6 +109,10 @@ PrivacyNoiseSource PrivacyNoiseSource::from_seed(std::uint64_t seed) {
     return PrivacyNoiseSource(key, seed);
 }
 
+PrivacyNoiseSource PrivacyNoiseSource::from_key(const std::array<std::uint32_t, 8>& key) {
+    return PrivacyNoiseSource(key, 0);
+}
+
 std::string PrivacyNoiseSource::describe() const {
     if (user_seed_)
         return fmt::format("ChaCha20 keyed from the user's seed {} (reproducible; not for releasing real data)",

@@ -3,11 +3,20 @@
 #
 # Builds a loadable dpbo plugin: a MODULE library with no "lib" prefix, hidden visibility (only the
 # entry symbol exported by DPBO_PLUGIN is visible), linked to dpbo::dpbo, installed into
-# lib/dpbo/plugins where `dpbo` looks for it. Used in-tree and by third parties alike.
+# lib/dpbo/plugins under CMAKE_INSTALL_PREFIX, where `dpbo` looks for it when installed in the same
+# prefix. Used in-tree and by third parties alike (after find_package(dpbo)).
+#
+# Run-time lookup of libdpbo: in a build tree, CMake's build RPATH names the directory of the
+# libdpbo linked (the installed one, for a third party); after install, $ORIGIN/../.. leads from
+# P/lib/dpbo/plugins to P/lib. Inside the `dpbo` process libdpbo is already loaded either way.
 function(dpbo_add_plugin target)
   cmake_parse_arguments(ARG "NO_INSTALL" "OUTPUT_DIRECTORY" "SOURCES;LIBRARIES" ${ARGN})
   if(NOT ARG_SOURCES)
     message(FATAL_ERROR "dpbo_add_plugin(${target}): SOURCES is required")
+  endif()
+  if(NOT TARGET dpbo::dpbo)
+    message(FATAL_ERROR "dpbo_add_plugin(${target}): the target dpbo::dpbo is not defined; "
+                        "call find_package(dpbo REQUIRED) first")
   endif()
   add_library(${target} MODULE ${ARG_SOURCES})
   target_link_libraries(${target} PRIVATE dpbo::dpbo ${ARG_LIBRARIES})

@@ -4,6 +4,7 @@
 #   2. build sdk/examples/geometric-mechanism out of tree with find_package(dpbo) from P only;
 #   3. install the plugin into P and ask P/bin/dpbo about it (list, info, list --json).
 # Usage: install_roundtrip.sh <dpbo build dir> <dpbo source dir>
+# The environment variable CMAKE names the cmake to use (ctest passes the one that configured dpbo).
 set -euo pipefail
 
 if [[ $# -ne 2 ]]; then
@@ -13,8 +14,10 @@ fi
 build_dir=$(cd "$1" && pwd)
 source_dir=$(cd "$2" && pwd)
 example_dir="$source_dir/sdk/examples/geometric-mechanism"
+cmake=${CMAKE:-cmake}
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/dpbo-sdk-roundtrip.XXXXXX")
+# Canonical, because dpbo prints plugin paths with symbolic links resolved.
+work=$(readlink -f "$(mktemp -d "${TMPDIR:-/tmp}/dpbo-sdk-roundtrip.XXXXXX")")
 trap 'rm -rf "$work"' EXIT
 prefix="$work/prefix"
 example_build="$work/example-build"
@@ -44,6 +47,16 @@ fail() {
     echo "FAIL: $*" >&2
     exit 1
 }
+# The file the dynamic loader would use for libdpbo, with $ORIGIN and links resolved.
+libdpbo_of() {
+    local path
+    path=$(ldd "$1" | awk '/libdpbo\.so/ {print $3}')
+    if [[ -z "$path" || "$path" == "not" ]]; then
+        echo "(not found)"
+    else
+        readlink -f "$path"
+    fi
+}
 # Runs a command quietly into a log file; on failure shows the log and stops.
 run_logged() {
     local name=$1
@@ -59,7 +72,7 @@ total_start=$EPOCHREALTIME
 
 # ---------------------------------------------------------------------------------------------
 stage "install $build_dir into $prefix"
-run_logged install-dpbo cmake --install "$build_dir" --prefix "$prefix"
+run_logged install-dpbo "$cmake" --install "$build_dir" --prefix "$prefix"
 stage_done
 
 check "the installed layout: bin/dpbo, lib/libdpbo.so*, lib/dpbo/plugins/*.so, headers, CMake package"
@@ -83,14 +96,15 @@ done
 grep -q 'dpbo::dpbo_armadillo' "$prefix/lib/cmake/dpbo/dpboTargets.cmake" ||
     fail "dpboTargets.cmake does not export dpbo::dpbo_armadillo"
 
+installed_libdpbo=$(readlink -f "$prefix/lib/libdpbo.so")
 check "the installed dpbo runs on the installed libdpbo, not the build tree's"
-resolved=$(ldd "$prefix/bin/dpbo" | awk '/libdpbo\.so/ {print $3}')
-[[ "$resolved" == "$prefix/lib/"* ]] ||
-    fail "$prefix/bin/dpbo resolves libdpbo to '$resolved', expected a file under $prefix/lib"
+resolved=$(libdpbo_of "$prefix/bin/dpbo")
+[[ "$resolved" == "$installed_libdpbo" ]] ||
+    fail "$prefix/bin/dpbo resolves libdpbo to '$resolved', expected $installed_libdpbo"
 
 # ---------------------------------------------------------------------------------------------
 stage "configure the example out of tree against $prefix"
-run_logged configure-example cmake -S "$example_dir" -B "$example_build" \
+run_logged configure-example "$cmake" -S "$example_dir" -B "$example_build" \
     -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_INSTALL_PREFIX="$prefix" \
     -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF -DCMAKE_BUILD_TYPE=Release
 stage_done
@@ -101,7 +115,7 @@ found_dir=$(sed -n 's/^dpbo_DIR:PATH=//p' "$example_build/CMakeCache.txt")
     fail "find_package(dpbo) found '$found_dir', expected $prefix/lib/cmake/dpbo"
 
 stage "build the example"
-run_logged build-example cmake --build "$example_build" --parallel 2
+run_logged build-example "$cmake" --build "$example_build" --parallel 2
 stage_done
 
 check "the example compiled without warnings"
@@ -113,12 +127,12 @@ fi
 check "the build-tree plugin finds the installed libdpbo (build RPATH from the imported target)"
 built_plugin="$example_build/mechanism-geometric.so"
 [[ -f "$built_plugin" ]] || fail "$built_plugin was not built"
-resolved=$(ldd "$built_plugin" | awk '/libdpbo\.so/ {print $3}')
-[[ "$resolved" == "$prefix/lib/"* ]] ||
-    fail "$built_plugin resolves libdpbo to '$resolved', expected a file under $prefix/lib"
+resolved=$(libdpbo_of "$built_plugin")
+[[ "$resolved" == "$installed_libdpbo" ]] ||
+    fail "$built_plugin resolves libdpbo to '$resolved', expected $installed_libdpbo"
 
 stage "install the example into $prefix"
-run_logged install-example cmake --install "$example_build"
+run_logged install-example "$cmake" --install "$example_build"
 stage_done
 
 installed_plugin="$prefix/lib/dpbo/plugins/mechanism-geometric.so"
@@ -127,17 +141,17 @@ check "the plugin was installed as $installed_plugin and finds libdpbo through \
 runpath=$(readelf -d "$installed_plugin" | sed -n 's/.*R\(UN\)\{0,1\}PATH.*\[\(.*\)\]/\2/p')
 [[ "$runpath" == '$ORIGIN/../..' ]] ||
     fail "$installed_plugin has RUNPATH '$runpath', expected '\$ORIGIN/../..'"
-resolved=$(ldd "$installed_plugin" | awk '/libdpbo\.so/ {print $3}')
-[[ "$(readlink -f "$resolved")" == "$(readlink -f "$prefix/lib/libdpbo.so")" ]] ||
-    fail "$installed_plugin resolves libdpbo to '$resolved', expected $prefix/lib/libdpbo.so.*"
+resolved=$(libdpbo_of "$installed_plugin")
+[[ "$resolved" == "$installed_libdpbo" ]] ||
+    fail "$installed_plugin resolves libdpbo to '$resolved', expected $installed_libdpbo"
 
-# Weak symbols are left out: libstdc++ declares std with default visibility, so its template
-# instantiations stay exported whatever the plugin's flags.
-check "only the entry symbol is exported strongly (hidden visibility)"
-exported=$(nm -D --defined-only "$installed_plugin" |
-    awk '$2 ~ /^[TDRB]$/ && $3 != "_init" && $3 != "_fini" {print $3}')
+# libstdc++ declares std with default visibility, so its template instantiations stay exported
+# whatever the plugin's flags; everything else must be hidden except the entry symbol.
+check "only the entry symbol dpbo_plugin is exported (hidden visibility)"
+exported=$(nm -D --defined-only -C "$installed_plugin" | cut -d' ' -f3- |
+    grep -Ev '(^|[ (<])(std|__gnu_cxx)::|^_init$|^_fini$' || true)
 [[ "$exported" == "dpbo_plugin" ]] ||
-    fail "$installed_plugin exports '$(echo "$exported" | tr '\n' ' ')', expected only dpbo_plugin"
+    fail "$installed_plugin exports '$(echo "$exported" | tr '\n' ';')', expected only dpbo_plugin"
 
 # ---------------------------------------------------------------------------------------------
 stage "ask the installed dpbo about the plugin"
@@ -145,7 +159,7 @@ dpbo="$prefix/bin/dpbo"
 
 check "'dpbo list' lists geometric, from $installed_plugin"
 run_logged list "$dpbo" list
-grep -qw 'geometric' "$log/list.txt" || {
+grep -Eq '^[[:space:]]+geometric[[:space:]]' "$log/list.txt" || {
     cat "$log/list.txt" >&2
     fail "'dpbo list' does not list the module 'geometric'"
 }
@@ -156,13 +170,18 @@ grep -qF "$installed_plugin" "$log/list.txt" || {
 
 check "'dpbo info geometric' shows its epsilon parameter"
 run_logged info "$dpbo" info geometric
-grep -qw 'epsilon' "$log/info.txt" || {
+grep -Eq '^[[:space:]]+epsilon[[:space:]]' "$log/info.txt" || {
     cat "$log/info.txt" >&2
     fail "'dpbo info geometric' does not show the parameter 'epsilon'"
 }
 
 check "'dpbo list --json' is valid JSON and holds geometric from $installed_plugin"
-run_logged list-json "$dpbo" list --json
+# stdout alone: the JSON document must not depend on what goes to stderr.
+"$dpbo" list --json >"$log/list-json.txt" 2>"$log/list-json-stderr.txt" || {
+    status=$?
+    cat "$log/list-json-stderr.txt" >&2
+    fail "'dpbo list --json' exited with status $status"
+}
 python3 - "$log/list-json.txt" "$installed_plugin" <<'PYTHON' || fail "'dpbo list --json' check failed"
 import json, sys
 text = open(sys.argv[1]).read()
@@ -182,7 +201,9 @@ def objects(node):
 matches = [o for o in objects(document) if o.get("name") == "geometric"]
 if not matches:
     sys.exit("'dpbo list --json' has no object with \"name\": \"geometric\"")
-if not any(sys.argv[2] in json.dumps(o) for o in matches):
+if not any(o.get("kind") == "mechanism" for o in matches):
+    sys.exit("'dpbo list --json' does not give 'geometric' the kind \"mechanism\"")
+if not any(sys.argv[2] in map(str, o.values()) for o in matches):
     sys.exit(f"the 'geometric' entry of 'dpbo list --json' does not name {sys.argv[2]}")
 PYTHON
 stage_done

@@ -30,4 +30,10 @@ struct Evaluations {
     void check(const std::string& producer, std::size_t dim) const;
 };
 
+// Adds N(0, stddev²) observation noise to `values` from the request's experiment generator (a no-op
+// for stddev == 0). Throws RunError naming `owner` when noise is asked for but the request carries
+// no generator.
+void add_observation_noise(arma::vec& values, double stddev, const EvaluationRequest& request,
+                           const std::string& owner);
+
 }  // namespace dpbo

@@ -37,6 +37,9 @@ class PrivacyNoiseSource {
 public:
     static PrivacyNoiseSource from_os();
     static PrivacyNoiseSource from_seed(std::uint64_t seed);
+    // An explicit 256-bit key: for known-answer tests against RFC 8439 and for callers that
+    // manage their own keys. Counted as user-seeded (the key is not fresh from the OS).
+    static PrivacyNoiseSource from_key(const std::array<std::uint32_t, 8>& key);
 
     bool seeded_by_user() const { return user_seed_.has_value(); }
     std::optional<std::uint64_t> user_seed() const { return user_seed_; }

@@ -58,15 +58,7 @@ public:
         result.points = points;
         result.values = kA * arma::square(x2 - kB * arma::square(x1) + kC * x1 - kR) +
                         kS * (1.0 - kT) * arma::cos(x1) + kS;
-        if (noise_stddev_ > 0.0) {
-            if (request.rng == nullptr) {
-                throw dpbo::RunError(fmt::format(
-                    "{}: noise_stddev = {} needs an experiment random source, but the evaluation "
-                    "request carries none",
-                    kOwner, noise_stddev_));
-            }
-            result.values += noise_stddev_ * request.rng->normal(points.n_rows, 1);
-        }
+        dpbo::add_observation_noise(result.values, noise_stddev_, request, kOwner);
         return result;
     }
 

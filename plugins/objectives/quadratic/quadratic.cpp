@@ -56,15 +56,7 @@ public:
         arma::mat offsets = points;
         offsets.each_row() -= centre_;
         result.values = arma::sum(arma::square(offsets), 1);
-        if (noise_stddev_ > 0.0) {
-            if (request.rng == nullptr) {
-                throw dpbo::RunError(fmt::format(
-                    "{}: noise_stddev = {} needs an experiment random source, but the evaluation "
-                    "request carries none",
-                    kOwner, noise_stddev_));
-            }
-            result.values += noise_stddev_ * request.rng->normal(points.n_rows, 1);
-        }
+        dpbo::add_observation_noise(result.values, noise_stddev_, request, kOwner);
         return result;
     }
 

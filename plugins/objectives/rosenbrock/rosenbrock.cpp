@@ -50,15 +50,7 @@ public:
         result.points = points;
         result.values =
             arma::sum(100.0 * arma::square(tail - arma::square(head)) + arma::square(1.0 - head), 1);
-        if (noise_stddev_ > 0.0) {
-            if (request.rng == nullptr) {
-                throw dpbo::RunError(fmt::format(
-                    "{}: noise_stddev = {} needs an experiment random source, but the evaluation "
-                    "request carries none",
-                    kOwner, noise_stddev_));
-            }
-            result.values += noise_stddev_ * request.rng->normal(points.n_rows, 1);
-        }
+        dpbo::add_observation_noise(result.values, noise_stddev_, request, kOwner);
         return result;
     }
 

@@ -84,12 +84,13 @@ public:
 
     arma::vec release(const arma::vec& value, dpbo::PrivacyNoiseSource& noise) const override {
         require_calibrated("release()");
-        // Every coordinate is checked before any noise is drawn: a refused release reveals nothing.
+        // Every coordinate is checked before any noise is drawn, and the message names the
+        // coordinate but never its value: the value is the un-noised, sensitive answer.
         for (arma::uword i = 0; i < value.n_elem; ++i) {
             if (!is_integer(value[i]) || std::abs(value[i]) > kLargestInput) {
-                throw refuse("coordinate " + std::to_string(i) + " of the value to release is " +
-                             exact_text(value[i]) +
-                             "; allowed: integers of magnitude at most 2^52 = 4503599627370496");
+                throw refuse("coordinate " + std::to_string(i) +
+                             " of the value to release is not an integer of magnitude at most "
+                             "2^52 = 4503599627370496 (its value is not shown: it is not private)");
             }
         }
         arma::vec released(value.n_elem);

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Sets up dpbo on Debian 12: installs the Debian packages it needs (only the missing ones, with
+# sudo when not root), configures and builds into build/. Safe to run again: it does only what is
+# left to do.
+set -euo pipefail
+
+source_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build_dir=${DPBO_BUILD_DIR:-$source_dir/build}
+
+packages=(
+  g++ cmake ninja-build pkg-config python3
+  libboost-dev libboost-program-options-dev   # Boost.DLL (headers) and Program_options
+  libarmadillo-dev libopenblas-dev            # linear algebra over OpenBLAS
+  libfmt-dev nlohmann-json3-dev doctest-dev   # formatting, result files, tests
+)
+
+missing=()
+for package in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$package")
+  fi
+done
+
+if ((${#missing[@]} > 0)); then
+  echo "dpbo setup: installing ${missing[*]}"
+  as_root=()
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || { echo "dpbo setup: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
+    as_root=(sudo)
+  fi
+  "${as_root[@]}" apt-get update -qq
+  "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+cmake -S "$source_dir" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$build_dir" -j "$(nproc)"

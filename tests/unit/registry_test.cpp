@@ -1,0 +1,83 @@
+#include <doctest/doctest.h>
+
+#include <algorithm>
+
+#include "dpbo/errors.hpp"
+#include "dpbo/objective.hpp"
+#include "dpbo/registry.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+dpbo::PluginRegistry broken_and_good() {
+    dpbo::PluginRegistry registry;
+    registry.load({{DPBO_TEST_BROKEN_PLUGIN_DIR, "test"}, {DPBO_TEST_PLUGIN_DIR, "test"}});
+    return registry;
+}
+
+std::string reason_for(const dpbo::PluginRegistry& registry, const std::string& file_stem) {
+    for (const auto& r : registry.refused())
+        if (r.path.stem() == file_stem) return r.reason;
+    return "";
+}
+
+}  // namespace
+
+TEST_CASE("registry: every broken file is refused with its reason and no good module is hidden") {
+    const auto registry = broken_and_good();
+    for (const auto* name : {"branin", "rosenbrock", "quadratic", "random-search", "grid-search", "gaussian", "laplace",
+                             "gdp", "extra-sphere", "exploding-objective"}) {
+        CAPTURE(name);
+        const bool found = std::any_of(registry.plugins().begin(), registry.plugins().end(),
+                                       [&](const auto& p) { return p.manifest.name == name; });
+        CHECK(found);
+    }
+    CHECK(reason_for(registry, "broken-no_entry_symbol").find("no entry symbol 'dpbo_plugin'") != std::string::npos);
+    CHECK(reason_for(registry, "broken-other_abi").find("built for plugin ABI version " + std::to_string(dpbo::kAbiVersion + 1)) != std::string::npos);
+    CHECK(reason_for(registry, "broken-duplicate_name").find("duplicate module name 'extra-sphere'") != std::string::npos);
+    CHECK(reason_for(registry, "broken-duplicate_name").find("broken-accepted_sphere.so") != std::string::npos);
+    CHECK(reason_for(registry, "broken-throwing_manifest").find("deliberate failure in the manifest factory") !=
+          std::string::npos);
+    CHECK(reason_for(registry, "not_a_library").find("not a shared library") != std::string::npos);
+    CHECK(registry.refused().size() == 5);
+}
+
+TEST_CASE("registry: loading the same directory twice adds nothing") {
+    dpbo::PluginRegistry registry;
+    registry.load({{DPBO_TEST_PLUGIN_DIR, "a"}, {DPBO_TEST_PLUGIN_DIR, "b"}});
+    dpbo::PluginRegistry once;
+    once.load({{DPBO_TEST_PLUGIN_DIR, "a"}});
+    CHECK(registry.plugins().size() == once.plugins().size());
+    CHECK(registry.refused().empty());
+}
+
+TEST_CASE("registry: unknown names suggest the closest and list what was searched") {
+    const auto& registry = dpbo::test::registry();
+    CHECK_THROWS_WITH_AS(registry.require(dpbo::ModuleKind::Objective, "brannin"),
+                         doctest::Contains("did you mean 'branin'"), dpbo::ValidationError);
+    CHECK_THROWS_WITH_AS(registry.require(dpbo::ModuleKind::Objective, "brannin"),
+                         doctest::Contains("directories searched"), dpbo::ValidationError);
+    CHECK_THROWS_WITH_AS(registry.require(dpbo::ModuleKind::Objective, "gaussian"),
+                         doctest::Contains("is a mechanism, not a objective"), dpbo::ValidationError);
+}
+
+TEST_CASE("registry: a module keeps its library loaded after the registry is gone") {
+    std::shared_ptr<dpbo::Objective> objective;
+    {
+        dpbo::PluginRegistry registry;
+        registry.load({{DPBO_TEST_PLUGIN_DIR, "test"}});
+        objective = registry.create_as<dpbo::Objective>("quadratic", {{"dim", "3"}});
+    }
+    // The registry and its handles are destroyed; calling into the plugin's code must still work.
+    const arma::mat point(1, 3, arma::fill::value(0.3));
+    CHECK(objective->evaluate(point, {}).values(0) == doctest::Approx(0.0));
+    CHECK(objective->space().dim() == 3);
+}
+
+TEST_CASE("registry: a throwing constructor is a run error naming the module and its file") {
+    auto registry = broken_and_good();
+    CHECK_THROWS_WITH_AS(registry.create(dpbo::ModuleKind::Objective, "exploding-objective", {}),
+                         doctest::Contains("broken-throwing_constructor.so"), dpbo::RunError);
+    CHECK_THROWS_WITH_AS(registry.create(dpbo::ModuleKind::Objective, "branin", {{"noise", "1"}}),
+                         doctest::Contains("unknown parameter 'noise'"), dpbo::ValidationError);
+}

@@ -4,6 +4,7 @@ find_package(Boost 1.74 REQUIRED COMPONENTS program_options)  # DLL is header-on
 find_package(fmt REQUIRED)
 find_package(nlohmann_json 3.10 REQUIRED)
 find_package(doctest REQUIRED)
+find_package(NLopt 2.7 REQUIRED)          # local optimisation (marginal likelihood, acquisitions)
 
 # One imported target for Armadillo so consumers (and the exported SDK targets) name it the same way.
 if(NOT TARGET dpbo_armadillo)

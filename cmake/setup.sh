@@ -12,6 +12,7 @@ packages=(
   libboost-dev libboost-program-options-dev   # Boost.DLL (headers) and Program_options
   libarmadillo-dev libopenblas-dev            # linear algebra over OpenBLAS
   libfmt-dev nlohmann-json3-dev doctest-dev   # formatting, result files, tests
+  libnlopt-dev                                # local optimisation
 )
 
 missing=()

@@ -61,7 +61,7 @@ int command_info(const std::vector<std::string>& arguments) {
         json roles = json::array();
         for (const auto& r : components)
             roles.push_back({{"kind", to_string(r.kind)}, {"required", r.required}, {"default", r.default_name},
-                             {"doc", r.doc}});
+                             {"default_parameters", r.default_parameters}, {"doc", r.doc}});
         print_json({{"name", m.name}, {"kind", to_string(m.kind)}, {"version", m.version}, {"summary", m.summary},
                     {"reference", m.reference}, {"file", plugin.path.string()}, {"compiler", plugin.compiler},
                     {"parameters", parameters}, {"components", roles}});
@@ -72,9 +72,14 @@ int command_info(const std::vector<std::string>& arguments) {
                              m.summary, m.reference, plugin.path.string());
     if (!components.empty()) {
         std::cout << "components:\n";
-        for (const auto& r : components)
-            std::cout << fmt::format("  --{:<12} {}{}: {}\n", to_string(r.kind), r.required ? "required" : "optional",
-                                     r.default_name.empty() ? "" : fmt::format(", default '{}'", r.default_name), r.doc);
+        for (const auto& r : components) {
+            std::string defaults;
+            for (const auto& [key, value] : r.default_parameters)
+                defaults += fmt::format("{}{}={}", defaults.empty() ? " with " : ", ", key, value);
+            std::cout << fmt::format("  --{:<12} {}{}{}: {}\n", to_string(r.kind), r.required ? "required" : "optional",
+                                     r.default_name.empty() ? "" : fmt::format(", default '{}'", r.default_name),
+                                     defaults, r.doc);
+        }
     }
     if (m.schema.specs().empty()) {
         std::cout << "parameters: none\n";

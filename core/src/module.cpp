@@ -2,6 +2,8 @@
 #include <array>
 #include <utility>
 
+#include <fmt/format.h>
+
 #include "dpbo/acquisition.hpp"
 #include "dpbo/accountant.hpp"
 #include "dpbo/algorithm.hpp"
@@ -69,12 +71,43 @@ std::optional<double> Objective::regret(double value) const {
     return std::max(0.0, gap);
 }
 
-arma::vec Surrogate::mean_gradient(const arma::rowvec& /*point*/) const {
-    throw ValidationError("this surrogate does not provide posterior gradients");
+namespace {
+ValidationError no_gradients(const char* what) {
+    return ValidationError(fmt::format("this surrogate does not provide {}; use one whose kernel is differentiable "
+                                       "(e.g. 'gp')",
+                                       what));
 }
+}  // namespace
 
+PointPosterior Surrogate::predict_with_gradient(const arma::rowvec& /*point*/) const {
+    throw no_gradients("posterior gradients");
+}
+arma::vec Surrogate::mean_gradient(const arma::rowvec& /*point*/) const { throw no_gradients("posterior mean gradients"); }
+arma::mat Surrogate::mean_gradient_weights(const arma::rowvec& /*point*/) const {
+    throw no_gradients("posterior mean gradient weights");
+}
 arma::mat Surrogate::gradient_covariance(const arma::rowvec& /*point*/) const {
-    throw ValidationError("this surrogate does not provide posterior gradient covariances");
+    throw no_gradients("posterior gradient covariances");
+}
+arma::mat Surrogate::gradient_covariance_with(const arma::rowvec& /*point*/, const arma::mat& /*extra*/) const {
+    throw no_gradients("posterior gradient covariances");
+}
+arma::vec Surrogate::gradient_trace_with_each(const arma::rowvec& point, const arma::mat& pending,
+                                              const arma::mat& candidates) const {
+    arma::mat extra(pending.n_rows + 1, candidates.n_cols);
+    if (pending.n_rows > 0) extra.head_rows(pending.n_rows) = pending;
+    arma::vec traces(candidates.n_rows);
+    for (arma::uword i = 0; i < candidates.n_rows; ++i) {
+        extra.row(pending.n_rows) = candidates.row(i);
+        traces(i) = arma::trace(gradient_covariance_with(point, extra));
+    }
+    return traces;
+}
+arma::vec Surrogate::lengthscales() const { throw no_gradients("length-scales"); }
+
+double Acquisition::score_with_gradient(const Surrogate& /*model*/, const arma::rowvec& /*point*/,
+                                        const AcquisitionContext& /*context*/, arma::rowvec& /*gradient*/) const {
+    throw ValidationError("this acquisition does not provide gradients");
 }
 
 }  // namespace dpbo

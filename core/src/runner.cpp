@@ -175,12 +175,18 @@ private:
                                                   spec_.algorithm.name, to_string(kind), uses.empty() ? "nothing" : uses,
                                                   named ? fmt::format("--{}", to_string(kind))
                                                         : fmt::format("the {}.* settings", to_string(kind))));
+            const auto with_role_defaults = [&](ModuleChoice choice) {
+                if (role != nullptr && choice.name == role->default_name)
+                    for (const auto& [key, value] : role->default_parameters) choice.parameters.emplace(key, value);
+                return choice;
+            };
             if (named) {
-                resolved = resolve(registry_, kind, *given);
+                resolved = resolve(registry_, kind, with_role_defaults(*given));
             } else if (role != nullptr && !role->default_name.empty()) {
                 resolved = resolve(registry_, kind,
-                                   ModuleChoice{role->default_name, given ? given->parameters
-                                                                         : std::map<std::string, std::string>{}});
+                                   with_role_defaults(ModuleChoice{role->default_name,
+                                                                   given ? given->parameters
+                                                                         : std::map<std::string, std::string>{}}));
             } else if (given || (role != nullptr && role->required)) {
                 throw ValidationError(fmt::format("algorithm '{}' needs a named {} ({}){}; name one with --{}",
                                                   spec_.algorithm.name, to_string(kind), role->doc,

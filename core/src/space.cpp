@@ -74,7 +74,9 @@ arma::mat SearchSpace::to_unit(const arma::mat& points) const {
     arma::mat unit(points.n_rows, points.n_cols);
     for (std::size_t j = 0; j < dim(); ++j) {
         const auto& d = dimensions_[j];
-        if (d.scale == Scale::Log)
+        if (d.upper == d.lower)  // a constant column of a candidate set carries no information
+            unit.col(j).fill(0.5);
+        else if (d.scale == Scale::Log)
             unit.col(j) = (arma::log(points.col(j)) - std::log(d.lower)) / (std::log(d.upper) - std::log(d.lower));
         else
             unit.col(j) = (points.col(j) - d.lower) / (d.upper - d.lower);

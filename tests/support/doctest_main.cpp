@@ -1,2 +1,9 @@
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
+
+#include "dpbo/blas_threads.hpp"
+
+int main(int argc, char** argv) {
+    dpbo::limit_blas_threads();  // as the dpbo command does
+    return doctest::Context(argc, argv).run();
+}

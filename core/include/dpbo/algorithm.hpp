@@ -1,4 +1,5 @@
 #pragma once
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -26,6 +27,8 @@ struct ComponentRole {
     bool required = false;
     std::string default_name;  // empty: no default
     std::string doc;
+    // Applied when the component is the default one; the user's own settings override them.
+    std::map<std::string, std::string> default_parameters;
 };
 
 struct RunContext {

@@ -1,0 +1,63 @@
+#include "benchmark_support.hpp"
+
+#include <time.h>
+
+#include <algorithm>
+
+#include "dpbo/acquisition.hpp"
+#include "dpbo/blas_threads.hpp"
+#include "dpbo/evaluator.hpp"
+#include "dpbo/objective.hpp"
+#include "dpbo/observer.hpp"
+#include "dpbo/random.hpp"
+#include "dpbo/surrogate.hpp"
+
+namespace dpbo::bench {
+
+namespace {
+double clock_seconds(clockid_t clock) {
+    timespec ts{};
+    clock_gettime(clock, &ts);
+    return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+}  // namespace
+
+double process_cpu_seconds() { return clock_seconds(CLOCK_PROCESS_CPUTIME_ID); }
+double thread_cpu_seconds() { return clock_seconds(CLOCK_THREAD_CPUTIME_ID); }
+
+PluginRegistry& registry() {
+    static PluginRegistry instance = [] {
+        limit_blas_threads();
+        PluginRegistry r;
+        r.load({{DPBO_PLUGIN_BUILD_DIR, "build tree"}});
+        return r;
+    }();
+    return instance;
+}
+
+RunResult run_once(const std::string& algorithm, const std::map<std::string, std::string>& algorithm_parameters,
+                   const std::string& objective, const std::map<std::string, std::string>& objective_parameters,
+                   const std::string& surrogate, const std::map<std::string, std::string>& surrogate_parameters,
+                   const std::string& acquisition, const std::map<std::string, std::string>& acquisition_parameters,
+                   std::uint64_t seed) {
+    auto& modules = registry();
+    auto algo = modules.create_as<Algorithm>(algorithm, algorithm_parameters);
+    auto target = modules.create_as<Objective>(objective, objective_parameters);
+    SerialEvaluator evaluator;
+    ExperimentRng rng(seed);
+    auto noise = PrivacyNoiseSource::from_seed(seed);
+    RunObserver quiet;
+    RunContext context{*target, evaluator, rng, noise, quiet, modules, nullptr, nullptr, nullptr};
+    if (!surrogate.empty()) context.surrogate = modules.create_as<Surrogate>(surrogate, surrogate_parameters);
+    if (!acquisition.empty()) context.acquisition = modules.create_as<Acquisition>(acquisition, acquisition_parameters);
+    return algo->run(context);
+}
+
+double median(std::vector<double> values) {
+    if (values.empty()) return 0.0;
+    std::sort(values.begin(), values.end());
+    const std::size_t mid = values.size() / 2;
+    return values.size() % 2 == 1 ? values[mid] : 0.5 * (values[mid - 1] + values[mid]);
+}
+
+}  // namespace dpbo::bench

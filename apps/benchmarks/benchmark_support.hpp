@@ -1,0 +1,30 @@
+#pragma once
+// What every benchmark program shares: CPU clocks, the build tree's plugins, running a job in
+// memory, and robust summaries.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <armadillo>
+
+#include "dpbo/algorithm.hpp"
+#include "dpbo/registry.hpp"
+
+namespace dpbo::bench {
+
+double process_cpu_seconds();
+double thread_cpu_seconds();
+
+// The build tree's plugins, loaded once.
+PluginRegistry& registry();
+
+// Runs one algorithm on one objective with the given components, seeded, in memory.
+RunResult run_once(const std::string& algorithm, const std::map<std::string, std::string>& algorithm_parameters,
+                   const std::string& objective, const std::map<std::string, std::string>& objective_parameters,
+                   const std::string& surrogate, const std::map<std::string, std::string>& surrogate_parameters,
+                   const std::string& acquisition, const std::map<std::string, std::string>& acquisition_parameters,
+                   std::uint64_t seed);
+
+double median(std::vector<double> values);
+
+}  // namespace dpbo::bench

@@ -1,0 +1,171 @@
+// The GP layer's speed (issue 3): CPU time per gp-ucb iteration on Rosenbrock-10 with fixed
+// hyperparameters as the data grows, one ARD marginal-likelihood refit at n = 200 in 10-D, one
+// posterior-gradient evaluation, and the cost of appending a point as n doubles.
+//
+//   build/bin/dpbo_bench_gp [--max-n N] [--seed S]
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "benchmark_support.hpp"
+#include "dpbo/blas_threads.hpp"
+#include "dpbo/gp/gaussian_process.hpp"
+#include "dpbo/gp/hyperparameter_fit.hpp"
+#include "dpbo/random.hpp"
+
+namespace {
+
+using dpbo::bench::median;
+using dpbo::bench::thread_cpu_seconds;
+
+double rosenbrock(const arma::rowvec& x) {
+    double sum = 0.0;
+    for (arma::uword i = 0; i + 1 < x.n_elem; ++i)
+        sum += 100.0 * std::pow(x(i + 1) - x(i) * x(i), 2) + std::pow(1.0 - x(i), 2);
+    return sum;
+}
+
+// Rosenbrock-10 values at n points of the unit cube mapped to [-2.048, 2.048]^10, standardised.
+void rosenbrock_data(std::size_t n, dpbo::ExperimentRng& rng, arma::mat& unit, arma::vec& y) {
+    unit = rng.uniform(n, 10);
+    y.set_size(n);
+    for (std::size_t i = 0; i < n; ++i) y(i) = rosenbrock(-2.048 + 4.096 * unit.row(i));
+    y = (y - arma::mean(y)) / arma::stddev(y);
+}
+
+dpbo::gp::GaussianProcess make_gp(bool ard) {
+    dpbo::gp::KernelSpec spec;
+    spec.family = dpbo::gp::KernelFamily::Matern52;
+    spec.dim = 10;
+    spec.lengthscales = ard ? arma::vec(10, arma::fill::value(0.5)) : arma::vec{0.5};
+    dpbo::gp::GpSettings settings;
+    settings.noise_variance = 1e-4;
+    return dpbo::gp::GaussianProcess(dpbo::gp::make_kernel(spec), settings);
+}
+
+void bo_iterations(std::size_t max_n, std::uint64_t seed) {
+    fmt::print("gp-ucb on Rosenbrock-10, fixed hyperparameters (Matern 5/2, l = 0.5, unit cube), "
+               "acquisition budget 400 sweep + 3 x 30 local = 490 evaluations\n");
+    const double start = dpbo::bench::process_cpu_seconds();
+    const dpbo::RunResult result = dpbo::bench::run_once(
+        "gp-ucb", {{"budget", std::to_string(max_n + 1)}, {"initial_points", "10"}}, "rosenbrock",
+        {{"dim", "10"}}, "gp",
+        {{"kernel", "matern52"}, {"lengthscale", "0.5"}, {"mean", "constant"}, {"standardise", "true"},
+         {"noise_variance", "1e-4"}, {"fit", "none"}},
+        "ucb", {{"beta_schedule", "constant"}, {"beta", "2"}}, seed);
+    const double total = dpbo::bench::process_cpu_seconds() - start;
+    const auto& trace = result.trace;
+    const std::size_t cpu = trace.column_index("cpu_seconds");
+    const std::size_t evaluations = trace.column_index("evaluations");
+    const std::size_t regret = trace.column_index("simple_regret");
+    fmt::print("  {:>6}  {:>14}  {:>16}\n", "n", "ms/iteration", "ms per n^2 x 1e6");
+    for (const std::size_t target : {50, 100, 200, 400, 1000}) {
+        if (target > max_n) continue;
+        std::vector<double> times;
+        for (const auto& row : trace.rows()) {
+            const double n = row[evaluations] - 1.0;  // observations the iteration started from
+            if (row[0] > 0 && std::abs(n - static_cast<double>(target)) <= 10.0) times.push_back(row[cpu]);
+        }
+        const double ms = 1e3 * median(times);
+        fmt::print("  {:>6}  {:>14.3f}  {:>16.3f}\n", target, ms,
+                   ms / (static_cast<double>(target) * static_cast<double>(target)) * 1e6);
+    }
+    for (const auto& row : trace.rows())
+        if (row[evaluations] == 200.0 || &row == &trace.rows().back())
+            fmt::print("  simple regret after {:>4.0f} evaluations: {:.4g}\n", row[evaluations], row[regret]);
+    fmt::print("  whole run: {:.2f} s CPU for {} evaluations\n", total, result.evaluations);
+}
+
+void refit(std::uint64_t seed) {
+    std::vector<double> times;
+    double likelihood = 0.0;
+    for (int repeat = 0; repeat < 3; ++repeat) {
+        dpbo::ExperimentRng rng(seed + static_cast<std::uint64_t>(repeat));
+        arma::mat x;
+        arma::vec y;
+        rosenbrock_data(200, rng, x, y);
+        auto gp = make_gp(true);
+        gp.condition(x, y);
+        const double start = thread_cpu_seconds();
+        const auto fit = dpbo::gp::fit_hyperparameters(gp, dpbo::gp::FitSettings{}, rng);
+        times.push_back(thread_cpu_seconds() - start);
+        likelihood = fit.log_marginal_likelihood;
+    }
+    fmt::print("ARD marginal-likelihood refit, n = 200, d = 10 (L-BFGS, current + 2 random starts, noise fitted): "
+               "{:.3f} s CPU (median of 3; last log-likelihood {:.2f})\n",
+               median(times), likelihood);
+}
+
+void posterior_gradient(std::uint64_t seed) {
+    dpbo::ExperimentRng rng(seed);
+    arma::mat x;
+    arma::vec y;
+    rosenbrock_data(200, rng, x, y);
+    auto gp = make_gp(true);
+    gp.condition(x, y);
+    const arma::mat queries = rng.uniform(2000, 10);
+    double checksum = 0.0;
+    const double start = thread_cpu_seconds();
+    for (arma::uword i = 0; i < queries.n_rows; ++i) {
+        checksum += gp.mean_gradient(queries.row(i))(0);
+        checksum += arma::trace(gp.gradient_covariance(queries.row(i)));
+    }
+    const double per_call = (thread_cpu_seconds() - start) / static_cast<double>(queries.n_rows);
+    fmt::print("posterior mean gradient + gradient covariance, n = 200, d = 10: {:.1f} us CPU each (checksum {:.3g})\n",
+               1e6 * per_call, checksum);
+}
+
+void append_cost(std::uint64_t seed) {
+    fmt::print("appending one point (block Cholesky update), d = 10:\n  {:>6}  {:>10}  {:>16}\n", "n", "us",
+               "us per n^2 x 1e4");
+    dpbo::ExperimentRng rng(seed);
+    arma::mat x;
+    arma::vec y;
+    rosenbrock_data(3201, rng, x, y);
+    for (const std::size_t n : {200, 400, 800, 1600, 3200}) {
+        auto gp = make_gp(true);
+        gp.condition(x.rows(0, n - 1), y.subvec(0, n - 1));
+        std::vector<double> times;
+        for (int repeat = 0; repeat < 15; ++repeat) {
+            const double start = thread_cpu_seconds();
+            gp.append(x.row(n), arma::vec{y(n)});
+            times.push_back(thread_cpu_seconds() - start);
+            gp.truncate(n);
+        }
+        const double us = 1e6 * median(times);
+        fmt::print("  {:>6}  {:>10.1f}  {:>16.3f}\n", n, us, us / (static_cast<double>(n) * static_cast<double>(n)) * 1e4);
+    }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::size_t max_n = 1000;
+    std::uint64_t seed = 1;
+    for (int i = 1; i < argc; ++i) {
+        const bool has_value = i + 1 < argc;
+        if (std::strcmp(argv[i], "--max-n") == 0 && has_value) max_n = std::strtoull(argv[++i], nullptr, 10);
+        else if (std::strcmp(argv[i], "--seed") == 0 && has_value) seed = std::strtoull(argv[++i], nullptr, 10);
+        else {
+            std::cerr << "usage: dpbo_bench_gp [--max-n N] [--seed S]\n";
+            return 2;
+        }
+    }
+    if (max_n < 20) {
+        std::cerr << "dpbo_bench_gp: --max-n must be at least 20\n";
+        return 2;
+    }
+    dpbo::limit_blas_threads();
+    try {
+        bo_iterations(max_n, seed);
+        refit(seed);
+        posterior_gradient(seed);
+        append_cost(seed);
+    } catch (const std::exception& e) {
+        std::cerr << "dpbo_bench_gp: " << e.what() << "\n";
+        return 1;
+    }
+    return 0;
+}

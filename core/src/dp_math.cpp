@@ -45,6 +45,8 @@ void require_finite_positive(const char* function, const char* name, double valu
 
 }  // namespace
 
+double normal_pdf(double x) { return std::exp(-0.5 * x * x) * std::numbers::inv_sqrtpi / std::numbers::sqrt2; }
+
 double normal_cdf(double x) { return 0.5 * std::erfc(-x / std::numbers::sqrt2); }
 
 double log_normal_cdf(double x) {

@@ -31,6 +31,14 @@ void Evaluations::check(const std::string& producer, std::size_t dim) const {
         throw refuse(fmt::format("returned {} candidate rows for {} points", candidate_rows.n_elem, b));
 }
 
+void add_noise_parameter(ParameterSchema& schema, const std::string& note) {
+    schema.real("noise_stddev",
+                {.fallback = 0.0,
+                 .lower = 0.0,
+                 .doc = "standard deviation of Gaussian noise added to each observed value (0: exact values" +
+                        (note.empty() ? std::string() : "; " + note) + ")"});
+}
+
 void add_observation_noise(arma::vec& values, double stddev, const EvaluationRequest& request,
                            const std::string& owner) {
     if (stddev <= 0.0) return;

@@ -6,6 +6,7 @@
 namespace dpbo {
 
 double normal_cdf(double x);
+double normal_pdf(double x);
 // log Φ(x), accurate far into the lower tail (where Φ underflows).
 double log_normal_cdf(double x);
 

@@ -8,6 +8,8 @@
 
 #include <armadillo>
 
+#include "dpbo/parameters.hpp"
+
 namespace dpbo {
 
 class ExperimentRng;
@@ -29,6 +31,9 @@ struct Evaluations {
     // Throws RunError naming the module and the offending sizes or NaN entries.
     void check(const std::string& producer, std::size_t dim) const;
 };
+
+// Declares the `noise_stddev` parameter every benchmark objective shares (default 0: exact values).
+void add_noise_parameter(ParameterSchema& schema, const std::string& note = "");
 
 // Adds N(0, stddev²) observation noise to `values` from the request's experiment generator (a no-op
 // for stddev == 0). Throws RunError naming `owner` when noise is asked for but the request carries

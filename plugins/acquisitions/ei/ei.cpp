@@ -5,6 +5,7 @@
 #include <numbers>
 
 #include "dpbo/acquisition.hpp"
+#include "dpbo/dp_math.hpp"
 #include "dpbo/parameters.hpp"
 #include "dpbo/plugin.hpp"
 #include "dpbo/surrogate.hpp"
@@ -15,9 +16,8 @@ namespace {
 // closed form would divide by σ ≈ 0. Any sensibly scaled posterior is far above it.
 constexpr double kVarianceFloor = 1e-30;
 
-double normal_pdf(double z) { return std::exp(-0.5 * z * z) * std::numbers::inv_sqrtpi / std::numbers::sqrt2; }
-// erfc keeps full relative accuracy in the lower tail, where 1 − Φ(−z) would round to 0.
-double normal_cdf(double z) { return 0.5 * std::erfc(-z / std::numbers::sqrt2); }
+using dpbo::normal_cdf;  // erfc-based: full relative accuracy in the lower tail
+using dpbo::normal_pdf;
 
 struct ImprovementTerms {
     double value = 0.0;

@@ -4,6 +4,7 @@
 #include <numbers>
 
 #include "dpbo/acquisition.hpp"
+#include "dpbo/dp_math.hpp"
 #include "dpbo/parameters.hpp"
 #include "dpbo/plugin.hpp"
 #include "dpbo/surrogate.hpp"
@@ -14,9 +15,8 @@ namespace {
 // f* + ξ and 0 elsewhere, with zero gradient; the closed form would divide by σ ≈ 0.
 constexpr double kVarianceFloor = 1e-30;
 
-double normal_pdf(double z) { return std::exp(-0.5 * z * z) * std::numbers::inv_sqrtpi / std::numbers::sqrt2; }
-// erfc keeps full relative accuracy in the lower tail, where PI is tiny but must stay ordered.
-double normal_cdf(double z) { return 0.5 * std::erfc(-z / std::numbers::sqrt2); }
+using dpbo::normal_cdf;  // erfc-based: full relative accuracy in the lower tail
+using dpbo::normal_pdf;
 
 class ProbabilityOfImprovement final : public dpbo::Acquisition {
 public:

@@ -39,11 +39,7 @@ class Hartmann6 final : public dpbo::Objective {
 public:
     static dpbo::ParameterSchema schema() {
         dpbo::ParameterSchema schema;
-        schema.real("noise_stddev",
-                    {.fallback = 0.0,
-                     .lower = 0.0,
-                     .doc = "standard deviation of Gaussian noise added to each observed value "
-                            "(0: exact values)"});
+        dpbo::add_noise_parameter(schema);
         return schema;
     }
 

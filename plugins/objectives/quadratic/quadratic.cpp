@@ -28,12 +28,8 @@ public:
                        "the minimiser, one coordinate per dimension inside [lower, upper] "
                        "(absent: 0.3 in every coordinate)")
             .real("lower", {.fallback = 0.0, .doc = "lower bound of every coordinate"})
-            .real("upper", {.fallback = 1.0, .doc = "upper bound of every coordinate"})
-            .real("noise_stddev",
-                  {.fallback = 0.0,
-                   .lower = 0.0,
-                   .doc = "standard deviation of Gaussian noise added to each observed value "
-                          "(0: exact values)"});
+            .real("upper", {.fallback = 1.0, .doc = "upper bound of every coordinate"});
+        dpbo::add_noise_parameter(schema);
         return schema;
     }
 

@@ -21,12 +21,8 @@ public:
         dpbo::ParameterSchema schema;
         schema.integer("dim", {.fallback = 2, .lower = 2, .doc = "number of dimensions"})
             .real("lower", {.fallback = -2.048, .doc = "lower bound of every coordinate"})
-            .real("upper", {.fallback = 2.048, .doc = "upper bound of every coordinate"})
-            .real("noise_stddev",
-                  {.fallback = 0.0,
-                   .lower = 0.0,
-                   .doc = "standard deviation of Gaussian noise added to each observed value "
-                          "(0: exact values)"});
+            .real("upper", {.fallback = 2.048, .doc = "upper bound of every coordinate"});
+        dpbo::add_noise_parameter(schema);
         return schema;
     }
 

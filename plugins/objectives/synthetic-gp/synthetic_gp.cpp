@@ -194,13 +194,9 @@ public:
                      {.fallback = 0,
                       .lower = 0,
                       .doc = "fixes the function (it is data, not run randomness)"})
-            .real("noise_stddev",
-                  {.fallback = 0.0,
-                   .lower = 0.0,
-                   .doc = "standard deviation of Gaussian noise added to each observed value "
-                          "(0: exact values; GIBO's noise variance 0.01 is noise_stddev 0.1)"})
             .choice("sense", {"maximise", "minimise"}, "maximise",
                     "whether the function is maximised (as in GIBO and PO-GP-UCB) or minimised");
+        dpbo::add_noise_parameter(schema, "GIBO's noise variance 0.01 is noise_stddev 0.1");
         return schema;
     }
 

@@ -268,6 +268,12 @@ private:
         RunContext context{*modules.objective, evaluator, rng, noise, observer, registry_,
                            modules.surrogate, modules.acquisition, modules.mechanism};
 
+        // The key comes from a per-repeat seed derived from --seed; name the user's seed, not the key's.
+        const std::string noise_source =
+            spec_.seed ? fmt::format("ChaCha20 keyed from --seed {} (repeat {}); reproducible, not for releasing "
+                                     "real data",
+                                     *spec_.seed, index + 1)
+                       : noise.describe();
         const auto wall_start = std::chrono::steady_clock::now();
         const double cpu_start = process_cpu_seconds();
         RunResult result = modules.algorithm->run(context);
@@ -296,7 +302,7 @@ private:
         out["randomness"] = {
             {"experiment_seed", experiment_seed},
             {"experiment_seed_source", spec_.seed ? "derived from --seed" : "operating system CSPRNG"},
-            {"privacy_noise", noise.describe()},
+            {"privacy_noise", noise_source},
             {"reproducible", spec_.seed.has_value()}};
         out["objective"] = {{"sense", to_string(modules.objective->sense())},
                             {"data", modules.objective->data_description()},
@@ -323,7 +329,7 @@ private:
             outcome.summary.emplace_back(v.name + " (evaluation only)", short_value(v.value));
         outcome.summary.emplace_back("evaluations", std::to_string(result.evaluations));
         outcome.summary.emplace_back("time", fmt::format("{:.3f} s wall, {:.3f} s CPU", wall_seconds, cpu_seconds));
-        outcome.summary.emplace_back("privacy noise", noise.describe());
+        outcome.summary.emplace_back("privacy noise", noise_source);
         return outcome;
     }
 

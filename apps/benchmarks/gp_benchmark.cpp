@@ -47,7 +47,7 @@ dpbo::gp::GaussianProcess make_gp(bool ard) {
 
 void bo_iterations(std::size_t max_n, std::uint64_t seed) {
     fmt::print("gp-ucb on Rosenbrock-10, fixed hyperparameters (Matern 5/2, l = 0.5, unit cube), "
-               "acquisition budget 400 sweep + 3 x 30 local = 490 evaluations\n");
+               "acquisition budget 460 sweep (kept for the run) + 2 x 20 local = 500 evaluations\n");
     const double start = dpbo::bench::process_cpu_seconds();
     const dpbo::RunResult result = dpbo::bench::run_once(
         "gp-ucb", {{"budget", std::to_string(max_n + 1)}, {"initial_points", "10"}}, "rosenbrock",

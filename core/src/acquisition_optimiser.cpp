@@ -247,7 +247,14 @@ AcquisitionOptimum maximise_in_box(const Acquisition& acquisition, const Surroga
     }
     const arma::rowvec width = upper - lower;
 
-    arma::mat sweep = halton_points(settings.sweep_points, lower.n_elem, rng);
+    const bool reuse = settings.fixed_unit_sweep != nullptr;
+    if (reuse && (settings.fixed_unit_sweep->n_rows != settings.sweep_points ||
+                  settings.fixed_unit_sweep->n_cols != lower.n_elem)) {
+        throw ValidationError(fmt::format("acquisition optimiser: the fixed sweep is {}×{}; expected {}×{}",
+                                          settings.fixed_unit_sweep->n_rows, settings.fixed_unit_sweep->n_cols,
+                                          settings.sweep_points, lower.n_elem));
+    }
+    arma::mat sweep = reuse ? *settings.fixed_unit_sweep : halton_points(settings.sweep_points, lower.n_elem, rng);
     sweep.each_row() %= width;
     sweep.each_row() += lower;
     // The shift modulo 1 stays below 1, but lower + u·width can round past upper.

@@ -19,6 +19,10 @@ struct AcquisitionOptimiserSettings {
     std::size_t sweep_points = 400;       // scored in one batch
     std::size_t local_starts = 3;         // best sweep points refined locally
     std::size_t local_evaluations = 30;   // per local start
+    // Unit-cube sweep to reuse instead of drawing a new one (sweep_points × dim). A loop that keeps
+    // one sweep for the whole run lets the surrogate update its cached predictions there instead
+    // of recomputing them (see GaussianProcess's query cache).
+    const arma::mat* fixed_unit_sweep = nullptr;
 };
 
 // Randomly shifted Halton points in [0, 1]^dim (Cranley–Patterson rotation from `rng`).

@@ -263,7 +263,7 @@ GaussianProcess::GaussianProcess(std::unique_ptr<Kernel> kernel, GpSettings sett
 GaussianProcess::GaussianProcess(const GaussianProcess& other)
     : kernel_(other.kernel_->clone()), settings_(other.settings_), points_(other.points_), targets_(other.targets_),
       chol_(leading_block(other.chol_, other.points_.n_rows)), alpha_(other.alpha_), offset_(other.offset_),
-      scale_(other.scale_), jitter_(other.jitter_) {}
+      scale_(other.scale_), jitter_(other.jitter_), epoch_(other.epoch_), cache_(other.cache_) {}
 
 GaussianProcess& GaussianProcess::operator=(const GaussianProcess& other) {
     if (this != &other) {
@@ -298,6 +298,7 @@ void GaussianProcess::check_targets(const arma::mat& points, const arma::vec& ta
 }
 
 void GaussianProcess::factorise() {
+    ++epoch_;
     if (points_.n_rows == 0) {
         chol_.reset();
         jitter_ = 0.0;
@@ -415,6 +416,13 @@ void GaussianProcess::truncate(std::size_t n) {
     // rest of chol_ stays as capacity for the next append.
     points_.resize(n, points_.n_cols);
     targets_.resize(n);
+    // Cached rows past n belong to points that are gone; the next append reuses their indices.
+    if (cache_.rows > n) {
+        cache_.cross.resize(n, cache_.cross.n_cols);
+        cache_.solved.resize(n, cache_.solved.n_cols);
+        cache_.explained = arma::sum(arma::square(cache_.solved), 0);
+        cache_.rows = n;
+    }
     update_weights();
 }
 
@@ -443,14 +451,55 @@ Posterior GaussianProcess::predict(const arma::mat& points) const {
         posterior.variance *= scale_ * scale_;
         return posterior;
     }
+    if (cached_prediction(points, posterior)) return posterior;
     arma::mat cross_block = kernel_->cross(points_, points);  // n × m
     posterior.mean = offset_ + scale_ * (cross_block.t() * alpha_);
+    const bool remember = points.n_rows >= kMinimumCachedQueries;
+    if (remember) {
+        cache_.points = points;
+        cache_.cross = cross_block;
+        cache_.prior = posterior.variance.t();
+    }
     // One triangular solve for every query point: V = L⁻¹ K(D, X*), var = k(x, x) − ‖v‖².
     triangular_solve_in_place(chol_, cross_block, false);
-    posterior.variance -= arma::sum(arma::square(cross_block), 0).t();
+    const arma::rowvec explained = arma::sum(arma::square(cross_block), 0);
+    posterior.variance -= explained.t();
     posterior.variance.clamp(0.0, std::numeric_limits<double>::infinity());
     posterior.variance *= scale_ * scale_;
+    if (remember) {
+        cache_.solved = std::move(cross_block);
+        cache_.explained = explained;
+        cache_.rows = points_.n_rows;
+        cache_.epoch = epoch_;
+    }
     return posterior;
+}
+
+bool GaussianProcess::cached_prediction(const arma::mat& points, Posterior& posterior) const {
+    if (cache_.epoch != epoch_ || cache_.rows > points_.n_rows || points.n_rows != cache_.points.n_rows ||
+        points.n_cols != cache_.points.n_cols || points.n_rows == 0 ||
+        !std::equal(points.begin(), points.end(), cache_.points.begin())) {
+        return false;
+    }
+    const std::size_t n = points_.n_rows;
+    const std::size_t r = cache_.rows;
+    if (n > r) {
+        // Rows r..n−1 of V solve L22 V2 = K(D2, Q) − L21 V1 with the factor's new block.
+        const arma::mat fresh = kernel_->cross(points_.rows(r, n - 1), points);
+        arma::mat solved = fresh;
+        if (r > 0) solved -= chol_.submat(r, 0, n - 1, r - 1) * cache_.solved;
+        const arma::mat corner = chol_.submat(r, r, n - 1, n - 1);
+        solved = arma::solve(arma::trimatl(corner), solved);
+        cache_.explained += arma::sum(arma::square(solved), 0);
+        cache_.cross = arma::join_cols(cache_.cross, fresh);
+        cache_.solved = arma::join_cols(cache_.solved, solved);
+        cache_.rows = n;
+    }
+    posterior.mean = offset_ + scale_ * (cache_.cross.t() * alpha_);
+    posterior.variance = (cache_.prior - cache_.explained).t();
+    posterior.variance.clamp(0.0, std::numeric_limits<double>::infinity());
+    posterior.variance *= scale_ * scale_;
+    return true;
 }
 
 GaussianProcess::PointPrediction GaussianProcess::predict_with_gradient(const arma::rowvec& x) const {

@@ -95,7 +95,8 @@ public:
 private:
     // The posterior at one remembered set of query points (the sweep a BO loop scores every
     // iteration) is brought up to date in O(n·m) per appended point instead of recomputed in
-    // O(n²·m): V = L⁻¹K(D, Q) only gains rows when the factor gains rows.
+    // O(n²·m): V = L⁻¹K(D, Q) only gains rows when the factor gains rows. The cache makes predict()
+    // mutate state: one GP must not be predicted from two threads at once.
     struct QueryCache {
         arma::mat points;        // m × d, compared bit for bit
         arma::mat cross;         // rows × m: K(D, Q)

@@ -418,10 +418,9 @@ void GaussianProcess::truncate(std::size_t n) {
     targets_.resize(n);
     // Cached rows past n belong to points that are gone; the next append reuses their indices.
     if (cache_.rows > n) {
-        cache_.cross.resize(n, cache_.cross.n_cols);
-        cache_.solved.resize(n, cache_.solved.n_cols);
-        cache_.explained = arma::sum(arma::square(cache_.solved), 0);
         cache_.rows = n;
+        cache_.explained = n == 0 ? arma::vec(cache_.solved_t.n_rows, arma::fill::zeros)
+                                  : arma::vec(arma::sum(arma::square(cache_.solved_t.head_cols(n)), 1));
     }
     update_weights();
 }
@@ -457,17 +456,17 @@ Posterior GaussianProcess::predict(const arma::mat& points) const {
     const bool remember = points.n_rows >= kMinimumCachedQueries;
     if (remember) {
         cache_.points = points;
-        cache_.cross = cross_block;
-        cache_.prior = posterior.variance.t();
+        cache_.cross_t = cross_block.t();
+        cache_.prior = posterior.variance;
     }
     // One triangular solve for every query point: V = L⁻¹ K(D, X*), var = k(x, x) − ‖v‖².
     triangular_solve_in_place(chol_, cross_block, false);
-    const arma::rowvec explained = arma::sum(arma::square(cross_block), 0);
-    posterior.variance -= explained.t();
+    const arma::vec explained = arma::sum(arma::square(cross_block), 0).t();
+    posterior.variance -= explained;
     posterior.variance.clamp(0.0, std::numeric_limits<double>::infinity());
     posterior.variance *= scale_ * scale_;
     if (remember) {
-        cache_.solved = std::move(cross_block);
+        cache_.solved_t = cross_block.t();
         cache_.explained = explained;
         cache_.rows = points_.n_rows;
         cache_.epoch = epoch_;
@@ -483,20 +482,29 @@ bool GaussianProcess::cached_prediction(const arma::mat& points, Posterior& post
     }
     const std::size_t n = points_.n_rows;
     const std::size_t r = cache_.rows;
+    const std::size_t m = points.n_rows;
     if (n > r) {
-        // Rows r..n−1 of V solve L22 V2 = K(D2, Q) − L21 V1 with the factor's new block.
-        const arma::mat fresh = kernel_->cross(points_.rows(r, n - 1), points);
+        if (cache_.cross_t.n_cols < n) {
+            // Room for a run of appends (25 % or 32 more points), as the factor keeps.
+            const std::size_t capacity = std::max<std::size_t>(n, n + std::max<std::size_t>(n / 4, 32));
+            cache_.cross_t.resize(m, capacity);
+            cache_.solved_t.resize(m, capacity);
+        }
+        // Columns r..n−1 of Vᵀ solve Vᵀ₂ L22ᵀ = K(Q, D2) − Vᵀ₁ L21ᵀ with the factor's new block.
+        const arma::mat fresh = kernel_->cross(points, points_.rows(r, n - 1));  // m × (n − r)
         arma::mat solved = fresh;
-        if (r > 0) solved -= chol_.submat(r, 0, n - 1, r - 1) * cache_.solved;
+        if (r > 0) solved -= cache_.solved_t.head_cols(r) * chol_.submat(r, 0, n - 1, r - 1).t();
         const arma::mat corner = chol_.submat(r, r, n - 1, n - 1);
-        solved = arma::solve(arma::trimatl(corner), solved);
-        cache_.explained += arma::sum(arma::square(solved), 0);
-        cache_.cross = arma::join_cols(cache_.cross, fresh);
-        cache_.solved = arma::join_cols(cache_.solved, solved);
+        solved = arma::solve(arma::trimatl(corner), solved.t()).t();
+        cache_.explained += arma::sum(arma::square(solved), 1);
+        cache_.cross_t.cols(r, n - 1) = fresh;
+        cache_.solved_t.cols(r, n - 1) = solved;
         cache_.rows = n;
     }
-    posterior.mean = offset_ + scale_ * (cache_.cross.t() * alpha_);
-    posterior.variance = (cache_.prior - cache_.explained).t();
+    // An alias of the first n columns: no copy of the cache in the hot path.
+    const arma::mat cross(const_cast<double*>(cache_.cross_t.memptr()), m, n, false, true);
+    posterior.mean = offset_ + scale_ * (cross * alpha_);
+    posterior.variance = cache_.prior - cache_.explained;
     posterior.variance.clamp(0.0, std::numeric_limits<double>::infinity());
     posterior.variance *= scale_ * scale_;
     return true;

@@ -97,12 +97,14 @@ private:
     // iteration) is brought up to date in O(n·m) per appended point instead of recomputed in
     // O(n²·m): V = L⁻¹K(D, Q) only gains rows when the factor gains rows. The cache makes predict()
     // mutate state: one GP must not be predicted from two threads at once.
+    // Stored transposed (one column per data point, spare columns after `rows`) so that a new
+    // point is one column written in place, never a copy of the whole cache.
     struct QueryCache {
         arma::mat points;        // m × d, compared bit for bit
-        arma::mat cross;         // rows × m: K(D, Q)
-        arma::mat solved;        // rows × m: L⁻¹ K(D, Q)
-        arma::rowvec prior;      // k(q, q)
-        arma::rowvec explained;  // column sums of solved²
+        arma::mat cross_t;       // m × capacity: K(Q, D) in its first `rows` columns
+        arma::mat solved_t;      // m × capacity: (L⁻¹ K(D, Q))ᵀ in its first `rows` columns
+        arma::vec prior;         // k(q, q)
+        arma::vec explained;     // row sums of solved_t², over the first `rows` columns
         std::size_t rows = 0;
         std::uint64_t epoch = 0;
     };

@@ -1,24 +1,13 @@
-// Probability of improvement over the incumbent f*: Pr(f(x) > f* + ξ) = Φ((μ − f* − ξ)/σ)
+// Probability of improvement over the incumbent f*: P(f(x) > f* + ξ) = Φ(u/σ) with u = μ − f* − ξ
 // (Kushner 1964).
-#include <cmath>
-#include <numbers>
-
-#include "dpbo/acquisition.hpp"
 #include "dpbo/dp_math.hpp"
+#include "dpbo/improvement_acquisition.hpp"
 #include "dpbo/parameters.hpp"
 #include "dpbo/plugin.hpp"
-#include "dpbo/surrogate.hpp"
 
 namespace {
 
-// At or below this posterior variance the posterior is a point mass: PI is 1 where μ exceeds
-// f* + ξ and 0 elsewhere, with zero gradient; the closed form would divide by σ ≈ 0.
-constexpr double kVarianceFloor = 1e-30;
-
-using dpbo::normal_cdf;  // erfc-based: full relative accuracy in the lower tail
-using dpbo::normal_pdf;
-
-class ProbabilityOfImprovement final : public dpbo::Acquisition {
+class ProbabilityOfImprovement final : public dpbo::ImprovementAcquisition {
 public:
     static dpbo::ParameterSchema schema() {
         dpbo::ParameterSchema schema;
@@ -28,42 +17,19 @@ public:
         return schema;
     }
 
-    explicit ProbabilityOfImprovement(const dpbo::ParameterSet& parameters) : xi_(parameters.real("xi")) {}
-
-    arma::vec score(const dpbo::Surrogate& model, const arma::mat& points,
-                    const dpbo::AcquisitionContext& context) const override {
-        const dpbo::Posterior posterior = model.predict(points);
-        const double threshold = context.incumbent + xi_;
-        arma::vec values(points.n_rows);
-        for (arma::uword i = 0; i < values.n_elem; ++i) {
-            const double improvement = posterior.mean(i) - threshold;
-            const double variance = posterior.variance(i);
-            values(i) = variance > kVarianceFloor ? normal_cdf(improvement / std::sqrt(variance))
-                                                  : (improvement > 0.0 ? 1.0 : 0.0);
-        }
-        return values;
-    }
-
-    bool provides_gradient() const override { return true; }
-
-    double score_with_gradient(const dpbo::Surrogate& model, const arma::rowvec& point,
-                               const dpbo::AcquisitionContext& context, arma::rowvec& gradient) const override {
-        const dpbo::PointPosterior posterior = model.predict_with_gradient(point);
-        const double improvement = posterior.mean - context.incumbent - xi_;
-        if (posterior.variance <= kVarianceFloor) {
-            gradient.zeros(point.n_elem);
-            return improvement > 0.0 ? 1.0 : 0.0;
-        }
-        const double sigma = std::sqrt(posterior.variance);
-        const double z = improvement / sigma;
-        // ∂Φ(u/σ) = φ(z) (∂μ − z ∂σ) / σ with ∂σ = ∂v / (2σ).
-        gradient = (normal_pdf(z) / sigma) *
-                   (posterior.mean_gradient - (z / (2.0 * sigma)) * posterior.variance_gradient);
-        return normal_cdf(z);
-    }
+    explicit ProbabilityOfImprovement(const dpbo::ParameterSet& parameters)
+        : ImprovementAcquisition(parameters.real("xi")) {}
 
 private:
-    double xi_;
+    dpbo::ImprovementTerms terms(double improvement, double sigma) const override {
+        // A point mass: certain improvement or none, flat in every direction.
+        if (sigma == 0.0) return {improvement > 0.0 ? 1.0 : 0.0, 0.0, 0.0};
+        const double z = improvement / sigma;
+        // erfc-based Φ keeps full relative accuracy in the lower tail, where PI is tiny but must stay
+        // ordered. ∂Φ(u/σ)/∂u = φ(z)/σ, ∂Φ(u/σ)/∂σ = −φ(z) z/σ.
+        const double density = dpbo::normal_pdf(z) / sigma;
+        return {dpbo::normal_cdf(z), density, -density * z};
+    }
 };
 
 }  // namespace

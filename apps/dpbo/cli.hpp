@@ -38,5 +38,6 @@ int command_list(const std::vector<std::string>& arguments);
 int command_info(const std::vector<std::string>& arguments);
 int command_run(const std::vector<std::string>& arguments);
 int command_account(const std::vector<std::string>& arguments);
+int command_summary(const std::vector<std::string>& arguments);
 
 }  // namespace dpbo::cli

@@ -182,10 +182,18 @@ int command_run(const std::vector<std::string>& arguments) {
         overlay(fallback.objective.parameters, job.objective.parameters);
         job.algorithm = fallback.algorithm;
         job.objective = fallback.objective;
-        if (options.mechanism.empty() && fallback.mechanism) {
-            if (job.mechanism) overlay(fallback.mechanism->parameters, job.mechanism->parameters);
-            job.mechanism = fallback.mechanism;
-        }
+        // A component the default job configures keeps that configuration unless the user names
+        // another module for the role; settings the user gives for it are laid on top.
+        const auto overlay_component = [&](std::optional<ModuleChoice>& mine,
+                                           const std::optional<ModuleChoice>& preset, const std::string& named) {
+            if (!named.empty() || !preset) return;
+            ModuleChoice merged = *preset;
+            if (mine) overlay(merged.parameters, mine->parameters);
+            mine = merged;
+        };
+        overlay_component(job.surrogate, fallback.surrogate, options.surrogate);
+        overlay_component(job.acquisition, fallback.acquisition, options.acquisition);
+        overlay_component(job.mechanism, fallback.mechanism, options.mechanism);
         std::cerr << fmt::format("dpbo run: no modules named; running the default job ({} on {})\n",
                                  job.algorithm.name, job.objective.name);
     } else if (options.algorithm.empty() || options.objective.empty()) {

@@ -3,14 +3,18 @@
 
 namespace dpbo::cli {
 
-// What `dpbo run` does with no module named: the best private run the installed modules offer.
-// Until DP-GIBO exists: random search on Branin whose evaluated values are released through the
-// Gaussian mechanism under 1-GDP, the best point chosen from the noisy values.
+// What `dpbo run` does with no module named: the flagship, DP-GIBO, on the paper's first example
+// (location of a normal model, seed 003 appendix E): 50 records in 5-D, a degree-2 polynomial
+// kernel, B = 0.5, b = 3, T = 150 AdaGrad steps, and the whole path 2-GDP.
 inline JobSpec default_job() {
     JobSpec job;
-    job.algorithm = {"random-search", {{"budget", "60"}, {"value_sensitivity", "0.1"}}};
-    job.objective = {"branin", {}};
-    job.mechanism = ModuleChoice{"gaussian", {{"mu", "1"}}};
+    job.algorithm = {"dp-gibo",
+                     {{"iterations", "150"}, {"mu", "2"}, {"clipping_bound", "0.5"}, {"batch_size", "3"}}};
+    job.objective = {"normal-location", {}};
+    job.surrogate = ModuleChoice{"gp",
+                                 {{"kernel", "polynomial"}, {"polynomial_degree", "2"}, {"polynomial_offset", "1"},
+                                  {"mean", "zero"}, {"standardise", "false"}, {"fit", "none"},
+                                  {"noise_variance", "1e-6"}}};
     return job;
 }
 

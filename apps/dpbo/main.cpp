@@ -21,6 +21,7 @@ commands:
   info      what a module is, the paper it implements and its parameters
   run       combine an algorithm, an objective and components into a run (no options: the default job)
   account   privacy calculator over the accountant plugins (GDP: mu -> (epsilon, delta))
+  summary   medians and ranges of a finished job's released and evaluation-only values over its repeats
 
 'dpbo <command> --help' describes a command's options.
 exit codes: 0 success, 1 failure while running, 2 usage or validation error.
@@ -32,6 +33,7 @@ int dispatch(const std::string& command, const std::vector<std::string>& rest) {
     if (command == "info") return command_info(rest);
     if (command == "run") return command_run(rest);
     if (command == "account") return command_account(rest);
+    if (command == "summary") return command_summary(rest);
     if (command == "--help" || command == "-h" || command == "help") {
         std::cout << kUsage;
         return kSuccess;
@@ -40,8 +42,8 @@ int dispatch(const std::string& command, const std::vector<std::string>& rest) {
         std::cout << "dpbo " << DPBO_VERSION << "\n";
         return kSuccess;
     }
-    const auto near = dpbo::closest_match(command, {"list", "info", "run", "account"});
-    throw dpbo::ValidationError(fmt::format("unknown command '{}'{}; commands: list, info, run, account", command,
+    const auto near = dpbo::closest_match(command, {"list", "info", "run", "account", "summary"});
+    throw dpbo::ValidationError(fmt::format("unknown command '{}'{}; commands: list, info, run, account, summary", command,
                                             near ? fmt::format(" (did you mean '{}'?)", *near) : ""));
 }
 

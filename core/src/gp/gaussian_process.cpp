@@ -619,18 +619,20 @@ arma::vec GaussianProcess::gradient_trace_with_each(const arma::rowvec& x, const
     arma::mat solved = kernel_->cross(points_, candidates);  // n × m: W_D
     triangular_solve_in_place(chol_, solved, false);
     arma::mat cross = kernel_->cross_gradient(x, candidates).t();  // m × d
-    cross -= solved.t() * projected;
+    // With no data every D-block is empty; BLAS refuses products with a zero leading dimension.
+    const bool has_data = points_.n_rows > 0;
+    if (has_data) cross -= solved.t() * projected;
     arma::vec schur = kernel_->diagonal(candidates) + settings_.noise_variance + jitter_;
-    schur -= arma::sum(arma::square(solved), 0).t();
+    if (has_data) schur -= arma::sum(arma::square(solved), 0).t();
     double base = arma::trace(kernel_->gradient_prior_covariance(x));
-    if (points_.n_rows > 0) base -= arma::accu(arma::square(projected));
+    if (has_data) base -= arma::accu(arma::square(projected));
     if (pending.n_rows > 0) {
         arma::mat pending_block = kernel_->cross(points_, pending);  // n × p: Bᵀ
         triangular_solve_in_place(chol_, pending_block, false);
         arma::mat corner = kernel_->cross(pending, pending);
         const double diagonal_mean = arma::mean(corner.diag());
         corner.diag() += settings_.noise_variance + jitter_;
-        corner -= pending_block.t() * pending_block;
+        if (has_data) corner -= pending_block.t() * pending_block;
         arma::mat corner_factor;
         bool factorised = false;
         for (double extra_jitter : jitter_ladder(settings_, diagonal_mean)) {
@@ -648,10 +650,10 @@ arma::vec GaussianProcess::gradient_trace_with_each(const arma::rowvec& x, const
                                        likely_cause(arma::join_cols(points_, pending), *kernel_)));
         }
         arma::mat pending_projected = kernel_->cross_gradient(x, pending).t();  // p × d: G_P
-        pending_projected -= pending_block.t() * projected;
+        if (has_data) pending_projected -= pending_block.t() * projected;
         triangular_solve_in_place(corner_factor, pending_projected, false);
         arma::mat pending_solved = kernel_->cross(pending, candidates);  // p × m: W_P
-        pending_solved -= pending_block.t() * solved;
+        if (has_data) pending_solved -= pending_block.t() * solved;
         triangular_solve_in_place(corner_factor, pending_solved, false);
         cross -= pending_solved.t() * pending_projected;
         schur -= arma::sum(arma::square(pending_solved), 0).t();

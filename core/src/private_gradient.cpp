@@ -1,0 +1,115 @@
+#include "dpbo/private_gradient.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "dpbo/accountant.hpp"
+#include "dpbo/algorithm.hpp"
+#include "dpbo/errors.hpp"
+#include "dpbo/mechanism.hpp"
+#include "dpbo/module_factory.hpp"
+
+namespace dpbo {
+
+ClippedAverage clip_and_average(const arma::mat& record_gradients, double bound, const std::string& owner) {
+    if (record_gradients.n_cols == 0 || record_gradients.n_rows == 0) {
+        throw RunError(fmt::format("{}: no per-record gradients to clip (got {} × {})", owner,
+                                   record_gradients.n_rows, record_gradients.n_cols));
+    }
+    if (!record_gradients.is_finite()) {
+        const arma::uvec bad = arma::find_nonfinite(record_gradients);
+        throw RunError(fmt::format("{}: the gradient of record {} is not finite; the objective returned NaN or "
+                                   "infinite losses for it",
+                                   owner, bad(0) / record_gradients.n_rows));
+    }
+    const arma::rowvec norms = arma::sqrt(arma::sum(arma::square(record_gradients), 0));
+    // min{1, B/‖g‖} with 0/0 read as 1: a zero gradient is left as it is.
+    const arma::rowvec scales = arma::clamp(bound / norms, 0.0, 1.0);
+    ClippedAverage result;
+    result.mean = record_gradients * scales.t() / static_cast<double>(record_gradients.n_cols);
+    result.clipped = arma::accu(norms > bound);
+    result.largest_norm = norms.max();
+    return result;
+}
+
+namespace {
+
+std::string exact(double value) { return fmt::format("{:.17g}", value); }
+
+}  // namespace
+
+PrivateGradientRelease::PrivateGradientRelease(RunContext& context, const std::string& owner,
+                                               const PrivateGradientSettings& settings)
+    : context_(context), owner_(owner), settings_(settings) {
+    const auto refuse = [&](const char* key, const std::string& value, const char* allowed) {
+        throw ValidationError(fmt::format("{}: {} = {}; allowed: {}", owner_, key, value, allowed));
+    };
+    if (!(settings_.mu > 0.0) || !std::isfinite(settings_.mu)) refuse("mu", exact(settings_.mu), "a finite number > 0");
+    if (settings_.steps == 0) refuse("iterations", "0", "an integer >= 1");
+    if (!(settings_.clipping_bound > 0.0) || !std::isfinite(settings_.clipping_bound))
+        refuse("clipping_bound", exact(settings_.clipping_bound), "a finite number > 0");
+    if (settings_.records == 0) {
+        throw ValidationError(fmt::format("{}: the objective reports 0 records; a private gradient needs a "
+                                          "record-decomposable objective (one loss per record)",
+                                          owner_));
+    }
+    mechanism_ = context_.modules.create_as<Mechanism>(
+        settings_.mechanism, {{"mu", exact(per_step_mu())}, {"equivalent_delta", exact(settings_.equivalent_delta)}});
+    if (mechanism_->sensitivity_norm() != SensitivityNorm::L2) {
+        throw ValidationError(fmt::format("{}: mechanism '{}' takes {} sensitivities; the clipped average is bounded in "
+                                          "L2 (2B/n)",
+                                          owner_, settings_.mechanism, to_string(mechanism_->sensitivity_norm())));
+    }
+    mechanism_->calibrate(sensitivity());
+}
+
+PrivateGradientRelease::~PrivateGradientRelease() = default;
+
+double PrivateGradientRelease::per_step_mu() const {
+    return settings_.mu / std::sqrt(static_cast<double>(settings_.steps));
+}
+
+double PrivateGradientRelease::sensitivity() const {
+    return 2.0 * settings_.clipping_bound / static_cast<double>(settings_.records);
+}
+
+double PrivateGradientRelease::noise_stddev() const { return mechanism_->noise_scale(); }
+
+arma::vec PrivateGradientRelease::release(const arma::vec& clipped_average) {
+    if (releases_ >= settings_.steps) {
+        throw RunError(fmt::format("{}: release {} asked for, but the privacy budget covers {} releases", owner_,
+                                   releases_ + 1, settings_.steps));
+    }
+    ++releases_;
+    return mechanism_->release(clipped_average, context_.noise);
+}
+
+PrivacyStatement PrivateGradientRelease::statement(std::vector<std::string> released,
+                                                   std::vector<std::string> assumptions) const {
+    const auto accountant =
+        context_.modules.create_as<Accountant>(settings_.accountant, {{"delta", exact(settings_.equivalent_delta)}});
+    PrivacyStatement statement;
+    if (releases_ == 0) {
+        statement = PrivacyStatement::not_private(std::move(released), "no private gradient was released");
+        return statement;
+    }
+    accountant->compose({"gdp", {{"mu", per_step_mu()}}, releases_});
+    statement = accountant->total();
+    statement.neighbouring = "replace one record";
+    statement.protected_unit = "one record of the objective's sensitive data (one validation record)";
+    statement.released = std::move(released);
+    statement.mechanism = fmt::format(
+        "{} releases of the per-record-clipped average gradient (B = {}, n = {}, L2 sensitivity 2B/n = {}) through "
+        "the Gaussian mechanism, σ = 2B√T/(nμ) = {} per coordinate, each {}-GDP; composed by accountant '{}'",
+        releases_, settings_.clipping_bound, settings_.records, sensitivity(), noise_stddev(), per_step_mu(),
+        settings_.accountant);
+    statement.assumptions = std::move(assumptions);
+    statement.assumptions.push_back(
+        "holds for any data and any clipping bound B: clipping, not an assumption on the data, bounds the "
+        "sensitivity (Theorem 3.1 of the DP-GIBO paper)");
+    statement.assumptions.push_back("the privacy noise is fresh and secret (see the randomness record)");
+    return statement;
+}
+
+}  // namespace dpbo

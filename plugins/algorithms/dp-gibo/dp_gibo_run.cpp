@@ -1,0 +1,331 @@
+#include "dp_gibo_run.hpp"
+
+#include <time.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "dpbo/acquisition.hpp"
+#include "dpbo/errors.hpp"
+#include "dpbo/evaluator.hpp"
+#include "dpbo/objective.hpp"
+#include "dpbo/observer.hpp"
+#include "dpbo/random.hpp"
+#include "dpbo/surrogate.hpp"
+
+namespace dpbo_dp_gibo {
+namespace {
+
+constexpr const char* kOwner = "algorithm 'dp-gibo'";
+
+double thread_cpu_seconds() {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
+// The model works in the objective's own coordinates: the kernel's hyperparameters, the clipping
+// bound B and the step sizes of the paper are all stated there. A log or integer dimension would
+// silently change their meaning, so it is refused.
+void check_space(const dpbo::Objective& objective) {
+    const dpbo::SearchSpace& space = objective.space();
+    if (space.is_finite()) {
+        throw dpbo::ValidationError(fmt::format(
+            "{}: the objective's space is a finite candidate set; DP-GIBO takes gradient steps and needs a box",
+            kOwner));
+    }
+    for (const dpbo::Dimension& dimension : space.dimensions()) {
+        if (dimension.scale != dpbo::Scale::Linear || dimension.integer) {
+            throw dpbo::ValidationError(fmt::format(
+                "{}: dimension '{}' is {}; DP-GIBO works in the objective's own coordinates and needs every "
+                "dimension continuous on a linear scale (reparametrise it, e.g. optimise a log length-scale "
+                "on a linear range)",
+                kOwner, dimension.name, dimension.integer ? "integer" : "log-scaled"));
+        }
+    }
+    if (objective.record_count() == 0) {
+        throw dpbo::ValidationError(fmt::format(
+            "{}: the objective is not record-decomposable (it reports no records); DP-GIBO clips per-record "
+            "losses and needs an objective that returns them (e.g. normal-location, huber-regression, "
+            "gp-lengthscales, svr-tuning)",
+            kOwner));
+    }
+}
+
+class DpGiboRun {
+public:
+    DpGiboRun(dpbo::RunContext& context, const DpGiboSettings& settings)
+        : ctx_(context), settings_(settings), space_(context.objective.space()),
+          minimise_(context.objective.sense() == dpbo::Sense::Minimise),
+          track_rng_(context.rng.derive_seed()) {
+        check_space(ctx_.objective);
+        if (!ctx_.surrogate || !ctx_.acquisition)
+            throw dpbo::ValidationError(fmt::format("{}: needs a surrogate and an acquisition", kOwner));
+        if (!ctx_.surrogate->provides_gradients()) {
+            throw dpbo::ValidationError(fmt::format(
+                "{}: the surrogate provides no posterior gradients; use 'gp' (kernel rbf, matern52 or polynomial)",
+                kOwner));
+        }
+        dim_ = space_.dim();
+        max_batch_ = settings_.batch_size.value_or(settings_.max_batch.value_or(dim_ + 1));
+        settings_.privacy.records = ctx_.objective.record_count();
+        release_ = std::make_unique<dpbo::PrivateGradientRelease>(ctx_, kOwner, settings_.privacy);
+        theta_ = starting_point();
+        history_points_.set_size(0, dim_);
+        history_losses_.set_size(0, settings_.privacy.records);
+        lower_ = space_.lower();
+        upper_ = space_.upper();
+        if (const auto optimum = ctx_.objective.known_optimum(); optimum && optimum->points.n_rows > 0)
+            optimum_point_ = optimum->points.row(0);
+        setup_trace();
+    }
+
+    dpbo::RunResult run() {
+        dpbo::StepRule rule(settings_.step);
+        const std::size_t iterations = settings_.privacy.steps;
+        ctx_.observer.on_start(iterations);
+        std::string stop = "iterations";
+        for (std::size_t t = 1; t <= iterations; ++t) {
+            if (ctx_.observer.should_stop()) {
+                stop = "observer";
+                break;
+            }
+            iterate(t, rule);
+        }
+        return finish(stop);
+    }
+
+private:
+    struct Batch {
+        arma::mat points;        // reused earlier points, then the new ones
+        arma::mat losses;        // one row per point, one column per record (minimisation sense)
+        std::size_t new_points = 0;
+        double trace_after = 0.0;  // Tr Σ∇(θ) given the batch, as the acquisition predicted it
+    };
+
+    arma::rowvec starting_point() {
+        switch (settings_.start) {
+            case Start::Centre:
+                return space_.centre();
+            case Start::Random:
+                // Drawn from the experiment generator: independent of the data, so it costs no privacy.
+                return space_.sample(1, ctx_.rng);
+            case Start::Given: {
+                if (settings_.theta0.size() != dim_) {
+                    throw dpbo::ValidationError(fmt::format(
+                        "{}: theta0 has {} coordinates; the objective has dimension {}", kOwner,
+                        settings_.theta0.size(), dim_));
+                }
+                const arma::rowvec start(settings_.theta0);
+                space_.check_contains(start, fmt::format("{}: theta0", kOwner));
+                return start;
+            }
+        }
+        return space_.centre();
+    }
+
+    void setup_trace() {
+        std::vector<dpbo::TraceColumn> columns = {{"iteration"}, {"evaluations"}};
+        for (auto& c : dpbo::Trace::vector_columns("theta", dim_, false)) columns.push_back(c);
+        // Locations only (batch, trace) or post-processing of the release (released norm): public.
+        for (const char* name : {"batch_size", "points_in_model", "gradient_trace", "released_gradient_norm"})
+            columns.push_back({name, false});
+        // Computed from the losses before the noise: for judging the run, never released.
+        for (const char* name : {"clipped_gradient_norm", "noise_norm", "clipped_records", "largest_record_norm",
+                                 "algorithm_cpu_seconds", "evaluation_cpu_seconds"})
+            columns.push_back({name, true});
+        if (settings_.track_objective) {
+            columns.push_back({"objective_value", true});
+            if (optimum_point_.n_elem > 0) columns.push_back({"distance_to_optimum", true});
+            if (ctx_.objective.known_optimum()) columns.push_back({"simple_regret", true});
+        }
+        trace_.set_columns(std::move(columns));
+    }
+
+    void iterate(std::size_t t, dpbo::StepRule& rule) {
+        const double start = thread_cpu_seconds();
+        Batch batch = choose_batch(t);
+        const double before_evaluation = thread_cpu_seconds();
+        evaluate_new_points(batch);
+        const double after_evaluation = thread_cpu_seconds();
+
+        // The model sees only locations: zero targets, so no loss can reach its hyperparameters or
+        // its mean. Losses enter only through G = A·Y below, and only clipped and noised.
+        update_model(batch);
+        const arma::mat weights = ctx_.surrogate->mean_gradient_weights(theta_);  // d × |D|
+        const arma::mat record_gradients = weights * batch.losses;                 // d × n
+        const double bias_proxy = arma::trace(ctx_.surrogate->gradient_covariance(theta_));
+        const dpbo::ClippedAverage clipped = dpbo::clip_and_average(record_gradients, settings_.privacy.clipping_bound,
+                                                                    kOwner);
+        const arma::vec released = release_->release(clipped.mean);
+        const arma::vec displacement = rule.step(released);
+        // Projection onto the box is post-processing of the released gradient.
+        theta_ = space_.clamp(theta_ - displacement.t());
+        remember(batch);
+        const double algorithm_seconds = (thread_cpu_seconds() - start) - (after_evaluation - before_evaluation);
+
+        std::vector<double> row = {static_cast<double>(t), static_cast<double>(ctx_.evaluator.evaluations())};
+        row.insert(row.end(), theta_.begin(), theta_.end());
+        row.insert(row.end(), {static_cast<double>(batch.new_points), static_cast<double>(batch.points.n_rows),
+                               bias_proxy, arma::norm(released), arma::norm(clipped.mean),
+                               arma::norm(released - clipped.mean), static_cast<double>(clipped.clipped),
+                               clipped.largest_norm, algorithm_seconds, after_evaluation - before_evaluation});
+        if (settings_.track_objective) append_evaluation_only(row);
+        trace_.add_row(std::move(row));
+        ctx_.observer.on_iteration(t, trace_);
+    }
+
+    // The model's points — every earlier point (the paper's D_t = D_{t−1} ∪ z), or the nearest
+    // reuse_points of them — then a greedy batch in the local box: each new point minimises
+    // Tr Σ∇(θ | model ∪ chosen ∪ {z}). Only locations enter, so this is post-processing.
+    Batch choose_batch(std::size_t t) {
+        Batch batch;
+        if (keeps_all_points()) {
+            // The surrogate already holds every earlier point (appended below, O(n²) each).
+            batch.points = history_points_;
+            batch.losses = history_losses_;
+            if (t == 1) ctx_.surrogate->condition(batch.points, arma::zeros<arma::vec>(0));
+        } else {
+            batch.points.set_size(0, dim_);
+            batch.losses.set_size(0, settings_.privacy.records);
+            if (*settings_.reuse_points > 0 && history_points_.n_rows > 0) {
+                const arma::vec distances = arma::sum(arma::square(history_points_.each_row() - theta_), 1);
+                const arma::uvec order = arma::stable_sort_index(distances);
+                const arma::uvec nearest =
+                    order.head(std::min<arma::uword>(*settings_.reuse_points, order.n_elem));
+                batch.points = history_points_.rows(nearest);
+                batch.losses = history_losses_.rows(nearest);
+            }
+            ctx_.surrogate->condition(batch.points, arma::zeros<arma::vec>(batch.points.n_rows));
+        }
+        const arma::rowvec lower =
+            settings_.local_box ? arma::max(lower_, theta_ - *settings_.local_box) : lower_;
+        const arma::rowvec upper =
+            settings_.local_box ? arma::min(upper_, theta_ + *settings_.local_box) : upper_;
+        dpbo::AcquisitionContext context;
+        context.iteration = t;
+        context.dimension = dim_;
+        context.anchor = theta_;
+        context.pending.set_size(0, dim_);
+        batch.trace_after = arma::trace(ctx_.surrogate->gradient_covariance(theta_));
+        while (context.pending.n_rows < max_batch_) {
+            if (settings_.bias_tolerance && batch.trace_after <= *settings_.bias_tolerance) break;
+            const dpbo::AcquisitionOptimum best = dpbo::maximise_in_box(*ctx_.acquisition, *ctx_.surrogate, context,
+                                                                        lower, upper, settings_.optimiser, ctx_.rng);
+            context.pending.insert_rows(context.pending.n_rows, best.point);
+            batch.trace_after = -best.score;
+        }
+        batch.new_points = context.pending.n_rows;
+        batch.points = arma::join_cols(batch.points, context.pending);
+        return batch;
+    }
+
+    bool keeps_all_points() const { return !settings_.reuse_points.has_value(); }
+
+    // The model's data after the batch: zero targets, so no loss reaches the surrogate.
+    void update_model(const Batch& batch) {
+        if (keeps_all_points()) {
+            if (batch.new_points > 0)
+                ctx_.surrogate->append(batch.points.tail_rows(batch.new_points), arma::zeros<arma::vec>(batch.new_points));
+        } else {
+            ctx_.surrogate->condition(batch.points, arma::zeros<arma::vec>(batch.points.n_rows));
+        }
+    }
+
+    void evaluate_new_points(Batch& batch) {
+        if (batch.new_points == 0) return;
+        const arma::mat fresh = batch.points.tail_rows(batch.new_points);
+        dpbo::EvaluationRequest request;
+        request.per_record = true;
+        request.rng = &ctx_.rng;
+        const dpbo::Evaluations result = ctx_.evaluator.evaluate(ctx_.objective, fresh, request);
+        if (result.per_record.n_rows != batch.new_points || result.per_record.n_cols != settings_.privacy.records) {
+            throw dpbo::RunError(fmt::format(
+                "{}: the objective returned per-record losses of size {} × {}; expected {} × {} (points × records)",
+                kOwner, result.per_record.n_rows, result.per_record.n_cols, batch.new_points,
+                settings_.privacy.records));
+        }
+        batch.losses = arma::join_cols(batch.losses, minimise_ ? result.per_record : arma::mat(-result.per_record));
+    }
+
+    void remember(const Batch& batch) {
+        if (settings_.reuse_points == std::optional<std::size_t>(0) || batch.new_points == 0) return;
+        history_points_ = arma::join_cols(history_points_, batch.points.tail_rows(batch.new_points));
+        history_losses_ = arma::join_cols(history_losses_, batch.losses.tail_rows(batch.new_points));
+    }
+
+    // f(θ_t) straight from the objective, outside the evaluator: it judges the run and is not part
+    // of the method's evaluation budget.
+    double exact_value(const arma::rowvec& theta) {
+        dpbo::EvaluationRequest request;
+        request.rng = &track_rng_;
+        return ctx_.objective.evaluate(theta, request).values(0);
+    }
+
+    void append_evaluation_only(std::vector<double>& row) {
+        const double value = exact_value(theta_);
+        row.push_back(value);
+        if (optimum_point_.n_elem > 0) row.push_back(arma::norm(theta_ - optimum_point_));
+        if (const auto regret = ctx_.objective.regret(value)) row.push_back(*regret);
+    }
+
+    dpbo::RunResult finish(const std::string& stop) {
+        dpbo::RunResult result;
+        result.released.push_back({"theta_final", "the last iterate θ_T", arma::mat(theta_)});
+        if (settings_.track_objective) {
+            const double value = exact_value(theta_);
+            result.evaluation_only.push_back({"final_value", "f(θ_T), computed from the data without noise",
+                                              arma::mat{value}});
+            if (optimum_point_.n_elem > 0) {
+                result.evaluation_only.push_back({"distance_to_optimum", "‖θ_T − θ*‖ for the objective's known "
+                                                  "optimiser θ*", arma::mat{arma::norm(theta_ - optimum_point_)}});
+            }
+            if (const auto regret = ctx_.objective.regret(value))
+                result.evaluation_only.push_back({"simple_regret", "f(θ_T) − f(θ*)", arma::mat{*regret}});
+        }
+        std::vector<std::string> assumptions = {
+            "θ⁽⁰⁾, T, μ, B, the step rule, the kernel and its hyperparameters, the box and the batch rule are "
+            "chosen without looking at the data (they are parameters of the run)",
+            "the surrogate is given only evaluation locations (zero targets), so batch choice and batch sizes are "
+            "post-processing of the released path"};
+        result.privacy = release_->statement(
+            {"the path θ⁽¹⁾…θ⁽ᵀ⁾ (trace columns theta[·]) and θ_T", "the evaluation locations and batch sizes, "
+             "which depend only on the path", "the bias proxy Tr Σ∇(θ) and the norm of the privatised gradient "
+             "(post-processing)"},
+            std::move(assumptions));
+        result.trace = std::move(trace_);
+        result.evaluations = ctx_.evaluator.evaluations();
+        result.stop_reason = stop;
+        return result;
+    }
+
+    dpbo::RunContext& ctx_;
+    DpGiboSettings settings_;
+    const dpbo::SearchSpace& space_;
+    bool minimise_;
+    dpbo::ExperimentRng track_rng_;
+    std::size_t dim_ = 0;
+    std::size_t max_batch_ = 0;
+    std::unique_ptr<dpbo::PrivateGradientRelease> release_;
+    arma::rowvec theta_;
+    arma::rowvec lower_;
+    arma::rowvec upper_;
+    arma::rowvec optimum_point_;
+    arma::mat history_points_;
+    arma::mat history_losses_;
+    dpbo::Trace trace_;
+};
+
+}  // namespace
+
+dpbo::RunResult run_dp_gibo(dpbo::RunContext& context, const DpGiboSettings& settings) {
+    return DpGiboRun(context, settings).run();
+}
+
+}  // namespace dpbo_dp_gibo

@@ -1,0 +1,183 @@
+// DP-GIBO (algorithm 'dp-gibo') through the registry, on normal-location: the noise it adds, the
+// statement it makes, the gradients it estimates, its batches, and its convergence.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+
+#include <doctest/doctest.h>
+
+#include "dpbo/accountant.hpp"
+#include "dpbo/acquisition.hpp"
+#include "dpbo/algorithm.hpp"
+#include "dpbo/errors.hpp"
+#include "dpbo/evaluator.hpp"
+#include "dpbo/objective.hpp"
+#include "dpbo/observer.hpp"
+#include "dpbo/random.hpp"
+#include "dpbo/result.hpp"
+#include "dpbo/surrogate.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+using Parameters = std::map<std::string, std::string>;
+
+const Parameters kPolynomial = {{"kernel", "polynomial"}, {"polynomial_degree", "2"}, {"polynomial_offset", "1"},
+                                {"mean", "zero"}, {"standardise", "false"}, {"fit", "none"},
+                                {"noise_variance", "1e-8"}};
+
+dpbo::RunResult run_dp_gibo(dpbo::Objective& objective, const Parameters& algorithm, const Parameters& surrogate,
+                            std::uint64_t seed) {
+    auto module = dpbo::test::make<dpbo::Algorithm>("dp-gibo", algorithm);
+    dpbo::SerialEvaluator evaluator;
+    dpbo::ExperimentRng rng(seed);
+    auto noise = dpbo::PrivacyNoiseSource::from_seed(seed);
+    dpbo::RunObserver quiet;
+    dpbo::RunContext context{objective,
+                             evaluator,
+                             rng,
+                             noise,
+                             quiet,
+                             dpbo::test::registry(),
+                             dpbo::test::make<dpbo::Surrogate>("gp", surrogate),
+                             dpbo::test::make<dpbo::Acquisition>("gibo-trace"),
+                             nullptr};
+    return module->run(context);
+}
+
+std::vector<double> column(const dpbo::Trace& trace, const std::string& name) {
+    const std::size_t index = trace.column_index(name);
+    std::vector<double> values;
+    for (const auto& row : trace.rows()) values.push_back(row[index]);
+    return values;
+}
+
+arma::rowvec theta_at(const dpbo::Trace& trace, std::size_t row, std::size_t dim) {
+    const std::size_t first = trace.column_index("theta[0]");
+    arma::rowvec theta(dim);
+    for (std::size_t j = 0; j < dim; ++j) theta(j) = trace.rows()[row][first + j];
+    return theta;
+}
+
+double evaluation_only(const dpbo::RunResult& result, const std::string& name) {
+    for (const auto& value : result.evaluation_only)
+        if (value.name == name) return value.value(0, 0);
+    FAIL("no evaluation-only value " << name);
+    return 0.0;
+}
+
+std::shared_ptr<dpbo::Objective> normal_location(std::size_t records = 50) {
+    return dpbo::test::make<dpbo::Objective>("normal-location", {{"records", std::to_string(records)}});
+}
+
+}  // namespace
+
+TEST_CASE("dp-gibo adds Gaussian noise of standard deviation 2B sqrt(T) over n mu per coordinate") {
+    // Σ_t ‖w_t‖² over T steps is σ² χ²(dT): mean dT, standard deviation √(2dT). Four standard
+    // deviations leave a false-failure chance below 1e-4 for this fixed seed's family.
+    const auto objective = normal_location(50);
+    const std::size_t iterations = 200;
+    const double mu = 0.7;
+    const double bound = 0.5;
+    const dpbo::RunResult result =
+        run_dp_gibo(*objective,
+                    {{"iterations", std::to_string(iterations)}, {"mu", "0.7"}, {"clipping_bound", "0.5"},
+                     {"batch_size", "3"}, {"track_objective", "false"}, {"sweep_points", "16"},
+                     {"local_starts", "0"}},
+                    kPolynomial, 11);
+    const double sigma = 2.0 * bound * std::sqrt(static_cast<double>(iterations)) / (50.0 * mu);
+    double sum_of_squares = 0.0;
+    for (double norm : column(result.trace, "noise_norm")) sum_of_squares += norm * norm;
+    const double degrees = 5.0 * static_cast<double>(iterations);
+    const double standardised = (sum_of_squares / (sigma * sigma) - degrees) / std::sqrt(2.0 * degrees);
+    CHECK(std::abs(standardised) < 4.0);
+    CHECK(result.trace.columns()[result.trace.column_index("noise_norm")].evaluation_only);
+}
+
+TEST_CASE("dp-gibo states exactly the GDP accountant's composition of its T releases") {
+    const auto objective = normal_location(50);
+    const dpbo::RunResult result = run_dp_gibo(
+        *objective,
+        {{"iterations", "9"}, {"mu", "1.5"}, {"batch_size", "2"}, {"equivalent_delta", "1e-6"},
+         {"sweep_points", "16"}, {"local_starts", "0"}},
+        kPolynomial, 3);
+    auto accountant = dpbo::test::make<dpbo::Accountant>("gdp", {{"delta", "1e-6"}});
+    accountant->compose({"gdp", {{"mu", 1.5 / 3.0}}, 9});
+    const dpbo::PrivacyStatement expected = accountant->total();
+    CHECK(result.privacy.notion == dpbo::PrivacyNotion::GaussianDP);
+    CHECK(result.privacy.mu == doctest::Approx(1.5).epsilon(1e-12));
+    CHECK(result.privacy.mu == doctest::Approx(expected.mu).epsilon(1e-15));
+    REQUIRE(result.privacy.equivalent_epsilon_delta.size() == 1);
+    CHECK(result.privacy.equivalent_epsilon_delta[0].first == doctest::Approx(accountant->epsilon_for_delta(1e-6)));
+    CHECK(result.privacy.equivalent_epsilon_delta[0].second == 1e-6);
+    CHECK(result.privacy.neighbouring == "replace one record");
+    CHECK_FALSE(result.privacy.protected_unit.empty());
+    CHECK_NOTHROW(result.privacy.validate());
+}
+
+TEST_CASE("dp-gibo's per-record gradients are exact for quadratic losses under a quadratic kernel") {
+    // With 21 = (d+1)(d+2)/2 generic noise-free points in d = 5 the degree-2 polynomial GP
+    // interpolates every record's quadratic loss exactly, so the clipped average (B large) is the
+    // exact gradient θ − x̄ at the iterate.
+    const auto objective = normal_location(50);
+    const arma::rowvec mle = objective->known_optimum()->points.row(0);
+    const dpbo::RunResult result = run_dp_gibo(
+        *objective,
+        {{"iterations", "3"}, {"mu", "1e9"}, {"clipping_bound", "1e6"}, {"batch_size", "21"},
+         {"sweep_points", "64"}, {"local_starts", "0"}},
+        kPolynomial, 5);
+    const std::vector<double> norms = column(result.trace, "clipped_gradient_norm");
+    arma::rowvec theta = objective->space().centre();
+    for (std::size_t t = 0; t < norms.size(); ++t) {
+        CHECK(norms[t] == doctest::Approx(arma::norm(theta - mle)).epsilon(1e-5));
+        theta = theta_at(result.trace, t, 5);
+    }
+}
+
+TEST_CASE("dp-gibo with a negligible privacy cost reaches the MLE of normal-location") {
+    const auto objective = normal_location(50);
+    const dpbo::RunResult result = run_dp_gibo(
+        *objective,
+        {{"iterations", "60"}, {"mu", "1e8"}, {"clipping_bound", "100"}, {"batch_size", "3"},
+         {"optimizer", "plain"}, {"lr", "0.5"}, {"sweep_points", "32"}, {"local_starts", "0"}},
+        kPolynomial, 7);
+    CHECK(evaluation_only(result, "distance_to_optimum") < 1e-3);
+}
+
+TEST_CASE("dp-gibo's adaptive batch is the smallest that meets the bias tolerance, up to its cap") {
+    const auto objective = dpbo::test::make<dpbo::Objective>("normal-location", {{"records", "30"}});
+    const Parameters rbf = {{"kernel", "rbf"}, {"lengthscale", "1"}, {"mean", "zero"}, {"standardise", "false"},
+                            {"fit", "none"}, {"noise_variance", "1e-6"}};
+    const dpbo::RunResult result = run_dp_gibo(
+        *objective,
+        {{"iterations", "6"}, {"mu", "1"}, {"bias_tolerance", "0.05"}, {"max_batch", "9"},
+         {"reuse_points", "4"}, {"sweep_points", "64"}},
+        rbf, 9);
+    const std::vector<double> batches = column(result.trace, "batch_size");
+    const std::vector<double> traces = column(result.trace, "gradient_trace");
+    bool some_below_cap = false;
+    for (std::size_t t = 0; t < batches.size(); ++t) {
+        CHECK(batches[t] <= 9.0);
+        if (batches[t] < 9.0) {
+            some_below_cap = true;
+            CHECK(traces[t] <= 0.05 * (1.0 + 1e-6));
+        }
+    }
+    CHECK(some_below_cap);
+}
+
+TEST_CASE("dp-gibo refuses objectives without records and contradictory batch settings") {
+    const auto branin = dpbo::test::make<dpbo::Objective>("branin");
+    CHECK_THROWS_WITH_AS(run_dp_gibo(*branin, {}, kPolynomial, 1),
+                         doctest::Contains("not record-decomposable"), dpbo::ValidationError);
+    CHECK_THROWS_WITH_AS(dpbo::test::make<dpbo::Algorithm>("dp-gibo", {{"bias_tolerance", "0.1"}, {"batch_size", "3"}}),
+                         doctest::Contains("bias_tolerance = 0.1 and batch_size = 3"), dpbo::ValidationError);
+    CHECK_THROWS_WITH_AS(dpbo::test::make<dpbo::Algorithm>("dp-gibo", {{"theta0", "0,0,0,0,0"}}),
+                         doctest::Contains("theta0 exactly when start = given"), dpbo::ValidationError);
+    const auto objective = normal_location(20);
+    CHECK_THROWS_WITH_AS(run_dp_gibo(*objective, {{"start", "given"}, {"theta0", "0,0"}}, kPolynomial, 1),
+                         doctest::Contains("theta0 has 2 coordinates"), dpbo::ValidationError);
+}

@@ -5,6 +5,16 @@ find_package(fmt REQUIRED)
 find_package(nlohmann_json 3.10 REQUIRED)
 find_package(doctest REQUIRED)
 find_package(NLopt 2.7 REQUIRED)          # local optimisation (marginal likelihood, acquisitions)
+find_package(ZLIB REQUIRED)               # gzip-compressed data files (CMake's FindZLIB)
+# libsvm (SVR for the svr-tuning objective) ships no CMake package: one imported target, found here
+# so that a missing libsvm-dev stops the configure step, not the build.
+find_path(LIBSVM_INCLUDE_DIR libsvm/svm.h REQUIRED)
+find_library(LIBSVM_LIBRARY svm REQUIRED)
+if(NOT TARGET dpbo_libsvm)
+  add_library(dpbo_libsvm INTERFACE)
+  target_include_directories(dpbo_libsvm SYSTEM INTERFACE ${LIBSVM_INCLUDE_DIR})
+  target_link_libraries(dpbo_libsvm INTERFACE ${LIBSVM_LIBRARY})
+endif()
 
 # One imported target for Armadillo so consumers (and the exported SDK targets) name it the same way.
 if(NOT TARGET dpbo_armadillo)

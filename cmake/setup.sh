@@ -13,6 +13,7 @@ packages=(
   libarmadillo-dev libopenblas-dev            # linear algebra over OpenBLAS
   libfmt-dev nlohmann-json3-dev doctest-dev   # formatting, result files, tests
   libnlopt-dev                                # local optimisation
+  libsvm-dev zlib1g-dev                       # SVR (svr-tuning objective), gzip data files
 )
 
 missing=()

@@ -97,11 +97,12 @@ PrivacyStatement PrivateGradientRelease::statement(std::vector<std::string> rele
     accountant->compose({"gdp", {{"mu", per_step_mu()}}, releases_});
     statement = accountant->total();
     statement.neighbouring = "replace one record";
-    statement.protected_unit = "one record of the objective's sensitive data (one validation record)";
+    statement.protected_unit = "one record of the objective's sensitive data";
     statement.released = std::move(released);
     statement.mechanism = fmt::format(
-        "{} releases of the per-record-clipped average gradient (B = {}, n = {}, L2 sensitivity 2B/n = {}) through "
-        "the Gaussian mechanism, σ = 2B√T/(nμ) = {} per coordinate, each {}-GDP; composed by accountant '{}'",
+        "{} releases of the per-record-clipped average gradient (B = {:.6g}, n = {}, L2 sensitivity 2B/n = {:.6g}) "
+        "through the Gaussian mechanism, σ = 2B√T/(nμ) = {:.6g} per coordinate, each {:.6g}-GDP; composed by "
+        "accountant '{}'",
         releases_, settings_.clipping_bound, settings_.records, sensitivity(), noise_stddev(), per_step_mu(),
         settings_.accountant);
     statement.assumptions = std::move(assumptions);

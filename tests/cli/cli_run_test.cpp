@@ -1,7 +1,9 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -34,7 +36,8 @@ TEST_CASE("cli run: the default job prints a summary with a privacy statement an
     const auto r = run_dpbo({"run", "--out", dir.path()});
     CAPTURE(r.err);
     REQUIRE(r.exit_code == 0);
-    CHECK(contains(r.out, "privacy: 1-GDP"));
+    CHECK(contains(r.out, "dp-gibo on normal-location"));
+    CHECK(contains(r.out, "privacy: 2-GDP"));
     CHECK(contains(r.out, "protects:"));
     CHECK(contains(r.out, "released:"));
     CHECK(contains(r.out, "assumes:"));
@@ -42,9 +45,53 @@ TEST_CASE("cli run: the default job prints a summary with a privacy statement an
     std::ifstream in(std::filesystem::path(dir.path()) / "result.json");
     const auto result = nlohmann::json::parse(in);
     CHECK(result["privacy"]["notion"] == "mu-GDP");
+    CHECK(result["privacy"]["mu"] == doctest::Approx(2.0));
+    CHECK(result["job"]["surrogate"]["parameters"]["kernel"] == "polynomial");
     CHECK(result["randomness"]["reproducible"] == false);
     // Not a terminal: no progress bar on stderr.
     CHECK_FALSE(contains(r.err, "[#"));
+}
+
+TEST_CASE("cli run: settings refine the default job, whose components keep their configuration") {
+    TemporaryDirectory dir;
+    const auto r = run_dpbo({"run", "--set", "algorithm.iterations=5", "--set", "surrogate.noise_variance=1e-4",
+                             "--seed", "2", "--out", dir.path()});
+    CAPTURE(r.err);
+    REQUIRE(r.exit_code == 0);
+    std::ifstream in(std::filesystem::path(dir.path()) / "result.json");
+    const auto result = nlohmann::json::parse(in);
+    CHECK(result["job"]["algorithm"]["parameters"]["iterations"] == 5);
+    CHECK(result["job"]["surrogate"]["parameters"]["kernel"] == "polynomial");
+    CHECK(result["job"]["surrogate"]["parameters"]["noise_variance"] == doctest::Approx(1e-4));
+    CHECK(result["evaluations"] == 15);
+}
+
+TEST_CASE("cli summary: medians over the repeats of a finished job, and clear refusals") {
+    TemporaryDirectory dir;
+    const auto run = run_dpbo({"run", "--algorithm", "dp-gibo", "--objective", "normal-location", "--set",
+                               "algorithm.iterations=4", "--seed", "3", "--repeat", "3", "--out", dir.path()});
+    REQUIRE(run.exit_code == 0);
+    const auto r = run_dpbo({"summary", dir.path(), "--json"});
+    CAPTURE(r.err);
+    REQUIRE(r.exit_code == 0);
+    const auto summary = nlohmann::json::parse(r.out);
+    CHECK(summary["repeats"] == 3);
+    CHECK(summary["privacy"][0] == "1-GDP");
+    std::vector<double> distances;
+    for (const char* repeat : {"repeat-001", "repeat-002", "repeat-003"}) {
+        std::ifstream in(std::filesystem::path(dir.path()) / repeat / "result.json");
+        distances.push_back(nlohmann::json::parse(in)["evaluation_only"]["distance_to_optimum"]["value"].get<double>());
+    }
+    std::sort(distances.begin(), distances.end());
+    CHECK(summary["evaluation_only"]["distance_to_optimum"]["median"].get<double>() == distances[1]);
+    CHECK(summary["evaluation_only"]["distance_to_optimum"]["min"].get<double>() == distances[0]);
+    CHECK(summary["evaluation_only"]["distance_to_optimum"]["count"] == 3);
+
+    TemporaryDirectory empty;
+    const auto refused = run_dpbo({"summary", empty.path()});
+    CHECK(refused.exit_code == 2);
+    CHECK(contains(refused.err, empty.path()));
+    CHECK(contains(refused.err, "no result.json"));
 }
 
 TEST_CASE("cli run: combines modules, --set, --seed, --repeat and --json") {

@@ -60,9 +60,10 @@ public:
                     "θ⁽⁰⁾: the centre of the box, a uniform draw from the experiment seed (data-independent), or "
                     "theta0")
             .real_list("theta0", std::nullopt, "θ⁽⁰⁾ in the objective's coordinates (with start = given)")
-            .real("local_box", {.lower = 0.0, .lower_inclusive = false, .unit = "objective units",
-                                .doc = "new points are chosen in θ ± local_box (within the box); absent: anywhere "
-                                       "in the box"})
+            .real("local_box", {.fallback = 1.0, .lower = 0.0, .lower_inclusive = false, .unit = "objective units",
+                                .doc = "new points are chosen in θ ± local_box (within the box); the default is the "
+                                       "default kernel's length-scale, where a stationary kernel learns a gradient "
+                                       "best; a value wider than the box means anywhere in it"})
             .integer("reuse_points", {.lower = 0, .unit = "points",
                                       .doc = "only this many earlier points, the nearest to θ, stay in the model with "
                                              "their losses (the authors' closest_cache; 0: only the new batch); "
@@ -70,10 +71,12 @@ public:
             .boolean("track_objective", true,
                      "also record f(θ_t) and the distance to a known optimum in evaluation-only trace columns "
                      "(not released; costs one extra evaluation per iteration outside the budget)")
-            .integer("sweep_points", {.fallback = 256, .lower = 1,
-                                      .doc = "quasi-random points of the local box scored per chosen point"})
-            .integer("local_starts", {.fallback = 1, .lower = 0,
-                                      .doc = "best sweep points refined by derivative-free local search"})
+            .integer("sweep_points", {.fallback = 64, .lower = 1,
+                                      .doc = "quasi-random points of the local box scored, with the 4d axis points "
+                                             "θ ± r·e_j (r = local_box/2, local_box), for every chosen point"})
+            .integer("local_starts", {.fallback = 0, .lower = 0,
+                                      .doc = "best sweep points also refined by derivative-free local search (slower; "
+                                             "the axis points already bring the trace close to what it finds)"})
             .integer("local_evaluations", {.fallback = 60, .lower = 1,
                                            .doc = "acquisition evaluations per local start"});
         dpbo::add_step_rule_parameters(schema, "adagrad", 0.3);

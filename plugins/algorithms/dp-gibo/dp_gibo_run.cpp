@@ -214,16 +214,51 @@ private:
         context.anchor = theta_;
         context.pending.set_size(0, dim_);
         batch.trace_after = arma::trace(ctx_.surrogate->gradient_covariance(theta_));
+        const arma::mat candidates = candidate_points(lower, upper);
         while (context.pending.n_rows < max_batch_) {
             if (settings_.bias_tolerance && batch.trace_after <= *settings_.bias_tolerance) break;
-            const dpbo::AcquisitionOptimum best = dpbo::maximise_in_box(*ctx_.acquisition, *ctx_.surrogate, context,
-                                                                        lower, upper, settings_.optimiser, ctx_.rng);
-            context.pending.insert_rows(context.pending.n_rows, best.point);
-            batch.trace_after = -best.score;
+            const arma::vec scores = ctx_.acquisition->score(*ctx_.surrogate, candidates, context);
+            const arma::uword best_row = scores.index_max();
+            arma::rowvec chosen = candidates.row(best_row);
+            double best_score = scores(best_row);
+            if (settings_.optimiser.local_starts > 0) {
+                const dpbo::AcquisitionOptimum refined = dpbo::maximise_in_box(
+                    *ctx_.acquisition, *ctx_.surrogate, context, lower, upper, settings_.optimiser, ctx_.rng);
+                if (refined.score > best_score) {
+                    chosen = refined.point;
+                    best_score = refined.score;
+                }
+            }
+            context.pending.insert_rows(context.pending.n_rows, chosen);
+            batch.trace_after = -best_score;
         }
         batch.new_points = context.pending.n_rows;
         batch.points = arma::join_cols(batch.points, context.pending);
         return batch;
+    }
+
+    // Scored in one batch for every point of the batch: a quasi-random sweep of the local box and,
+    // because a stationary kernel learns a gradient best from points about a length-scale away
+    // along each axis, θ ± r·e_j at half and the full local half-width (clipped to the box).
+    arma::mat candidate_points(const arma::rowvec& lower, const arma::rowvec& upper) {
+        const arma::mat unit = dpbo::halton_points(settings_.optimiser.sweep_points, dim_, ctx_.rng);
+        arma::mat sweep = unit.each_row() % (upper - lower);
+        sweep.each_row() += lower;
+        arma::mat axes(4 * dim_, dim_);
+        for (std::size_t j = 0; j < dim_; ++j) {
+            const double reach[] = {0.5 * (upper(j) - lower(j)), upper(j) - theta_(j), theta_(j) - lower(j)};
+            const double half_width = settings_.local_box ? *settings_.local_box : reach[0];
+            const double radii[] = {0.5 * half_width, half_width};
+            for (std::size_t k = 0; k < 2; ++k) {
+                arma::rowvec up = theta_;
+                arma::rowvec down = theta_;
+                up(j) = std::min(upper(j), theta_(j) + radii[k]);
+                down(j) = std::max(lower(j), theta_(j) - radii[k]);
+                axes.row(4 * j + 2 * k) = up;
+                axes.row(4 * j + 2 * k + 1) = down;
+            }
+        }
+        return arma::join_cols(sweep, axes);
     }
 
     bool keeps_all_points() const { return !settings_.reuse_points.has_value(); }

@@ -1,0 +1,132 @@
+// Location of the Normal model (DP-GIBO, SPEC §1): n sensitive records x_i ~ N(m·1, I_d) and the
+// per-record loss L(θ, x_i) = ½‖x_i − θ‖², so f(θ) = (1/2n) Σ ‖x_i − θ‖² = ½‖θ − x̄‖² + f(x̄) is
+// minimised by the MLE x̄. The records are drawn once, at construction, from their own generator
+// ExperimentRng(data_seed): one call normal(n, d) (Armadillo fills it column by column), plus m.
+// The search box [−bound, bound]^d has its centre at 0, the paper's θ⁽⁰⁾.
+//
+// noise_stddev perturbs the mean values only, as an observation of f would be; the per-record
+// losses stay exact, because they are the records' own contributions, which DP-GIBO clips and
+// privatises itself (its guarantee never relies on this noise).
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "dpbo/errors.hpp"
+#include "dpbo/objective.hpp"
+#include "dpbo/parameters.hpp"
+#include "dpbo/plugin.hpp"
+#include "dpbo/random.hpp"
+
+namespace {
+
+constexpr const char* kOwner = "objective 'normal-location'";
+
+class NormalLocation final : public dpbo::Objective {
+public:
+    static dpbo::ParameterSchema schema() {
+        dpbo::ParameterSchema schema;
+        schema.integer("dim", {.fallback = 5, .lower = 1, .doc = "dimension d of θ and of each record"})
+            .integer("records", {.fallback = 50, .lower = 1, .doc = "number n of sensitive records"})
+            .real("true_mean", {.fallback = 1.0,
+                                .doc = "every coordinate of the mean of the distribution the records are drawn from"})
+            .real("bound", {.fallback = 5.0, .lower = 0.0, .lower_inclusive = false,
+                            .doc = "the search box is [−bound, bound]^d (its centre 0 is the paper's θ⁽⁰⁾)"})
+            .integer("data_seed", {.fallback = 0, .lower = 0,
+                                   .doc = "seed of the records' own generator (the records are data, not run "
+                                          "randomness)"});
+        dpbo::add_noise_parameter(schema, "added to the mean values only, never to the per-record losses");
+        return schema;
+    }
+
+    explicit NormalLocation(const dpbo::ParameterSet& parameters)
+        : dim_(static_cast<std::size_t>(parameters.integer("dim"))),
+          records_(static_cast<std::size_t>(parameters.integer("records"))),
+          true_mean_(parameters.real("true_mean")),
+          bound_(parameters.real("bound")),
+          data_seed_(static_cast<std::uint64_t>(parameters.integer("data_seed"))),
+          noise_stddev_(parameters.real("noise_stddev")),
+          space_(dpbo::SearchSpace::uniform_box(dim_, -bound_, bound_, "theta")) {
+        dpbo::ExperimentRng data_rng(data_seed_);
+        data_ = data_rng.normal(records_, dim_) + true_mean_;
+        half_squared_norms_ = 0.5 * arma::sum(arma::square(data_), 1);
+        mle_ = arma::mean(data_, 0);
+        arma::mat centred = data_;
+        centred.each_row() -= mle_;
+        value_at_mle_ = 0.5 * arma::accu(arma::square(centred)) / static_cast<double>(records_);
+        // A known optimum outside the box would be unreachable and every distance to it misleading.
+        if (arma::abs(mle_).max() > bound_) {
+            throw dpbo::ValidationError(fmt::format(
+                "{}: bound = {} is too small: the records' mean (the MLE, largest coordinate {:.6g} in absolute value) "
+                "lies outside [−bound, bound]^{} for true_mean = {}, records = {}, data_seed = {}; allowed: a bound "
+                "that contains it",
+                kOwner, bound_, arma::abs(mle_).max(), dim_, true_mean_, records_, data_seed_));
+        }
+    }
+
+    const dpbo::SearchSpace& space() const override { return space_; }
+
+    dpbo::Evaluations evaluate(const arma::mat& points, const dpbo::EvaluationRequest& request) override {
+        check_columns(points.n_cols, "points have");
+        dpbo::Evaluations result;
+        result.points = points;
+        arma::mat offsets = points;
+        offsets.each_row() -= mle_;
+        result.values = 0.5 * arma::sum(arma::square(offsets), 1) + value_at_mle_;
+        if (request.per_record) {
+            // ½‖x_i − θ‖² = ½‖θ‖² + ½‖x_i‖² − θᵀx_i for every (point, record) pair: one GEMM.
+            arma::mat per_record = -points * data_.t();
+            per_record.each_col() += 0.5 * arma::sum(arma::square(points), 1);
+            per_record.each_row() += half_squared_norms_.t();
+            result.per_record = std::move(per_record);
+        }
+        dpbo::add_observation_noise(result.values, noise_stddev_, request, kOwner);
+        return result;
+    }
+
+    std::size_t record_count() const override { return records_; }
+    bool provides_record_gradients() const override { return true; }
+
+    // ∇_θ ½‖x_i − θ‖² = θ − x_i, one row per record.
+    arma::mat record_gradients(const arma::rowvec& point) const override {
+        check_columns(point.n_elem, "the point has");
+        arma::mat gradients = -data_;
+        gradients.each_row() += point;
+        return gradients;
+    }
+
+    std::optional<dpbo::KnownOptimum> known_optimum() const override {
+        return dpbo::KnownOptimum{value_at_mle_, arma::mat(mle_)};
+    }
+
+    std::string data_description() const override {
+        return fmt::format("{} records x_i ~ N({}·1, I_{}) drawn with data_seed {}", records_, true_mean_, dim_,
+                           data_seed_);
+    }
+
+private:
+    void check_columns(std::size_t columns, const char* what) const {
+        if (columns != dim_)
+            throw dpbo::RunError(fmt::format("{}: {} {} coordinates; dim = {}", kOwner, what, columns, dim_));
+    }
+
+    std::size_t dim_;
+    std::size_t records_;
+    double true_mean_;
+    double bound_;
+    std::uint64_t data_seed_;
+    double noise_stddev_;
+    dpbo::SearchSpace space_;
+    arma::mat data_;                 // n × d, one record per row
+    arma::vec half_squared_norms_;   // ½‖x_i‖²
+    arma::rowvec mle_;               // x̄
+    double value_at_mle_ = 0.0;      // f(x̄) = (1/2n) Σ ‖x_i − x̄‖²
+};
+
+}  // namespace
+
+DPBO_PLUGIN(NormalLocation, "normal-location", "1.0.0",
+            "location of the Normal model: mean of ½‖x_i − θ‖² over n records x_i ~ N(m·1, I_d); minimum at the MLE x̄",
+            "DP-GIBO (seeds 000/003), appendix C.1 / E: location of the Normal model; SPEC §1")

@@ -1,0 +1,191 @@
+#include "ct_slice_table.hpp"
+
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <string_view>
+#include <system_error>
+
+#include <fmt/format.h>
+#include <zlib.h>
+
+#include "dpbo/errors.hpp"
+
+namespace svr_tuning {
+namespace {
+
+constexpr const char* kExpectedLayout =
+    "386 comma-separated columns: patientId, value0..value383, reference";
+
+// gzopen reads gzip-compressed and plain files alike, so one reader serves both forms.
+class LineReader {
+public:
+    LineReader(const std::string& path, const std::string& owner) : path_(path), owner_(owner) {
+        std::error_code error;
+        if (std::filesystem::is_directory(path, error)) {
+            throw dpbo::RunError(fmt::format(
+                "{}: data_file {} is a directory; expected the CT-slice table "
+                "slice_localization_data.csv (plain or .gz)",
+                owner, path));
+        }
+        errno = 0;
+        file_ = gzopen(path.c_str(), "rb");
+        if (file_ == nullptr) {
+            const int reason = errno;
+            throw dpbo::RunError(fmt::format(
+                "{}: cannot open {} ({}); expected the CT-slice table slice_localization_data.csv "
+                "(plain or .gz) with {}",
+                owner, path, reason != 0 ? std::strerror(reason) : "out of memory",
+                kExpectedLayout));
+        }
+        gzbuffer(file_, 1U << 17);
+    }
+    ~LineReader() { gzclose(file_); }
+    LineReader(const LineReader&) = delete;
+    LineReader& operator=(const LineReader&) = delete;
+
+    // The next line without its terminator (LF or CRLF); false once the file is exhausted.
+    bool next(std::string& line) {
+        line.clear();
+        char chunk[1 << 16];
+        bool read_any = false;
+        bool terminated = false;
+        while (!terminated && gzgets(file_, chunk, sizeof chunk) != nullptr) {
+            read_any = true;
+            const std::size_t length = std::strlen(chunk);
+            line.append(chunk, length);
+            terminated = length > 0 && chunk[length - 1] == '\n';
+        }
+        // An unterminated line is the last one, or the point where the stream broke off.
+        if (!terminated) check_stream();
+        if (!read_any) return false;
+        ++line_number_;
+        if (!line.empty() && line.back() == '\n') line.pop_back();
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        return true;
+    }
+
+    std::size_t line_number() const { return line_number_; }
+
+private:
+    // gzgets returns nullptr both at the end and on a read or decompression error.
+    void check_stream() const {
+        int status = Z_OK;
+        const char* message = gzerror(file_, &status);
+        if (status == Z_OK || status == Z_STREAM_END) return;
+        const std::string reason = status == Z_ERRNO ? std::strerror(errno) : message;
+        throw dpbo::RunError(fmt::format("{}: cannot read {} after line {}: {}", owner_, path_,
+                                         line_number_, reason));
+    }
+
+    std::string path_;
+    std::string owner_;
+    gzFile file_ = nullptr;
+    std::size_t line_number_ = 0;
+};
+
+std::string_view trimmed(std::string_view field) {
+    const auto first = field.find_first_not_of(" \t");
+    if (first == std::string_view::npos) return {};
+    const auto last = field.find_last_not_of(" \t");
+    return field.substr(first, last - first + 1);
+}
+
+// Splits into `fields` (reused between lines to avoid reallocations); returns the field count.
+std::size_t split_fields(std::string_view line, std::vector<std::string_view>& fields) {
+    fields.clear();
+    std::size_t start = 0;
+    while (true) {
+        const std::size_t comma = line.find(',', start);
+        fields.push_back(trimmed(line.substr(start, comma - start)));
+        if (comma == std::string_view::npos) break;
+        start = comma + 1;
+    }
+    return fields.size();
+}
+
+std::string column_name(std::size_t column) {
+    if (column == 0) return "patientId";
+    if (column == kCtSliceColumns - 1) return "reference";
+    return fmt::format("value{}", column - 1);
+}
+
+std::string_view unquoted(std::string_view field) {
+    if (field.size() >= 2 && field.front() == '"' && field.back() == '"')
+        return field.substr(1, field.size() - 2);
+    return field;
+}
+
+void check_header(const std::vector<std::string_view>& fields, const std::string& path,
+                  const std::string& owner) {
+    if (fields.size() != kCtSliceColumns) {
+        throw dpbo::RunError(fmt::format(
+            "{}: {} line 1: the header has {} columns; expected {}", owner, path, fields.size(),
+            kExpectedLayout));
+    }
+    for (std::size_t column = 0; column < kCtSliceColumns; ++column) {
+        const std::string expected = column_name(column);
+        if (unquoted(fields[column]) != expected) {
+            throw dpbo::RunError(fmt::format(
+                "{}: {} line 1: header column {} is '{}', expected '{}' (the header must be {})",
+                owner, path, column + 1, fields[column], expected, kExpectedLayout));
+        }
+    }
+}
+
+double parse_number(std::string_view field, std::size_t column, std::size_t line,
+                    const std::string& path, const std::string& owner) {
+    double value = 0.0;
+    const auto [end, error] = std::from_chars(field.data(), field.data() + field.size(), value);
+    if (field.empty() || error != std::errc() || end != field.data() + field.size() ||
+        !std::isfinite(value)) {
+        throw dpbo::RunError(fmt::format(
+            "{}: {} line {}: column {} ({}) holds '{}', which is not a finite number", owner, path,
+            line, column + 1, column_name(column), field));
+    }
+    return value;
+}
+
+}  // namespace
+
+CtSliceTable read_ct_slice_table(const std::string& path, const std::string& owner) {
+    LineReader reader(path, owner);
+    CtSliceTable table;
+    table.path = path;
+
+    std::string line;
+    std::vector<std::string_view> fields;
+    fields.reserve(kCtSliceColumns);
+    if (!reader.next(line)) {
+        throw dpbo::RunError(fmt::format("{}: {} is empty; expected a header line and rows of {}",
+                                         owner, path, kExpectedLayout));
+    }
+    split_fields(line, fields);
+    check_header(fields, path, owner);
+
+    while (reader.next(line)) {
+        if (trimmed(line).empty()) continue;
+        const std::size_t count = split_fields(line, fields);
+        if (count != kCtSliceColumns) {
+            throw dpbo::RunError(fmt::format("{}: {} line {}: {} columns; expected {}", owner,
+                                             path, reader.line_number(), count, kExpectedLayout));
+        }
+        parse_number(fields[0], 0, reader.line_number(), path, owner);  // patientId: checked only
+        for (std::size_t column = 1; column <= kCtSliceFeatures; ++column) {
+            table.features.push_back(
+                parse_number(fields[column], column, reader.line_number(), path, owner));
+        }
+        table.reference.push_back(parse_number(fields[kCtSliceColumns - 1], kCtSliceColumns - 1,
+                                               reader.line_number(), path, owner));
+        ++table.rows;
+    }
+    if (table.rows == 0) {
+        throw dpbo::RunError(
+            fmt::format("{}: {} has a header but no data rows", owner, path));
+    }
+    return table;
+}
+
+}  // namespace svr_tuning

@@ -15,6 +15,13 @@ if(NOT TARGET dpbo_libsvm)
   target_include_directories(dpbo_libsvm SYSTEM INTERFACE ${LIBSVM_INCLUDE_DIR})
   target_link_libraries(dpbo_libsvm INTERFACE ${LIBSVM_LIBRARY})
 endif()
+# The GP likelihood gradient calls BLAS/LAPACK routines Armadillo does not wrap (trmm, symm, lauum).
+# The generic names are Debian's alternatives, the very libblas.so.3 / liblapack.so.3 that Armadillo
+# links, so one OpenBLAS serves both.
+if(NOT DEFINED BLA_VENDOR)
+  set(BLA_VENDOR Generic)
+endif()
+find_package(LAPACK REQUIRED)
 
 # One imported target for Armadillo so consumers (and the exported SDK targets) name it the same way.
 if(NOT TARGET dpbo_armadillo)

@@ -105,6 +105,34 @@ arma::vec Surrogate::gradient_trace_with_each(const arma::rowvec& point, const a
 }
 arma::vec Surrogate::lengthscales() const { throw no_gradients("length-scales"); }
 
+namespace {
+// The one column a single-output surrogate models, or a refusal naming the count given.
+arma::vec single_output(const arma::mat& points, const arma::mat& targets, const char* method) {
+    if (targets.n_cols != 1) {
+        throw ValidationError(fmt::format("this surrogate models a single output, but {} was given targets with {} "
+                                          "columns (one per output); pass one column, or use a surrogate with "
+                                          "several outputs (e.g. 'gp')",
+                                          method, targets.n_cols));
+    }
+    if (targets.n_rows != points.n_rows) {
+        throw ValidationError(fmt::format("{} was given {} points but {} target rows; expected one row per point",
+                                          method, points.n_rows, targets.n_rows));
+    }
+    return targets.col(0);
+}
+}  // namespace
+
+void Surrogate::condition_outputs(const arma::mat& points, const arma::mat& targets) {
+    condition(points, single_output(points, targets, "condition_outputs"));
+}
+void Surrogate::append_outputs(const arma::mat& points, const arma::mat& targets) {
+    append(points, single_output(points, targets, "append_outputs"));
+}
+MultiPosterior Surrogate::predict_outputs(const arma::mat& points) const {
+    Posterior posterior = predict(points);
+    return MultiPosterior{arma::mat(std::move(posterior.mean)), arma::mat(std::move(posterior.variance))};
+}
+
 double Acquisition::score_with_gradient(const Surrogate& /*model*/, const arma::rowvec& /*point*/,
                                         const AcquisitionContext& /*context*/, arma::rowvec& /*gradient*/) const {
     throw ValidationError("this acquisition does not provide gradients");

@@ -17,6 +17,12 @@ struct Posterior {
     arma::vec variance;  // latent-function variance, without observation noise
 };
 
+// The posterior of several independent outputs at m points: column j belongs to output j.
+struct MultiPosterior {
+    arma::mat mean;      // m × outputs
+    arma::mat variance;  // m × outputs, latent-function variances, without observation noise
+};
+
 struct PointPosterior {
     double mean = 0.0;
     double variance = 0.0;
@@ -38,7 +44,8 @@ public:
     virtual void truncate(std::size_t n) = 0;
     virtual std::size_t size() const = 0;
     virtual Posterior predict(const arma::mat& points) const = 0;
-    // Refits hyperparameters when the surrogate's own schedule says so; returns whether it did.
+    // Refits hyperparameters when the surrogate's own schedule says so (each output on its own
+    // schedule); returns whether any output was refitted.
     virtual bool refit_if_due(ExperimentRng& /*rng*/) { return false; }
     // One line for results: kernel, hyperparameters, noise.
     virtual std::string describe() const = 0;
@@ -59,6 +66,19 @@ public:
     virtual arma::vec gradient_trace_with_each(const arma::rowvec& point, const arma::mat& pending,
                                                const arma::mat& candidates) const;
     virtual arma::vec lengthscales() const;
+
+    // Several independent outputs (DPareto models the privacy loss and the error of a point side
+    // by side). Targets are n × k, one column per output, and each output is modelled on its own:
+    // its own hyperparameters, standardisation and refit schedule. The single-output methods above
+    // address output 0 (append() and condition() pass one column). A surrogate that models a single
+    // output keeps these defaults, which accept exactly one column and refuse more.
+    virtual std::size_t output_count() const { return 1; }
+    // Replaces the data; the column count of `targets` sets the number of outputs.
+    virtual void condition_outputs(const arma::mat& points, const arma::mat& targets);
+    // Adds points with a value of every output; refuses a column count other than output_count()
+    // once the surrogate holds data.
+    virtual void append_outputs(const arma::mat& points, const arma::mat& targets);
+    virtual MultiPosterior predict_outputs(const arma::mat& points) const;
 };
 
 }  // namespace dpbo

@@ -13,6 +13,8 @@
 #include <fmt/ranges.h>
 
 #include "dpbo/errors.hpp"
+#include "blas_extras.hpp"
+#include "radial_profile.hpp"
 
 namespace dpbo::gp {
 
@@ -45,6 +47,19 @@ void require_columns(const arma::rowvec& point, std::size_t dim) {
 
 std::string format_vector(const arma::vec& values) {
     return fmt::format("[{:.4g}]", fmt::join(values.begin(), values.end(), ", "));
+}
+
+// Σ_ab A_ab B_ab for symmetric n × n A and B, reading their lower triangles only.
+double symmetric_inner_product(const arma::mat& a, const arma::mat& b) {
+    double sum = 0.0;
+    for (arma::uword j = 0; j < a.n_cols; ++j) {
+        const double* x = a.colptr(j);
+        const double* y = b.colptr(j);
+        double below = 0.0;
+        for (arma::uword i = j + 1; i < a.n_rows; ++i) below += x[i] * y[i];
+        sum += 2.0 * below + x[j] * y[j];
+    }
+    return sum;
 }
 
 // The radial profile φ of a stationary kernel k(x, y) = σ_f² φ(r²), r² = Σ_j (x_j − y_j)²/ℓ_j²,
@@ -91,6 +106,17 @@ struct RadialProfile {
             const double decay = variance * std::exp(-root5_r);
             v[i] = (1.0 + root5_r + (5.0 / 3.0) * r2) * decay;
             if (s != nullptr) s[i] = (5.0 / 3.0) * (1.0 + root5_r) * decay;
+        }
+    }
+
+    // The same profile for the likelihood fit, vectorised (exp included) in radial_profile.cpp.
+    // Its exp may differ from the scalar one in the last bits, which the fit cannot notice;
+    // predictions keep the scalar loop above, so runs with fixed hyperparameters are unchanged.
+    void evaluate_range_for_fit(double* v, double* s, arma::uword count, double variance) const {
+        if (family == KernelFamily::SquaredExponential) {
+            detail::squared_exponential_profile(v, s, count, variance);
+        } else {
+            detail::matern52_profile(v, s, count, variance);
         }
     }
 
@@ -213,27 +239,68 @@ public:
         return gradients;
     }
 
-    // gram ← K(A, A), slope ← the profile slope s at every pair (see RadialProfile), reusing the
-    // storage of both when their sizes already match.
+    // Lower triangles of gram ← K(A, A) and slope ← the profile slope s at every pair (see
+    // RadialProfile), reusing the storage of both when their sizes already match. The inner products
+    // come from one syrk; r² = |a|² + |b|² − 2aᵀb is formed pair by pair inside the profile's loop,
+    // so the n × n matrices are swept once.
     void gram_with_slope(const arma::mat& a, arma::mat& gram, arma::mat& slope) const {
         require_columns(a, dim_, "points");
-        squared_distances(a, a, gram);
-        profile_.evaluate_in_place(gram, signal_variance_, &slope, true);
+        const arma::uword n = a.n_rows;
+        gram.set_size(n, n);
+        slope.set_size(n, n);
+        if (n == 0) return;
+        arma::mat scaled = centred_scaled(a);
+        const arma::vec norms = arma::sum(arma::square(scaled), 1);
+        const char uplo = 'L';
+        const char trans = 'N';
+        const auto order = static_cast<arma::blas_int>(n);
+        const auto inner = static_cast<arma::blas_int>(dim_);
+        const double one = 1.0;
+        const double zero = 0.0;
+        arma::blas::syrk(&uplo, &trans, &order, &inner, &one, scaled.memptr(), &order, &zero, gram.memptr(), &order);
+        for (arma::uword j = 0; j < n; ++j) {
+            double* column = gram.colptr(j);
+            column[j] = 0.0;  // exactly: no rounding residue on the diagonal
+            for (arma::uword i = j + 1; i < n; ++i) {
+                column[i] = std::max(0.0, norms[i] + norms[j] - 2.0 * column[i]);
+            }
+            profile_.evaluate_range_for_fit(column + j, slope.colptr(j) + j, n - j, signal_variance_);
+        }
     }
 
     // ½ Σ_ab W_ab ∂K_ab/∂(log h_i) for symmetric W without forming per-dimension matrices: with
-    // M = W ⊙ s and scaled inputs u = x/ℓ, Σ_ab M_ab (u_aj − u_bj)² = 2 Σ_a u_aj² (M1)_a − 2 (uᵀMu)_jj,
-    // one n × n × d product instead of d elementwise passes over n × n matrices. `scratch` holds M.
+    // M = W ⊙ s and scaled inputs u = x/ℓ, Σ_ab M_ab (u_aj − u_bj)² = 2 Σ_a u_aj² (M1)_a − 2 (uᵀMu)_jj:
+    // one symmetric n × n × (d + 1) product (the extra column of ones gives M1) instead of d
+    // elementwise passes over n × n matrices. Reads the lower triangles only; `scratch` holds M.
     arma::vec contract_gram_gradients(const arma::mat& a, const arma::mat& gram, const arma::mat& slope,
                                       const arma::mat& weights, arma::mat& scratch) const {
+        const arma::uword n = a.n_rows;
         arma::vec contracted(lengthscales_.n_elem + 1);
-        contracted[lengthscales_.n_elem] = 0.5 * arma::accu(weights % gram);  // ∂K/∂log σ_f² = K
-        scratch = weights % slope;  // M
-        arma::mat scaled = a.each_row() % inverse_lengthscales_.t();
-        scaled.each_row() -= arma::mean(scaled, 0);  // smaller terms, less cancellation
-        const arma::vec row_sums = arma::sum(scratch, 1);
-        const arma::mat product = scratch * scaled;
-        const arma::vec per_dimension = (arma::square(scaled).t() * row_sums) - arma::sum(scaled % product, 0).t();
+        scratch.set_size(n, n);
+        double weighted_gram = 0.0;  // Σ_ab W_ab K_ab, for ∂K/∂log σ_f² = K
+        for (arma::uword j = 0; j < n; ++j) {
+            const double* w = weights.colptr(j);
+            const double* k = gram.colptr(j);
+            const double* s = slope.colptr(j);
+            double* m = scratch.colptr(j);
+            double column_sum = 0.0;
+            for (arma::uword i = j + 1; i < n; ++i) {
+                column_sum += w[i] * k[i];
+                m[i] = w[i] * s[i];
+            }
+            m[j] = w[j] * s[j];
+            weighted_gram += 2.0 * column_sum + w[j] * k[j];
+        }
+        contracted[lengthscales_.n_elem] = 0.5 * weighted_gram;
+        arma::mat augmented(n, dim_ + 1);
+        augmented.head_cols(dim_) = centred_scaled(a);  // smaller terms, less cancellation
+        augmented.col(dim_).ones();
+        arma::mat product;
+        detail::multiply_symmetric_lower(scratch, augmented, product);
+        const arma::mat scaled = augmented.head_cols(dim_);
+        const arma::vec row_sums = product.col(dim_);
+        const arma::vec per_dimension =
+            (arma::square(scaled).t() * row_sums) - arma::sum(scaled % product.head_cols(dim_), 0).t();
         if (ard_) {
             contracted.head(dim_) = per_dimension;
         } else {
@@ -248,6 +315,14 @@ public:
     double signal_variance() const override { return signal_variance_; }
 
 private:
+    // Inputs divided by the length-scales and centred on their mean: distances are translation
+    // invariant, and centred terms cancel less in |a|² + |b|² − 2aᵀb.
+    arma::mat centred_scaled(const arma::mat& a) const {
+        arma::mat scaled = a.each_row() % inverse_lengthscales_.t();
+        scaled.each_row() -= arma::mean(scaled, 0);
+        return scaled;
+    }
+
     void refresh_inverse_lengthscales() {
         inverse_lengthscales_ = ard_ ? arma::vec(1.0 / lengthscales_)
                                      : arma::vec(dim_, arma::fill::value(1.0 / lengthscales_[0]));
@@ -385,7 +460,8 @@ public:
 
     arma::vec contract_gram_gradients(const arma::mat& gram, const arma::mat& slope, const arma::mat& weights) const {
         // ∂K/∂log c = c p σ_f² u^{p−1}, ∂K/∂log σ_f² = K.
-        return {0.5 * offset_ * degree_ * arma::accu(weights % slope), 0.5 * arma::accu(weights % gram)};
+        return {0.5 * offset_ * degree_ * symmetric_inner_product(weights, slope),
+                0.5 * symmetric_inner_product(weights, gram)};
     }
 
     arma::vec lengthscales() const override { return arma::ones(dim_); }
@@ -436,7 +512,8 @@ namespace detail {
 // published Kernel interface offers one matrix per hyperparameter; these give the Gram matrix and
 // the same derivatives already contracted with a weight matrix, from one pass over the pairs and
 // into caller-owned storage (the likelihood loop reuses it across evaluations instead of paying
-// for fresh pages every time).
+// for fresh pages every time). Only lower triangles are guaranteed to be written, and only lower
+// triangles of the weights are read.
 void gram_with_slope(const Kernel& kernel, const arma::mat& points, arma::mat& gram, arma::mat& slope) {
     if (const auto* stationary = dynamic_cast<const StationaryKernel*>(&kernel)) {
         stationary->gram_with_slope(points, gram, slope);
@@ -460,7 +537,9 @@ arma::vec contract_gram_gradients(const Kernel& kernel, const arma::mat& points,
     }
     const std::vector<arma::mat> derivatives = kernel.gram_hyperparameter_gradients(points);
     arma::vec contracted(derivatives.size());
-    for (std::size_t i = 0; i < derivatives.size(); ++i) contracted[i] = 0.5 * arma::accu(weights % derivatives[i]);
+    for (std::size_t i = 0; i < derivatives.size(); ++i) {
+        contracted[i] = 0.5 * symmetric_inner_product(weights, derivatives[i]);
+    }
     return contracted;
 }
 

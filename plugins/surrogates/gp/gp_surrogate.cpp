@@ -1,6 +1,7 @@
 // The `gp` surrogate: exact GP regression (dpbo::gp::GaussianProcess) behind the Surrogate
-// interface, with fixed or marginal-likelihood hyperparameters. The kernel is built when the first
-// data arrive, because only then is the input dimension known.
+// interface, with fixed or marginal-likelihood hyperparameters, and one independent GP per output
+// when the targets have several columns. The kernels are built when the first data arrive, because
+// only then are the input dimension and the number of outputs known.
 #include <cmath>
 #include <cstdint>
 #include <memory>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "dpbo/errors.hpp"
 #include "dpbo/gp/gaussian_process.hpp"
@@ -140,56 +142,151 @@ public:
         fit_settings_.fit_noise = parameters.boolean("fit_noise");
     }
 
+    // The single-output methods are the multi-output ones with one column (output 0 for predictions
+    // and gradients), so both paths run the same code.
     void condition(const arma::mat& points, const arma::vec& targets) override {
-        model_for(points.n_cols).condition(points, targets);
+        condition_outputs(points, arma::mat(targets));
     }
 
     void append(const arma::mat& points, const arma::vec& targets) override {
-        model_for(points.n_cols).append(points, targets);
+        append_outputs(points, arma::mat(targets));
+    }
+
+    std::size_t output_count() const override { return outputs_.empty() ? 1 : outputs_.size(); }
+
+    // With the same number of outputs as before, each output keeps its hyperparameters and refit
+    // schedule (as a single GP does when conditioned anew); another number starts every output from
+    // the configured hyperparameters. Either all outputs take the new data or none does.
+    void condition_outputs(const arma::mat& points, const arma::mat& targets) override {
+        check_outputs(points, targets, "condition_outputs");
+        const std::size_t dim = checked_dim(points.n_cols);
+        if (targets.n_cols != outputs_.size()) {
+            std::vector<Output> fresh;
+            fresh.reserve(targets.n_cols);
+            for (arma::uword j = 0; j < targets.n_cols; ++j) {
+                fresh.push_back(Output{dpbo::gp::GaussianProcess(dpbo::gp::make_kernel(spec_for(dim)), settings_)});
+                fresh.back().gp.condition(points, targets.col(j));
+            }
+            outputs_ = std::move(fresh);
+            return;
+        }
+        // In place (GIBO conditions on its window every step, so no copies of the factors); a GP
+        // that fails keeps its data, and the outputs conditioned before it get theirs back.
+        if (outputs_.size() == 1) {
+            outputs_.front().gp.condition(points, targets.col(0));
+            return;
+        }
+        const arma::mat old_points = first().points();
+        std::vector<arma::vec> old_targets;
+        old_targets.reserve(outputs_.size());
+        for (const Output& output : outputs_) old_targets.push_back(output.gp.targets());
+        std::size_t done = 0;
+        try {
+            for (; done < outputs_.size(); ++done) outputs_[done].gp.condition(points, targets.col(done));
+        } catch (...) {
+            for (std::size_t j = 0; j < done; ++j) outputs_[j].gp.condition(old_points, old_targets[j]);
+            throw;
+        }
+    }
+
+    // Either all outputs take the new points or none does: a failure in one output truncates the
+    // others back.
+    void append_outputs(const arma::mat& points, const arma::mat& targets) override {
+        if (outputs_.empty()) {
+            condition_outputs(points, targets);
+            return;
+        }
+        check_outputs(points, targets, "append_outputs");
+        if (targets.n_cols != outputs_.size()) {
+            throw dpbo::ValidationError(fmt::format("{}: the targets have {} column(s) but this surrogate models {} "
+                                                    "output(s); give one column per output (the number of outputs "
+                                                    "is set by condition_outputs)",
+                                                    kOwner, targets.n_cols, outputs_.size()));
+        }
+        checked_dim(points.n_cols);
+        const std::size_t before = size();
+        std::size_t appended = 0;
+        try {
+            for (; appended < outputs_.size(); ++appended) {
+                outputs_[appended].gp.append(points, targets.col(appended));
+            }
+        } catch (...) {
+            for (std::size_t j = 0; j < appended; ++j) outputs_[j].gp.truncate(before);
+            throw;
+        }
     }
 
     void truncate(std::size_t n) override {
-        if (!gp_) {
+        if (outputs_.empty()) {
             if (n == 0) return;
             throw dpbo::ValidationError(fmt::format("{}: cannot truncate to {} points; it holds none", kOwner, n));
         }
-        gp_->truncate(n);
+        // All outputs hold the same points, so the first refuses a bad n before any output changes.
+        for (Output& output : outputs_) output.gp.truncate(n);
     }
 
-    std::size_t size() const override { return gp_ ? gp_->size() : 0; }
+    std::size_t size() const override { return outputs_.empty() ? 0 : outputs_.front().gp.size(); }
 
     dpbo::Posterior predict(const arma::mat& points) const override {
-        if (gp_) return gp_->predict(points);
+        if (!outputs_.empty()) return outputs_.front().gp.predict(points);
         return prior(points.n_cols).predict(points);
     }
 
+    dpbo::MultiPosterior predict_outputs(const arma::mat& points) const override {
+        if (outputs_.empty()) return Surrogate::predict_outputs(points);
+        dpbo::MultiPosterior posterior{arma::mat(points.n_rows, outputs_.size()),
+                                       arma::mat(points.n_rows, outputs_.size())};
+        for (std::size_t j = 0; j < outputs_.size(); ++j) {
+            const dpbo::Posterior one = outputs_[j].gp.predict(points);
+            posterior.mean.col(j) = one.mean;
+            posterior.variance.col(j) = one.variance;
+        }
+        return posterior;
+    }
+
     bool refit_if_due(dpbo::ExperimentRng& rng) override {
-        if (!fit_ || !gp_ || gp_->size() == 0) return false;
-        if (size_at_last_fit_ && gp_->size() < *size_at_last_fit_ + refit_every_) return false;
-        const dpbo::gp::FitResult result = dpbo::gp::fit_hyperparameters(*gp_, fit_settings_, rng);
-        size_at_last_fit_ = gp_->size();
-        ++fits_;
-        last_log_likelihood_ = result.log_marginal_likelihood;
-        return true;
+        if (!fit_) return false;
+        bool refitted = false;
+        for (std::size_t j = 0; j < outputs_.size(); ++j) {
+            Output& output = outputs_[j];
+            if (output.gp.size() == 0) continue;
+            if (output.size_at_last_fit && output.gp.size() < *output.size_at_last_fit + refit_every_) continue;
+            dpbo::gp::FitResult result;
+            try {
+                result = dpbo::gp::fit_hyperparameters(output.gp, fit_settings_, rng);
+            } catch (const dpbo::RunError& error) {
+                if (outputs_.size() == 1) throw;
+                throw dpbo::RunError(fmt::format("{}: output {}: {}", kOwner, j, error.what()));
+            }
+            output.size_at_last_fit = output.gp.size();
+            ++output.fits;
+            output.last_log_likelihood = result.log_marginal_likelihood;
+            refitted = true;
+        }
+        return refitted;
     }
 
     std::string describe() const override {
-        std::string kernel;
-        if (gp_) {
-            kernel = gp_->kernel().describe();
-        } else {
-            kernel = fmt::format("{} kernel (built when the data arrive)", family_name_);
+        const std::string common =
+            fmt::format("mean={}; standardise={}",
+                        settings_.mean == dpbo::gp::MeanFunction::Constant ? "constant" : "zero",
+                        settings_.standardise ? "true" : "false");
+        if (outputs_.empty()) {
+            return fmt::format("gp: {} kernel (built when the data arrive); noise_variance={:.4g}; {}; {}",
+                               family_name_, settings_.noise_variance, common, fitting(nullptr));
         }
-        std::string fitting = "fixed hyperparameters";
-        if (fit_) {
-            fitting = fits_ == 0 ? std::string("marginal-likelihood fit (not yet run)")
-                                 : fmt::format("marginal-likelihood fit ({} fits, log likelihood {:.6g})", fits_,
-                                               last_log_likelihood_);
+        if (outputs_.size() == 1) {
+            const Output& only = outputs_.front();
+            return fmt::format("gp: {}; noise_variance={:.4g}; {}; {}", only.gp.kernel().describe(),
+                               only.gp.noise_variance(), common, fitting(&only));
         }
-        return fmt::format("gp: {}; noise_variance={:.4g}; mean={}; standardise={}; {}", kernel,
-                           gp_ ? gp_->noise_variance() : settings_.noise_variance,
-                           settings_.mean == dpbo::gp::MeanFunction::Constant ? "constant" : "zero",
-                           settings_.standardise ? "true" : "false", fitting);
+        std::string text = fmt::format("gp: {} independent outputs; {}", outputs_.size(), common);
+        for (std::size_t j = 0; j < outputs_.size(); ++j) {
+            const Output& output = outputs_[j];
+            text += fmt::format("; output {}: {}, noise_variance={:.4g}, {}", j, output.gp.kernel().describe(),
+                                output.gp.noise_variance(), fitting(&output));
+        }
+        return text;
     }
 
     bool provides_gradients() const override { return true; }
@@ -198,35 +295,36 @@ public:
         const auto convert = [](const dpbo::gp::GaussianProcess::PointPrediction& p) {
             return dpbo::PointPosterior{p.mean, p.variance, p.mean_gradient, p.variance_gradient};
         };
-        if (gp_) return convert(gp_->predict_with_gradient(point));
+        if (!outputs_.empty()) return convert(first().predict_with_gradient(point));
         return convert(prior(point.n_elem).predict_with_gradient(point));
     }
 
     arma::vec mean_gradient(const arma::rowvec& point) const override {
-        return gp_ ? gp_->mean_gradient(point) : prior(point.n_elem).mean_gradient(point);
+        return !outputs_.empty() ? first().mean_gradient(point) : prior(point.n_elem).mean_gradient(point);
     }
 
     arma::mat mean_gradient_weights(const arma::rowvec& point) const override {
-        return gp_ ? gp_->mean_gradient_weights(point) : prior(point.n_elem).mean_gradient_weights(point);
+        return !outputs_.empty() ? first().mean_gradient_weights(point)
+                                 : prior(point.n_elem).mean_gradient_weights(point);
     }
 
     arma::mat gradient_covariance(const arma::rowvec& point) const override {
-        return gp_ ? gp_->gradient_covariance(point) : prior(point.n_elem).gradient_covariance(point);
+        return !outputs_.empty() ? first().gradient_covariance(point) : prior(point.n_elem).gradient_covariance(point);
     }
 
     arma::mat gradient_covariance_with(const arma::rowvec& point, const arma::mat& extra) const override {
-        return gp_ ? gp_->gradient_covariance_with(point, extra)
-                   : prior(point.n_elem).gradient_covariance_with(point, extra);
+        return !outputs_.empty() ? first().gradient_covariance_with(point, extra)
+                                 : prior(point.n_elem).gradient_covariance_with(point, extra);
     }
 
     arma::vec gradient_trace_with_each(const arma::rowvec& point, const arma::mat& pending,
                                        const arma::mat& candidates) const override {
-        return gp_ ? gp_->gradient_trace_with_each(point, pending, candidates)
-                   : prior(point.n_elem).gradient_trace_with_each(point, pending, candidates);
+        return !outputs_.empty() ? first().gradient_trace_with_each(point, pending, candidates)
+                                 : prior(point.n_elem).gradient_trace_with_each(point, pending, candidates);
     }
 
     arma::vec lengthscales() const override {
-        if (gp_) return gp_->kernel().lengthscales();
+        if (!outputs_.empty()) return first().kernel().lengthscales();
         if (family_ != dpbo::gp::KernelFamily::Polynomial && lengthscales_) return *lengthscales_;
         throw dpbo::RunError(fmt::format("{}: the length-scales are per input dimension, which is known only once the "
                                          "surrogate holds data",
@@ -234,6 +332,60 @@ public:
     }
 
 private:
+    // One independent GP per output, with its own refit bookkeeping.
+    struct Output {
+        dpbo::gp::GaussianProcess gp;
+        std::optional<std::size_t> size_at_last_fit;
+        std::size_t fits = 0;
+        double last_log_likelihood = 0.0;
+    };
+
+    const dpbo::gp::GaussianProcess& first() const { return outputs_.front().gp; }
+
+    std::string fitting(const Output* output) const {
+        if (!fit_) return "fixed hyperparameters";
+        if (output == nullptr || output->fits == 0) return "marginal-likelihood fit (not yet run)";
+        return fmt::format("marginal-likelihood fit ({} fits, log likelihood {:.6g})", output->fits,
+                           output->last_log_likelihood);
+    }
+
+    // Shapes and values every output needs, checked before any output changes: one target row per
+    // point, at least one column, every target finite (named by output and point).
+    static void check_outputs(const arma::mat& points, const arma::mat& targets, const char* method) {
+        if (targets.n_cols == 0) {
+            throw dpbo::ValidationError(fmt::format(
+                "{}: {} was given targets with no columns; give one column per output", kOwner, method));
+        }
+        if (targets.n_rows != points.n_rows) {
+            throw dpbo::ValidationError(fmt::format("{}: {} was given {} points but {} target rows; expected one "
+                                                    "row per point",
+                                                    kOwner, method, points.n_rows, targets.n_rows));
+        }
+        if (targets.n_cols == 1) return;  // the GP names a non-finite target itself
+        for (arma::uword j = 0; j < targets.n_cols; ++j) {
+            for (arma::uword i = 0; i < targets.n_rows; ++i) {
+                if (!std::isfinite(targets(i, j))) {
+                    throw dpbo::ValidationError(fmt::format("{}: the target of output {} at point {} (x = [{:.6g}]) "
+                                                            "is {}; observations must be finite",
+                                                            kOwner, j, i,
+                                                            fmt::join(points.row(i).begin(), points.row(i).end(),
+                                                                      ", "),
+                                                            targets(i, j)));
+                }
+            }
+        }
+    }
+
+    // The input dimension of new points, refused when it differs from the data already held.
+    std::size_t checked_dim(std::size_t dim) const {
+        if (dim == 0) throw dpbo::ValidationError(fmt::format("{}: points have no coordinates", kOwner));
+        if (!outputs_.empty() && first().dim() != dim) {
+            throw dpbo::ValidationError(fmt::format("{}: points have {} coordinates; this surrogate models {}-D inputs",
+                                                    kOwner, dim, first().dim()));
+        }
+        return dim;
+    }
+
     dpbo::gp::KernelSpec spec_for(std::size_t dim) const {
         if (dim == 0) throw dpbo::ValidationError(fmt::format("{}: points have no coordinates", kOwner));
         dpbo::gp::KernelSpec spec = spec_;
@@ -251,16 +403,6 @@ private:
         return spec;
     }
 
-    dpbo::gp::GaussianProcess& model_for(std::size_t dim) {
-        if (!gp_) {
-            gp_.emplace(dpbo::gp::make_kernel(spec_for(dim)), settings_);
-        } else if (gp_->dim() != dim) {
-            throw dpbo::ValidationError(fmt::format("{}: points have {} coordinates; this surrogate models {}-D inputs",
-                                                    kOwner, dim, gp_->dim()));
-        }
-        return *gp_;
-    }
-
     // Before any data: the prior with the configured hyperparameters.
     dpbo::gp::GaussianProcess prior(std::size_t dim) const {
         return dpbo::gp::GaussianProcess(dpbo::gp::make_kernel(spec_for(dim)), settings_);
@@ -276,10 +418,7 @@ private:
     std::optional<arma::vec> lengthscales_;
     dpbo::gp::GpSettings settings_;
     dpbo::gp::FitSettings fit_settings_;
-    std::optional<dpbo::gp::GaussianProcess> gp_;
-    std::optional<std::size_t> size_at_last_fit_;
-    std::size_t fits_ = 0;
-    double last_log_likelihood_ = 0.0;
+    std::vector<Output> outputs_;  // empty until the first data arrive
 };
 
 }  // namespace

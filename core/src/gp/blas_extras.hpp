@@ -1,0 +1,61 @@
+#pragma once
+// BLAS and LAPACK routines that Armadillo does not wrap, called directly. libdpbo links the same
+// libblas.so.3 / liblapack.so.3 that Armadillo's wrapper uses (core/CMakeLists.txt), so these run in
+// the same OpenBLAS, under the same thread setting. Fortran convention: every argument by pointer,
+// hidden character lengths last (ignored by OpenBLAS's C implementations, needed by Fortran ones).
+#include <cstddef>
+
+#include <armadillo>
+
+extern "C" {
+void dtrmm_(const char* side, const char* uplo, const char* transa, const char* diag, const arma::blas_int* m,
+            const arma::blas_int* n, const double* alpha, const double* a, const arma::blas_int* lda, double* b,
+            const arma::blas_int* ldb, std::size_t side_len, std::size_t uplo_len, std::size_t transa_len,
+            std::size_t diag_len);
+void dsymm_(const char* side, const char* uplo, const arma::blas_int* m, const arma::blas_int* n, const double* alpha,
+            const double* a, const arma::blas_int* lda, const double* b, const arma::blas_int* ldb, const double* beta,
+            double* c, const arma::blas_int* ldc, std::size_t side_len, std::size_t uplo_len);
+void dlauum_(const char* uplo, const arma::blas_int* n, double* a, const arma::blas_int* lda, arma::blas_int* info,
+             std::size_t uplo_len);
+}
+
+namespace dpbo::gp::detail {
+
+// B ← alpha · T · B (left) or alpha · B · T (right) for the lower-triangular T at `triangle` (of
+// order rows when left, columns when right) and the rows × columns block B at `block`; both share the
+// leading dimension `stride` (blocks of one matrix).
+inline void multiply_by_lower(bool left, double alpha, const double* triangle, double* block, arma::blas_int rows,
+                              arma::blas_int columns, arma::blas_int stride) {
+    const char side = left ? 'L' : 'R';
+    const char uplo = 'L';
+    const char trans = 'N';
+    const char diag = 'N';
+    dtrmm_(&side, &uplo, &trans, &diag, &rows, &columns, &alpha, triangle, &stride, block, &stride, 1, 1, 1, 1);
+}
+
+// C ← S · B for the symmetric n × n S of which only the lower triangle is read (leading dimension
+// n), and the n × columns B and C.
+inline void multiply_symmetric_lower(const arma::mat& symmetric, const arma::mat& right, arma::mat& product) {
+    const char side = 'L';
+    const char uplo = 'L';
+    const arma::blas_int n = static_cast<arma::blas_int>(symmetric.n_rows);
+    const arma::blas_int columns = static_cast<arma::blas_int>(right.n_cols);
+    const double one = 1.0;
+    const double zero = 0.0;
+    product.set_size(right.n_rows, right.n_cols);
+    if (n == 0 || columns == 0) return;
+    dsymm_(&side, &uplo, &n, &columns, &one, symmetric.memptr(), &n, right.memptr(), &n, &zero, product.memptr(), &n,
+           1, 1);
+}
+
+// The lower triangle of the n × n `lower` (a lower-triangular matrix M, leading dimension n)
+// becomes that of Mᵀ M; the strictly upper triangle is not touched.
+inline arma::blas_int lower_gram_in_place(arma::mat& lower) {
+    const char uplo = 'L';
+    const arma::blas_int n = static_cast<arma::blas_int>(lower.n_rows);
+    arma::blas_int info = 0;
+    if (n > 0) dlauum_(&uplo, &n, lower.memptr(), &n, &info, 1);
+    return info;
+}
+
+}  // namespace dpbo::gp::detail

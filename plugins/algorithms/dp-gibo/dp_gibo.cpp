@@ -68,6 +68,12 @@ public:
                                       .doc = "only this many earlier points, the nearest to θ, stay in the model with "
                                              "their losses (the authors' closest_cache; 0: only the new batch); "
                                              "absent: every earlier point, D_t = D_{t−1} ∪ z as in Algorithm 1"})
+            .boolean("centre_losses", true,
+                     "subtract from each record's losses their mean over the model's points before the GP "
+                     "estimates its gradient. A per-record map, so the privacy argument is unchanged. The paper's "
+                     "zero-mean GP (false) reads a record's constant level as a bump and turns it into a spurious "
+                     "gradient whenever the points are not symmetric about θ: on gp-lengthscales its estimate "
+                     "is 0.56 cosine-aligned with the true gradient, the centred one 0.99")
             .boolean("track_objective", true,
                      "also record f(θ_t) and the distance to a known optimum in evaluation-only trace columns "
                      "(not released; costs one extra evaluation per iteration outside the budget)")
@@ -114,6 +120,7 @@ public:
         if (p.has("theta0")) settings_.theta0 = p.real_list("theta0");
         if (p.has("local_box")) settings_.local_box = p.real("local_box");
         if (p.has("reuse_points")) settings_.reuse_points = static_cast<std::size_t>(p.integer("reuse_points"));
+        settings_.centre_losses = p.boolean("centre_losses");
         settings_.track_objective = p.boolean("track_objective");
         settings_.optimiser.sweep_points = static_cast<std::size_t>(p.integer("sweep_points"));
         settings_.optimiser.local_starts = static_cast<std::size_t>(p.integer("local_starts"));

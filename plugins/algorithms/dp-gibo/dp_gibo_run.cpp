@@ -159,7 +159,14 @@ private:
         // its mean. Losses enter only through G = A·Y below, and only clipped and noised.
         update_model(batch);
         const arma::mat weights = ctx_.surrogate->mean_gradient_weights(theta_);  // d × |D|
-        const arma::mat record_gradients = weights * batch.losses;                 // d × n
+        arma::mat record_gradients = weights * batch.losses;                       // d × n
+        if (settings_.centre_losses) {
+            // Each record's losses minus their mean over the model's points: a per-record map, so the
+            // sensitivity argument is unchanged. A zero-mean GP reads a record's constant level as a
+            // bump and turns it into a spurious gradient whenever the points are not symmetric about θ.
+            record_gradients -= arma::sum(weights, 1) * (arma::sum(batch.losses, 0) / static_cast<double>(
+                                                                                         batch.losses.n_rows));
+        }
         const double bias_proxy = arma::trace(ctx_.surrogate->gradient_covariance(theta_));
         const dpbo::ClippedAverage clipped = dpbo::clip_and_average(record_gradients, settings_.privacy.clipping_bound,
                                                                     kOwner);

@@ -24,6 +24,7 @@ struct DpGiboSettings {
     std::vector<double> theta0;
     std::optional<double> local_box;   // half-width of θ ± δ in the objective's units; absent: the whole box
     std::optional<std::size_t> reuse_points;  // nearest earlier points kept in the model; absent: all
+    bool centre_losses = true;         // subtract each record's mean loss over the model's points
     bool track_objective = true;       // evaluation-only columns: f(θ_t) and the distance to the optimum
     dpbo::StepRuleSettings step;
     dpbo::AcquisitionOptimiserSettings optimiser;

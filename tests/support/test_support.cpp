@@ -7,15 +7,71 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <random>
 #include <stdexcept>
 
+#include <doctest/doctest.h>
+
+#include "dpbo/acquisition.hpp"
+#include "dpbo/algorithm.hpp"
+#include "dpbo/evaluator.hpp"
+#include "dpbo/objective.hpp"
+#include "dpbo/observer.hpp"
+#include "dpbo/random.hpp"
+#include "dpbo/surrogate.hpp"
+
 extern char** environ;
 
 namespace dpbo::test {
+
+Evaluations evaluate(Objective& objective, const arma::mat& points, bool per_record, ExperimentRng* rng) {
+    EvaluationRequest request;
+    request.per_record = per_record;
+    request.rng = rng;
+    return objective.evaluate(points, request);
+}
+
+RunResult run_algorithm(Algorithm& algorithm, Objective& objective, std::uint64_t seed,
+                        const RunComponents& components) {
+    SerialEvaluator serial;
+    RunObserver quiet;
+    ExperimentRng rng(seed);
+    auto noise = PrivacyNoiseSource::from_seed(seed);
+    RunContext context{objective,
+                       components.evaluator != nullptr ? *components.evaluator : serial,
+                       rng,
+                       noise,
+                       components.observer != nullptr ? *components.observer : quiet,
+                       registry(),
+                       components.surrogate,
+                       components.acquisition,
+                       nullptr};
+    return algorithm.run(context);
+}
+
+arma::vec trace_column(const Trace& trace, const std::string& name) {
+    const std::size_t column = trace.column_index(name);
+    arma::vec values(trace.rows().size());
+    for (std::size_t i = 0; i < values.n_elem; ++i) values(i) = trace.rows()[i][column];
+    return values;
+}
+
+arma::mat trace_vectors(const Trace& trace, const std::string& prefix, std::size_t dim) {
+    arma::mat rows(trace.rows().size(), dim);
+    for (std::size_t j = 0; j < dim; ++j) rows.col(j) = trace_column(trace, prefix + "[" + std::to_string(j) + "]");
+    return rows;
+}
+
+const arma::mat& named_value(const std::vector<ReleasedValue>& values, const std::string& name) {
+    const auto found =
+        std::find_if(values.begin(), values.end(), [&](const ReleasedValue& v) { return v.name == name; });
+    REQUIRE_MESSAGE(found != values.end(), "no value named " << name);
+    return found->value;
+}
 
 PluginRegistry& registry() {
     static PluginRegistry instance = [] {

@@ -1,12 +1,26 @@
 #pragma once
 // Shared helpers for the test suites: the registry over the build tree's plugins, module creation
 // from "key=value" maps, and running the `dpbo` executable.
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include <armadillo>
+
+#include "dpbo/evaluation.hpp"
 #include "dpbo/registry.hpp"
+#include "dpbo/result.hpp"
+
+namespace dpbo {
+class Acquisition;
+class Algorithm;
+class Evaluator;
+class Objective;
+class RunObserver;
+class Surrogate;
+}  // namespace dpbo
 
 namespace dpbo::test {
 
@@ -18,6 +32,30 @@ std::shared_ptr<Interface> make(const std::string& name,
                                 const std::map<std::string, std::string>& parameters = {}) {
     return registry().create_as<Interface>(name, parameters);
 }
+
+// objective.evaluate(points) with per-record losses (by default) and an optional experiment generator.
+Evaluations evaluate(Objective& objective, const arma::mat& points, bool per_record = true,
+                     ExperimentRng* rng = nullptr);
+
+// What an algorithm runs with besides its objective; absent parts are left out (surrogate,
+// acquisition) or replaced by a serial evaluator and a silent observer.
+struct RunComponents {
+    std::shared_ptr<Surrogate> surrogate;
+    std::shared_ptr<Acquisition> acquisition;
+    Evaluator* evaluator = nullptr;
+    RunObserver* observer = nullptr;
+};
+
+// Runs `algorithm` on `objective`, experiment randomness and privacy noise both seeded by `seed`.
+RunResult run_algorithm(Algorithm& algorithm, Objective& objective, std::uint64_t seed,
+                        const RunComponents& components = {});
+
+// One trace column, a value per row.
+arma::vec trace_column(const Trace& trace, const std::string& name);
+// The vector column prefix[0..dim−1] (e.g. "theta"), a row per trace row.
+arma::mat trace_vectors(const Trace& trace, const std::string& prefix, std::size_t dim);
+// The value called `name` among a result's released or evaluation-only values; fails the test when absent.
+const arma::mat& named_value(const std::vector<ReleasedValue>& values, const std::string& name);
 
 struct CommandResult {
     int exit_code = -1;

@@ -44,37 +44,17 @@ private:
     std::size_t stop_after_;
 };
 
+using dpbo::test::named_value;
+using dpbo::test::trace_column;
+
 dpbo::RunResult run_dp_gd(dpbo::Objective& objective, const Parameters& parameters, std::uint64_t seed,
                           dpbo::RunObserver* observer = nullptr) {
     auto algorithm = dpbo::test::make<dpbo::Algorithm>("dp-gd", parameters);
-    dpbo::SerialEvaluator evaluator;
-    dpbo::ExperimentRng rng(seed);
-    auto noise = dpbo::PrivacyNoiseSource::from_seed(seed);
-    dpbo::RunObserver quiet;
-    dpbo::RunContext context{objective, evaluator, rng, noise, observer != nullptr ? *observer : quiet,
-                             dpbo::test::registry(), nullptr, nullptr, nullptr};
-    return algorithm->run(context);
+    dpbo::test::RunComponents components;
+    components.observer = observer;
+    return dpbo::test::run_algorithm(*algorithm, objective, seed, components);
 }
 
-const arma::mat& named(const std::vector<dpbo::ReleasedValue>& values, const std::string& name) {
-    const auto found = std::find_if(values.begin(), values.end(),
-                                    [&](const dpbo::ReleasedValue& v) { return v.name == name; });
-    REQUIRE_MESSAGE(found != values.end(), "no value named " << name);
-    return found->value;
-}
-
-arma::vec trace_column(const dpbo::Trace& trace, const std::string& name) {
-    const std::size_t column = trace.column_index(name);
-    arma::vec out(trace.rows().size());
-    for (std::size_t i = 0; i < out.n_elem; ++i) out(i) = trace.rows()[i][column];
-    return out;
-}
-
-arma::mat trace_thetas(const dpbo::Trace& trace, std::size_t dim) {
-    arma::mat out(trace.rows().size(), dim);
-    for (std::size_t j = 0; j < dim; ++j) out.col(j) = trace_column(trace, "theta[" + std::to_string(j) + "]");
-    return out;
-}
 
 double value_at(dpbo::Objective& objective, const arma::rowvec& point) {
     return objective.evaluate(arma::mat(point), dpbo::EvaluationRequest{}).values(0);
@@ -120,8 +100,8 @@ TEST_CASE("dp-gd: with a huge mu and no clipping it converges to the known optim
         // Record gradients θ − x_i stay below 20 in the box, so B = 100 never clips; σ = 2·100·10/(50·1e9).
         const auto result = run_dp_gd(*objective, {{"mu", "1e9"}, {"clipping_bound", "100"}, {"lr", "0.5"}}, 3);
         const arma::rowvec mle = objective->known_optimum()->points.row(0);
-        CHECK(arma::norm(named(result.released, "theta_final") - mle) < 1e-6);
-        CHECK(named(result.evaluation_only, "distance_to_optimum")(0) < 1e-6);
+        CHECK(arma::norm(named_value(result.released, "theta_final") - mle) < 1e-6);
+        CHECK(named_value(result.evaluation_only, "distance_to_optimum")(0) < 1e-6);
         CHECK(arma::accu(trace_column(result.trace, "clipped_records")) == 0.0);
     }
     SUBCASE("huber-regression") {
@@ -130,8 +110,8 @@ TEST_CASE("dp-gd: with a huge mu and no clipping it converges to the known optim
         const auto result = run_dp_gd(
             *objective, {{"mu", "1e9"}, {"clipping_bound", "10"}, {"lr", "0.5"}, {"iterations", "400"}}, 3);
         const arma::rowvec optimiser = objective->known_optimum()->points.row(0);
-        CHECK(arma::norm(named(result.released, "theta_final") - optimiser) < 1e-6);
-        CHECK(named(result.evaluation_only, "simple_regret")(0) < 1e-10);
+        CHECK(arma::norm(named_value(result.released, "theta_final") - optimiser) < 1e-6);
+        CHECK(named_value(result.evaluation_only, "simple_regret")(0) < 1e-10);
     }
 }
 
@@ -143,18 +123,18 @@ TEST_CASE("dp-gd: the first step is theta0 - lr * gradient (plain) and lr * sign
     Parameters plain = base;
     plain["lr"] = "0.25";
     const auto plain_run = run_dp_gd(*objective, plain, 2);
-    const arma::rowvec first = trace_thetas(plain_run.trace, 5).row(0);
+    const arma::rowvec first = dpbo::test::trace_vectors(plain_run.trace, "theta", 5).row(0);
     CHECK(arma::abs(first - (theta0 - 0.25 * (theta0 - mle))).max() < 1e-6);
     Parameters adagrad = base;
     adagrad["optimizer"] = "adagrad";
     adagrad["lr"] = "0.3";
     const auto adagrad_run = run_dp_gd(*objective, adagrad, 2);
-    const arma::rowvec moved = trace_thetas(adagrad_run.trace, 5).row(0) - theta0;
+    const arma::rowvec moved = dpbo::test::trace_vectors(adagrad_run.trace, "theta", 5).row(0) - theta0;
     CHECK(arma::abs(arma::abs(moved) - 0.3).max() < 1e-6);
     CHECK(arma::all(moved % (theta0 - mle) < 0.0));
     // Default start: the box centre (0), one plain step of 0.2 (the default lr) towards the MLE.
     const auto default_run = run_dp_gd(*objective, {{"mu", "1e9"}, {"clipping_bound", "100"}, {"iterations", "1"}}, 2);
-    CHECK(arma::abs(named(default_run.released, "theta_final") - 0.2 * mle).max() < 1e-6);
+    CHECK(arma::abs(named_value(default_run.released, "theta_final") - 0.2 * mle).max() < 1e-6);
 }
 
 TEST_CASE("dp-gd: the statement is the GDP accountant's composition of T releases at mu/sqrt(T)") {
@@ -192,7 +172,7 @@ TEST_CASE("dp-gd: the statement is the GDP accountant's composition of T release
         CHECK(data_independence);
         CHECK(result.evaluations == c.iterations);
         CHECK(result.trace.rows().size() == c.iterations);
-        CHECK(named(result.released, "theta_path").n_rows == c.iterations);
+        CHECK(named_value(result.released, "theta_path").n_rows == c.iterations);
     }
 }
 
@@ -221,9 +201,9 @@ TEST_CASE("dp-gd: trace columns are released or marked evaluation-only, and agre
         CAPTURE(name);
         CHECK(flag(name));
     }
-    const arma::mat thetas = trace_thetas(result.trace, 4);
-    CHECK(arma::approx_equal(named(result.released, "theta_path"), thetas, "absdiff", 0.0));
-    CHECK(arma::approx_equal(named(result.released, "theta_final"), thetas.row(19), "absdiff", 0.0));
+    const arma::mat thetas = dpbo::test::trace_vectors(result.trace, "theta", 4);
+    CHECK(arma::approx_equal(named_value(result.released, "theta_path"), thetas, "absdiff", 0.0));
+    CHECK(arma::approx_equal(named_value(result.released, "theta_final"), thetas.row(19), "absdiff", 0.0));
     const arma::vec values = trace_column(result.trace, "objective_value");
     const arma::vec steps = trace_column(result.trace, "step_norm");
     const arma::vec distances = trace_column(result.trace, "distance_to_optimum");
@@ -235,7 +215,7 @@ TEST_CASE("dp-gd: trace columns are released or marked evaluation-only, and agre
         const arma::rowvec previous = t == 0 ? arma::rowvec(4, arma::fill::zeros) : arma::rowvec(thetas.row(t - 1));
         CHECK(std::abs(steps(t) - arma::norm(thetas.row(t) - previous)) <= 1e-12);
     }
-    CHECK(std::abs(named(result.evaluation_only, "objective_value")(0) - values(19)) <= 1e-12);
+    CHECK(std::abs(named_value(result.evaluation_only, "objective_value")(0) - values(19)) <= 1e-12);
 }
 
 TEST_CASE("dp-gd: the added noise has standard deviation 2B*sqrt(T)/(n*mu) per coordinate") {
@@ -322,7 +302,7 @@ TEST_CASE("dp-gd: iterates stay in the box however large the noise") {
     auto objective = dpbo::test::make<dpbo::Objective>("normal-location");
     // μ = 0.01: σ = 2·1·10/(50·0.01) = 40 per coordinate, so unclamped steps would leave [−5, 5].
     const auto result = run_dp_gd(*objective, {{"mu", "0.01"}, {"lr", "1"}}, 8);
-    const arma::mat thetas = trace_thetas(result.trace, 5);
+    const arma::mat thetas = dpbo::test::trace_vectors(result.trace, "theta", 5);
     CHECK(thetas.max() <= 5.0);
     CHECK(thetas.min() >= -5.0);
     CHECK(arma::accu(arma::abs(thetas) == 5.0) > 0);
@@ -333,8 +313,8 @@ TEST_CASE("dp-gd: the same seed gives the same path, another seed another path")
     const auto first = run_dp_gd(*objective, {{"iterations", "15"}}, 9);
     const auto again = run_dp_gd(*objective, {{"iterations", "15"}}, 9);
     const auto other = run_dp_gd(*objective, {{"iterations", "15"}}, 10);
-    CHECK(arma::approx_equal(named(first.released, "theta_path"), named(again.released, "theta_path"), "absdiff", 0.0));
-    CHECK(arma::norm(named(first.released, "theta_final") - named(other.released, "theta_final")) > 0.0);
+    CHECK(arma::approx_equal(named_value(first.released, "theta_path"), named_value(again.released, "theta_path"), "absdiff", 0.0));
+    CHECK(arma::norm(named_value(first.released, "theta_final") - named_value(other.released, "theta_final")) > 0.0);
 }
 
 TEST_CASE("dp-gd: refuses objectives it cannot run on, and bad settings, naming what is wrong") {

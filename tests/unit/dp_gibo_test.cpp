@@ -32,41 +32,16 @@ const Parameters kPolynomial = {{"kernel", "polynomial"}, {"polynomial_degree", 
 dpbo::RunResult run_dp_gibo(dpbo::Objective& objective, const Parameters& algorithm, const Parameters& surrogate,
                             std::uint64_t seed) {
     auto module = dpbo::test::make<dpbo::Algorithm>("dp-gibo", algorithm);
-    dpbo::SerialEvaluator evaluator;
-    dpbo::ExperimentRng rng(seed);
-    auto noise = dpbo::PrivacyNoiseSource::from_seed(seed);
-    dpbo::RunObserver quiet;
-    dpbo::RunContext context{objective,
-                             evaluator,
-                             rng,
-                             noise,
-                             quiet,
-                             dpbo::test::registry(),
-                             dpbo::test::make<dpbo::Surrogate>("gp", surrogate),
-                             dpbo::test::make<dpbo::Acquisition>("gibo-trace"),
-                             nullptr};
-    return module->run(context);
+    dpbo::test::RunComponents components;
+    components.surrogate = dpbo::test::make<dpbo::Surrogate>("gp", surrogate);
+    components.acquisition = dpbo::test::make<dpbo::Acquisition>("gibo-trace");
+    return dpbo::test::run_algorithm(*module, objective, seed, components);
 }
 
-std::vector<double> column(const dpbo::Trace& trace, const std::string& name) {
-    const std::size_t index = trace.column_index(name);
-    std::vector<double> values;
-    for (const auto& row : trace.rows()) values.push_back(row[index]);
-    return values;
-}
+using dpbo::test::trace_column;
 
 arma::rowvec theta_at(const dpbo::Trace& trace, std::size_t row, std::size_t dim) {
-    const std::size_t first = trace.column_index("theta[0]");
-    arma::rowvec theta(dim);
-    for (std::size_t j = 0; j < dim; ++j) theta(j) = trace.rows()[row][first + j];
-    return theta;
-}
-
-double evaluation_only(const dpbo::RunResult& result, const std::string& name) {
-    for (const auto& value : result.evaluation_only)
-        if (value.name == name) return value.value(0, 0);
-    FAIL("no evaluation-only value " << name);
-    return 0.0;
+    return dpbo::test::trace_vectors(trace, "theta", dim).row(row);
 }
 
 std::shared_ptr<dpbo::Objective> normal_location(std::size_t records = 50) {
@@ -89,8 +64,7 @@ TEST_CASE("dp-gibo adds Gaussian noise of standard deviation 2B sqrt(T) over n m
                      {"local_starts", "0"}},
                     kPolynomial, 11);
     const double sigma = 2.0 * bound * std::sqrt(static_cast<double>(iterations)) / (50.0 * mu);
-    double sum_of_squares = 0.0;
-    for (double norm : column(result.trace, "noise_norm")) sum_of_squares += norm * norm;
+    const double sum_of_squares = arma::accu(arma::square(trace_column(result.trace, "noise_norm")));
     const double degrees = 5.0 * static_cast<double>(iterations);
     const double standardised = (sum_of_squares / (sigma * sigma) - degrees) / std::sqrt(2.0 * degrees);
     CHECK(std::abs(standardised) < 4.0);
@@ -129,10 +103,10 @@ TEST_CASE("dp-gibo's per-record gradients are exact for quadratic losses under a
         {{"iterations", "3"}, {"mu", "1e9"}, {"clipping_bound", "1e6"}, {"batch_size", "21"},
          {"sweep_points", "64"}, {"local_starts", "0"}},
         kPolynomial, 5);
-    const std::vector<double> norms = column(result.trace, "clipped_gradient_norm");
+    const arma::vec norms = trace_column(result.trace, "clipped_gradient_norm");
     arma::rowvec theta = objective->space().centre();
-    for (std::size_t t = 0; t < norms.size(); ++t) {
-        CHECK(norms[t] == doctest::Approx(arma::norm(theta - mle)).epsilon(1e-5));
+    for (arma::uword t = 0; t < norms.n_elem; ++t) {
+        CHECK(norms(t) == doctest::Approx(arma::norm(theta - mle)).epsilon(1e-5));
         theta = theta_at(result.trace, t, 5);
     }
 }
@@ -144,7 +118,7 @@ TEST_CASE("dp-gibo with a negligible privacy cost reaches the MLE of normal-loca
         {{"iterations", "60"}, {"mu", "1e8"}, {"clipping_bound", "100"}, {"batch_size", "3"},
          {"optimizer", "plain"}, {"lr", "0.5"}, {"sweep_points", "32"}, {"local_starts", "0"}},
         kPolynomial, 7);
-    CHECK(evaluation_only(result, "distance_to_optimum") < 1e-3);
+    CHECK(dpbo::test::named_value(result.evaluation_only, "distance_to_optimum")(0) < 1e-3);
 }
 
 TEST_CASE("dp-gibo's adaptive batch is the smallest that meets the bias tolerance, up to its cap") {
@@ -156,8 +130,8 @@ TEST_CASE("dp-gibo's adaptive batch is the smallest that meets the bias toleranc
         {{"iterations", "6"}, {"mu", "1"}, {"bias_tolerance", "0.5"}, {"max_batch", "9"},
          {"reuse_points", "4"}, {"sweep_points", "64"}},
         rbf, 9);
-    const std::vector<double> batches = column(result.trace, "batch_size");
-    const std::vector<double> traces = column(result.trace, "gradient_trace");
+    const arma::vec batches = trace_column(result.trace, "batch_size");
+    const arma::vec traces = trace_column(result.trace, "gradient_trace");
     bool some_below_cap = false;
     for (std::size_t t = 0; t < batches.size(); ++t) {
         CHECK(batches[t] <= 9.0);

@@ -81,36 +81,23 @@ GiboRun run_gibo(dpbo::Objective& objective, const Parameters& algorithm, const 
                  std::uint64_t seed, dpbo::RunObserver* observer = nullptr) {
     auto module = dpbo::test::make<dpbo::Algorithm>("gibo", algorithm);
     RecordingEvaluator evaluator;
-    dpbo::ExperimentRng rng(seed);
-    auto noise = dpbo::PrivacyNoiseSource::from_seed(seed);
-    dpbo::RunObserver quiet;
-    dpbo::RunContext context{objective,
-                             evaluator,
-                             rng,
-                             noise,
-                             observer != nullptr ? *observer : quiet,
-                             dpbo::test::registry(),
-                             dpbo::test::make<dpbo::Surrogate>("gp", surrogate),
-                             dpbo::test::make<dpbo::Acquisition>("gibo-trace"),
-                             nullptr};
+    dpbo::test::RunComponents components;
+    components.surrogate = dpbo::test::make<dpbo::Surrogate>("gp", surrogate);
+    components.acquisition = dpbo::test::make<dpbo::Acquisition>("gibo-trace");
+    components.evaluator = &evaluator;
+    components.observer = observer;
     GiboRun run;
-    run.result = module->run(context);
+    run.result = dpbo::test::run_algorithm(*module, objective, seed, components);
     run.evaluated = evaluator.points;
     return run;
 }
 
 const arma::mat& released(const dpbo::RunResult& result, const std::string& name) {
-    const auto found = std::find_if(result.released.begin(), result.released.end(),
-                                    [&](const dpbo::ReleasedValue& v) { return v.name == name; });
-    REQUIRE_MESSAGE(found != result.released.end(), "nothing released as " << name);
-    return found->value;
+    return dpbo::test::named_value(result.released, name);
 }
 
 arma::rowvec trace_theta(const dpbo::Trace& trace, std::size_t row, std::size_t dim) {
-    const std::size_t first = trace.column_index("theta[0]");
-    arma::rowvec theta(dim);
-    for (std::size_t j = 0; j < dim; ++j) theta(j) = trace.rows()[row][first + j];
-    return theta;
+    return dpbo::test::trace_vectors(trace, "theta", dim).row(row);
 }
 
 double value_at(dpbo::Objective& truth, const arma::rowvec& point) {

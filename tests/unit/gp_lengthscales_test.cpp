@@ -31,13 +31,7 @@ Parameters with(Parameters parameters, const Parameters& changes) {
     return parameters;
 }
 
-dpbo::Evaluations evaluate(dpbo::Objective& objective, const arma::mat& points,
-                           bool per_record = true, dpbo::ExperimentRng* rng = nullptr) {
-    dpbo::EvaluationRequest request;
-    request.per_record = per_record;
-    request.rng = rng;
-    return objective.evaluate(points, request);
-}
+using dpbo::test::evaluate;
 
 double value_at(dpbo::Objective& objective, const arma::rowvec& point) {
     return evaluate(objective, arma::mat(point), false).values(0);

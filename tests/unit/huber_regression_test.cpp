@@ -21,13 +21,7 @@ std::shared_ptr<dpbo::Objective> make_huber(const Parameters& parameters = {}) {
     return dpbo::test::make<dpbo::Objective>("huber-regression", parameters);
 }
 
-dpbo::Evaluations evaluate(dpbo::Objective& objective, const arma::mat& points, bool per_record,
-                           dpbo::ExperimentRng* rng = nullptr) {
-    dpbo::EvaluationRequest request;
-    request.per_record = per_record;
-    request.rng = rng;
-    return objective.evaluate(points, request);
-}
+using dpbo::test::evaluate;
 
 // The records as documented: ExperimentRng(data_seed): normal(n, d) covariates, then normal(n, 1)
 // errors; y = X·(true_value·1) + e; w_i = min(1, 2/‖x_i‖²).

@@ -19,13 +19,7 @@ std::shared_ptr<dpbo::Objective> make_normal(const Parameters& parameters = {}) 
     return dpbo::test::make<dpbo::Objective>("normal-location", parameters);
 }
 
-dpbo::Evaluations evaluate(dpbo::Objective& objective, const arma::mat& points, bool per_record,
-                           dpbo::ExperimentRng* rng = nullptr) {
-    dpbo::EvaluationRequest request;
-    request.per_record = per_record;
-    request.rng = rng;
-    return objective.evaluate(points, request);
-}
+using dpbo::test::evaluate;
 
 // The records as the module documents their draw: ExperimentRng(data_seed).normal(n, d) + true_mean.
 arma::mat documented_records(std::uint64_t seed, std::size_t n, std::size_t d, double true_mean) {

@@ -53,12 +53,7 @@ std::string refusal(const Parameters& parameters) {
     return "";
 }
 
-dpbo::Evaluations evaluate(dpbo::Objective& objective, const arma::mat& points,
-                           bool per_record = true) {
-    dpbo::EvaluationRequest request;
-    request.per_record = per_record;
-    return objective.evaluate(points, request);
-}
+using dpbo::test::evaluate;
 
 std::string header_line() {
     std::ostringstream line;

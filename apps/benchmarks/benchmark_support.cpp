@@ -1,6 +1,5 @@
 #include "benchmark_support.hpp"
 
-#include <time.h>
 
 #include <algorithm>
 
@@ -13,17 +12,6 @@
 #include "dpbo/surrogate.hpp"
 
 namespace dpbo::bench {
-
-namespace {
-double clock_seconds(clockid_t clock) {
-    timespec ts{};
-    clock_gettime(clock, &ts);
-    return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-}
-}  // namespace
-
-double process_cpu_seconds() { return clock_seconds(CLOCK_PROCESS_CPUTIME_ID); }
-double thread_cpu_seconds() { return clock_seconds(CLOCK_THREAD_CPUTIME_ID); }
 
 PluginRegistry& registry() {
     static PluginRegistry instance = [] {

@@ -8,12 +8,13 @@
 #include <armadillo>
 
 #include "dpbo/algorithm.hpp"
+#include "dpbo/cpu_clock.hpp"
 #include "dpbo/registry.hpp"
 
 namespace dpbo::bench {
 
-double process_cpu_seconds();
-double thread_cpu_seconds();
+using dpbo::process_cpu_seconds;
+using dpbo::thread_cpu_seconds;
 
 // The build tree's plugins, loaded once.
 PluginRegistry& registry();

@@ -1,13 +1,12 @@
 #include "dpbo/bo_loop.hpp"
 
-#include <time.h>
-
 #include <algorithm>
 #include <limits>
 
 #include <fmt/format.h>
 
 #include "dpbo/acquisition.hpp"
+#include "dpbo/cpu_clock.hpp"
 #include "dpbo/errors.hpp"
 #include "dpbo/evaluator.hpp"
 #include "dpbo/objective.hpp"
@@ -49,12 +48,6 @@ BoLoopSettings bo_loop_settings(const ParameterSet& p) {
 }
 
 namespace {
-
-double thread_cpu_seconds() {
-    timespec ts{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-}
 
 // The state the loop's steps share; one object per run.
 class BoLoop {

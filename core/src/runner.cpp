@@ -1,7 +1,5 @@
 #include "dpbo/runner.hpp"
 
-#include <time.h>
-
 #include <chrono>
 #include <fstream>
 #include <sstream>
@@ -11,6 +9,7 @@
 
 #include "dpbo/acquisition.hpp"
 #include "dpbo/algorithm.hpp"
+#include "dpbo/cpu_clock.hpp"
 #include "dpbo/errors.hpp"
 #include "dpbo/evaluator.hpp"
 #include "dpbo/mechanism.hpp"
@@ -90,12 +89,6 @@ std::string short_value(const arma::mat& m) {
         return out + ")";
     }
     return fmt::format("{}×{} matrix (see result.json)", m.n_rows, m.n_cols);
-}
-
-double process_cpu_seconds() {
-    timespec ts{};
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
 }
 
 // Different repeats of one seeded job get different, reproducible seeds.

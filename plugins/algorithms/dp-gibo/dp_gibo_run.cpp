@@ -1,16 +1,14 @@
 #include "dp_gibo_run.hpp"
 
-#include <time.h>
-
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include "dpbo/cpu_clock.hpp"
 #include "dpbo/acquisition.hpp"
 #include "dpbo/errors.hpp"
 #include "dpbo/evaluator.hpp"
@@ -23,12 +21,6 @@ namespace dpbo_dp_gibo {
 namespace {
 
 constexpr const char* kOwner = "algorithm 'dp-gibo'";
-
-double thread_cpu_seconds() {
-    timespec ts{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-}
 
 // The model works in the objective's own coordinates: the kernel's hyperparameters, the clipping
 // bound B and the step sizes of the paper are all stated there. A log or integer dimension would
@@ -149,11 +141,11 @@ private:
     }
 
     void iterate(std::size_t t, dpbo::StepRule& rule) {
-        const double start = thread_cpu_seconds();
+        const double start = dpbo::thread_cpu_seconds();
         Batch batch = choose_batch(t);
-        const double before_evaluation = thread_cpu_seconds();
+        const double before_evaluation = dpbo::thread_cpu_seconds();
         evaluate_new_points(batch);
-        const double after_evaluation = thread_cpu_seconds();
+        const double after_evaluation = dpbo::thread_cpu_seconds();
 
         // The model sees only locations: zero targets, so no loss can reach its hyperparameters or
         // its mean. Losses enter only through G = A·Y below, and only clipped and noised.
@@ -175,7 +167,7 @@ private:
         // Projection onto the box is post-processing of the released gradient.
         theta_ = space_.clamp(theta_ - displacement.t());
         remember(batch);
-        const double algorithm_seconds = (thread_cpu_seconds() - start) - (after_evaluation - before_evaluation);
+        const double algorithm_seconds = (dpbo::thread_cpu_seconds() - start) - (after_evaluation - before_evaluation);
 
         std::vector<double> row = {static_cast<double>(t), static_cast<double>(ctx_.evaluator.evaluations())};
         row.insert(row.end(), theta_.begin(), theta_.end());

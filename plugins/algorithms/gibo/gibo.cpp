@@ -23,8 +23,6 @@
 // samples), best_value (best observed so far), batch_size (acquired points besides θ_t),
 // gradient_norm ‖∇m(θ_t)‖, gradient_trace Tr Σ∇(θ_t), step_norm (unit cube), cpu_seconds, and
 // simple_regret of best_value when the objective knows its optimum.
-#include <time.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -35,6 +33,7 @@
 
 #include <fmt/format.h>
 
+#include "dpbo/cpu_clock.hpp"
 #include "dpbo/acquisition.hpp"
 #include "dpbo/acquisition_optimiser.hpp"
 #include "dpbo/algorithm.hpp"
@@ -68,12 +67,6 @@ struct GiboSettings {
     std::optional<std::size_t> max_points;  // absent: 5d
     dpbo::AcquisitionOptimiserSettings optimiser;
 };
-
-double thread_cpu_seconds() {
-    timespec ts{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-}
 
 // The state of one run.
 class GiboRun {
@@ -122,14 +115,14 @@ public:
                 break;
             }
             ++iteration;
-            const double start = thread_cpu_seconds();
+            const double start = dpbo::thread_cpu_seconds();
             const double observed = evaluate(theta_);
             apply_window();
             ctx_.surrogate->refit_if_due(ctx_.rng);
             const std::size_t batch = acquire(iteration);
             apply_window();
             const Step step = gradient_step();
-            record(iteration, observed, batch, step, thread_cpu_seconds() - start);
+            record(iteration, observed, batch, step, dpbo::thread_cpu_seconds() - start);
             theta_ = step.next;
         }
         return finish(stop);

@@ -104,9 +104,13 @@ TEST_CASE("dp-gibo's per-record gradients are exact for quadratic losses under a
          {"sweep_points", "64"}, {"local_starts", "0"}},
         kPolynomial, 5);
     const arma::vec norms = trace_column(result.trace, "clipped_gradient_norm");
+    // The evaluation-only diagnostic compares the estimate with the objective's exact gradient.
+    const arma::vec cosines = trace_column(result.trace, "estimate_cosine");
+    CHECK(result.trace.columns()[result.trace.column_index("estimate_cosine")].evaluation_only);
     arma::rowvec theta = objective->space().centre();
     for (arma::uword t = 0; t < norms.n_elem; ++t) {
         CHECK(norms(t) == doctest::Approx(arma::norm(theta - mle)).epsilon(1e-5));
+        CHECK(cosines(t) == doctest::Approx(1.0).epsilon(1e-8));
         theta = theta_at(result.trace, t, 5);
     }
 }

@@ -136,12 +136,14 @@ private:
             columns.push_back({"objective_value", true});
             if (optimum_point_.n_elem > 0) columns.push_back({"distance_to_optimum", true});
             if (ctx_.objective.known_optimum()) columns.push_back({"simple_regret", true});
+            if (ctx_.objective.provides_record_gradients()) columns.push_back({"estimate_cosine", true});
         }
         trace_.set_columns(std::move(columns));
     }
 
     void iterate(std::size_t t, dpbo::StepRule& rule) {
         const double start = dpbo::thread_cpu_seconds();
+        const arma::rowvec theta_before = theta_;
         Batch batch = choose_batch(t);
         const double before_evaluation = dpbo::thread_cpu_seconds();
         evaluate_new_points(batch);
@@ -175,7 +177,7 @@ private:
                                bias_proxy, arma::norm(released), arma::norm(clipped.mean),
                                arma::norm(released - clipped.mean), static_cast<double>(clipped.clipped),
                                clipped.largest_norm, algorithm_seconds, after_evaluation - before_evaluation});
-        if (settings_.track_objective) append_evaluation_only(row);
+        if (settings_.track_objective) append_evaluation_only(row, theta_before, clipped.mean);
         trace_.add_row(std::move(row));
         ctx_.observer.on_iteration(t, trace_);
     }
@@ -302,11 +304,19 @@ private:
         return ctx_.objective.evaluate(theta, request).values(0);
     }
 
-    void append_evaluation_only(std::vector<double>& row) {
+    void append_evaluation_only(std::vector<double>& row, const arma::rowvec& theta_before,
+                                const arma::vec& estimate) {
         const double value = exact_value(theta_);
         row.push_back(value);
         if (optimum_point_.n_elem > 0) row.push_back(arma::norm(theta_ - optimum_point_));
         if (const auto regret = ctx_.objective.regret(value)) row.push_back(*regret);
+        if (ctx_.objective.provides_record_gradients()) {
+            // How well the clipped GP estimate points along the true mean gradient at θ_t.
+            arma::vec exact = arma::mean(ctx_.objective.record_gradients(theta_before), 0).t();
+            if (!minimise_) exact = -exact;
+            const double norms = arma::norm(exact) * arma::norm(estimate);
+            row.push_back(norms > 0.0 ? arma::dot(exact, estimate) / norms : 0.0);
+        }
     }
 
     dpbo::RunResult finish(const std::string& stop) {

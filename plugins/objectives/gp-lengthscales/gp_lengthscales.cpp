@@ -7,11 +7,15 @@
 // for gradient baselines (DP-GD). The validation records are the sensitive data.
 //
 // Deliberate choices (the paper leaves them open):
-//  - inputs uniform in [0,1]^d and data_noise 0.195 put the validation loss at the true
-//    length-scales near the 0.047 the authors' code reports at d = 15: noise variance 0.038 plus
-//    the ≈ 0.01 posterior variance left by 1000 training records gives 0.0476 at data_seed 0 and
-//    a median of 0.048 over data seeds 0–9 (range 0.041–0.060); at data_seed 0 all length-scales
-//    0.1 give 0.62, all 5 give 0.10 and uniform random settings a median of 0.09;
+//  - inputs uniform in [0, 1.75]^d and data_noise 0.11 put the validation loss at the true
+//    length-scales at 0.048 (data_seed 0), next to the 0.047 the authors' code reports at d = 15.
+//    The input range is what makes the paper's search box mean something: on the unit cube every
+//    length-scale above about 2 fits alike, 400 random settings come within 0.005 of the truth
+//    and per-record gradients are 0.02–0.2, so the paper's clipping bound B = 3 would be 15–100
+//    times too large. On [0, 1.75]^d every length-scale of [0.1, 5] matters (random settings:
+//    median 0.26, best of 400 0.080), and per-record gradients have medians 0.09–1.1 at random
+//    settings, where B = 3 clips only the largest. input_range = 1 with data_noise 0.195 gives
+//    the unit-cube variant;
 //  - the true length-scales are drawn from [0.5, 5], not the paper's [0, 5]: a length-scale near 0
 //    makes the target white noise along that axis at this record density, which no setting can
 //    predict, and pushes the true setting to the edge of the search box;
@@ -91,6 +95,12 @@ public:
                    .lower_inclusive = false,
                    .doc = "upper end of the uniform draw of the true length-scales (paper: 5); "
                           "equal to lengthscale_low fixes them all"})
+            .real("input_range",
+                  {.fallback = 1.75,
+                   .lower = 0.0,
+                   .lower_inclusive = false,
+                   .doc = "inputs are uniform in [0, input_range]^d; 1.75 makes every length-scale of "
+                          "the box [0.1, 5] matter (1: only those below about 2 do)"})
             .real("space_low",
                   {.fallback = 0.1,
                    .lower = 0.0,
@@ -102,10 +112,10 @@ public:
                    .lower_inclusive = false,
                    .doc = "upper bound of every length-scale in the search box (paper: 5)"})
             .real("data_noise",
-                  {.fallback = 0.195,
+                  {.fallback = 0.11,
                    .lower = 1e-3,
                    .doc = "standard deviation of the Gaussian noise on the targets; the tuned "
-                          "regression uses its true variance (0.195 puts the validation loss at "
+                          "regression uses its true variance (0.11 puts the validation loss at "
                           "the true length-scales near the paper's 0.047 at d = 15)"})
             .integer("data_seed",
                      {.fallback = 0,
@@ -129,13 +139,13 @@ public:
             arma::mean(ValidationFit(data_, data_.true_lengthscales.t(), kOwner).record_losses());
         description_ = fmt::format(
             "{} records ({} training, {} validation; the validation records are the sensitive "
-            "data): inputs uniform in [0,1]^{}, targets a zero-mean GP sample (RBF ARD kernel, "
+            "data): inputs uniform in [0, {:.6g}]^{}, targets a zero-mean GP sample (RBF ARD kernel, "
             "signal variance {:.6g}, true length-scales uniform in [{:.6g}, {:.6g}], data_seed {}) "
             "plus N(0, {:.6g}²) noise; per-record loss: squared prediction error on one validation "
             "record; validation loss at the true length-scales: {:.4g} (a reference, not the "
             "optimum)",
             settings_.records, settings_.training_records,
-            settings_.records - settings_.training_records, dim_, kSignalVariance,
+            settings_.records - settings_.training_records, settings_.input_range, dim_, kSignalVariance,
             settings_.lengthscale_low, settings_.lengthscale_high, settings_.seed,
             settings_.noise_stddev, truth_loss);
     }
@@ -180,6 +190,7 @@ private:
         settings.records = static_cast<std::size_t>(parameters.integer("records"));
         settings.lengthscale_low = parameters.real("lengthscale_low");
         settings.lengthscale_high = parameters.real("lengthscale_high");
+        settings.input_range = parameters.real("input_range");
         settings.signal_variance = kSignalVariance;
         settings.noise_stddev = parameters.real("data_noise");
         settings.seed = static_cast<std::uint64_t>(parameters.integer("data_seed"));

@@ -16,7 +16,7 @@ RegressionData draw_regression_data(const DataSettings& settings, const char* ow
     data.true_lengthscales =
         settings.lengthscale_low +
         (settings.lengthscale_high - settings.lengthscale_low) * rng.uniform(settings.dim, 1);
-    const arma::mat inputs = rng.uniform(settings.records, settings.dim);
+    const arma::mat inputs = settings.input_range * rng.uniform(settings.records, settings.dim);
     const arma::vec standard_normals = rng.normal(settings.records, 1);
 
     dpbo::gp::KernelSpec spec;

@@ -1,11 +1,11 @@
 #pragma once
-// The synthetic regression data set that gp-lengthscales tunes a GP on: inputs uniform in the unit
-// cube, targets one draw of a zero-mean GP (RBF ARD kernel) plus Gaussian noise, split into a
+// The synthetic regression data set that gp-lengthscales tunes a GP on: inputs uniform in the cube
+// [0, input_range]^d, targets one draw of a zero-mean GP (RBF ARD kernel) plus Gaussian noise, split into a
 // training and a validation part. Drawn once from its own seed: it is data, not run randomness.
 //
 // Draws from dpbo::ExperimentRng(seed), in this order (the tests rebuild the data from it):
 //   1. uniform(dim, 1) → true length-scales ℓ = low + (high − low)·u;
-//   2. uniform(records, dim) → inputs X (row i is record i);
+//   2. uniform(records, dim) → inputs X = input_range·u (row i is record i);
 //   3. normal(records, 1) → z, and targets y = L z with L the lower Cholesky factor of
 //      K_ℓ(X, X) + noise²·I.
 // Step 3 draws the GP values and their noise jointly: f ~ N(0, K) plus independent N(0, noise² I)
@@ -26,8 +26,9 @@ struct DataSettings {
     std::size_t training_records = 1000;
     double lengthscale_low = 0.5;
     double lengthscale_high = 5.0;
+    double input_range = 1.75;
     double signal_variance = 1.0;
-    double noise_stddev = 0.195;
+    double noise_stddev = 0.11;
     std::uint64_t seed = 0;
 };
 

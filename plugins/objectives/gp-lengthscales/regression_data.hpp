@@ -1,7 +1,7 @@
 #pragma once
 // The synthetic regression data set that gp-lengthscales tunes a GP on: inputs uniform in the cube
-// [0, input_range]^d, targets one draw of a zero-mean GP (RBF ARD kernel) plus Gaussian noise, split into a
-// training and a validation part. Drawn once from its own seed: it is data, not run randomness.
+// [0, input_range]^d, targets one draw of a zero-mean GP (RBF ARD kernel) plus Gaussian noise,
+// split into a training and a validation part. Drawn once from its own seed: it is data, not run randomness.
 //
 // Draws from dpbo::ExperimentRng(seed), in this order (the tests rebuild the data from it):
 //   1. uniform(dim, 1) → true length-scales ℓ = low + (high − low)·u;

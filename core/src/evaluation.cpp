@@ -39,6 +39,18 @@ void add_noise_parameter(ParameterSchema& schema, const std::string& note) {
                         (note.empty() ? std::string() : "; " + note) + ")"});
 }
 
+void add_synthetic_record_parameters(ParameterSchema& schema) {
+    schema
+        .real("bound", {.fallback = 5.0,
+                        .lower = 0.0,
+                        .lower_inclusive = false,
+                        .doc = "the search box is [−bound, bound]^d (its centre 0 is the paper's θ⁽⁰⁾)"})
+        .integer("data_seed", {.fallback = 0,
+                               .lower = 0,
+                               .doc = "seed of the records' own generator (the records are data, not run randomness)"});
+    add_noise_parameter(schema, "added to the mean values only, never to the per-record losses");
+}
+
 void add_observation_noise(arma::vec& values, double stddev, const EvaluationRequest& request,
                            const std::string& owner) {
     if (stddev <= 0.0) return;

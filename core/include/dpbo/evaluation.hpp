@@ -35,6 +35,11 @@ struct Evaluations {
 // Declares the `noise_stddev` parameter every benchmark objective shares (default 0: exact values).
 void add_noise_parameter(ParameterSchema& schema, const std::string& note = "");
 
+// Declares what objectives over records drawn from their own seed share (normal-location,
+// huber-regression): `bound` (the search box [−bound, bound]^d, whose centre 0 is DP-GIBO's θ⁽⁰⁾),
+// `data_seed`, and `noise_stddev` on the mean values only.
+void add_synthetic_record_parameters(ParameterSchema& schema);
+
 // Adds N(0, stddev²) observation noise to `values` from the request's experiment generator (a no-op
 // for stddev == 0). Throws RunError naming `owner` when noise is asked for but the request carries
 // no generator.

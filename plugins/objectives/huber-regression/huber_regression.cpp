@@ -55,13 +55,8 @@ public:
             .real("true_value", {.fallback = 1.0,
                                  .doc = "every coordinate of the coefficients θ* that generate the responses"})
             .real("huber_c", {.fallback = 1.0, .lower = 0.0, .lower_inclusive = false,
-                              .doc = "the Huber loss's threshold c: quadratic for |residual| ≤ c, linear beyond"})
-            .real("bound", {.fallback = 5.0, .lower = 0.0, .lower_inclusive = false,
-                            .doc = "the search box is [−bound, bound]^d (its centre 0 is the paper's θ⁽⁰⁾)"})
-            .integer("data_seed", {.fallback = 0, .lower = 0,
-                                   .doc = "seed of the records' own generator (the records are data, not run "
-                                          "randomness)"});
-        dpbo::add_noise_parameter(schema, "added to the mean values only, never to the per-record losses");
+                              .doc = "the Huber loss's threshold c: quadratic for |residual| ≤ c, linear beyond"});
+        dpbo::add_synthetic_record_parameters(schema);
         return schema;
     }
 

@@ -31,13 +31,8 @@ public:
         schema.integer("dim", {.fallback = 5, .lower = 1, .doc = "dimension d of θ and of each record"})
             .integer("records", {.fallback = 50, .lower = 1, .doc = "number n of sensitive records"})
             .real("true_mean", {.fallback = 1.0,
-                                .doc = "every coordinate of the mean of the distribution the records are drawn from"})
-            .real("bound", {.fallback = 5.0, .lower = 0.0, .lower_inclusive = false,
-                            .doc = "the search box is [−bound, bound]^d (its centre 0 is the paper's θ⁽⁰⁾)"})
-            .integer("data_seed", {.fallback = 0, .lower = 0,
-                                   .doc = "seed of the records' own generator (the records are data, not run "
-                                          "randomness)"});
-        dpbo::add_noise_parameter(schema, "added to the mean values only, never to the per-record losses");
+                                .doc = "every coordinate of the mean of the distribution the records are drawn from"});
+        dpbo::add_synthetic_record_parameters(schema);
         return schema;
     }
 

@@ -153,7 +153,7 @@ TEST_CASE("dp-gibo refuses objectives without records and contradictory batch se
                          doctest::Contains("not record-decomposable"), dpbo::ValidationError);
     CHECK_THROWS_WITH_AS(dpbo::test::make<dpbo::Algorithm>("dp-gibo", {{"bias_tolerance", "0.1"}, {"batch_size", "3"}}),
                          doctest::Contains("bias_tolerance = 0.1 and batch_size = 3"), dpbo::ValidationError);
-    CHECK_THROWS_WITH_AS(dpbo::test::make<dpbo::Algorithm>("dp-gibo", {{"theta0", "0,0,0,0,0"}}),
+    CHECK_THROWS_WITH_AS(dpbo::test::make<dpbo::Algorithm>("dp-gibo", {{"start", "centre"}, {"theta0", "0,0,0,0,0"}}),
                          doctest::Contains("theta0 exactly when start = given"), dpbo::ValidationError);
     const auto objective = normal_location(20);
     CHECK_THROWS_WITH_AS(run_dp_gibo(*objective, {{"start", "given"}, {"theta0", "0,0"}}, kPolynomial, 1),

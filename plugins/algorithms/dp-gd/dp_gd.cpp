@@ -33,6 +33,7 @@
 #include "dpbo/plugin.hpp"
 #include "dpbo/private_gradient.hpp"
 #include "dpbo/random.hpp"
+#include "dpbo/starting_point.hpp"
 #include "dpbo/step_rule.hpp"
 
 namespace {
@@ -50,7 +51,7 @@ struct DpGdSettings {
     double mu = 1.0;
     double clipping_bound = 1.0;
     double equivalent_delta = 1e-5;
-    std::optional<std::vector<double>> theta0;
+    dpbo::StartingPoint start;
     dpbo::StepRuleSettings step;
 };
 
@@ -107,16 +108,8 @@ public:
           evaluation_rng_(context.rng.derive_seed()),
           optimum_(objective_.known_optimum()) {
         const std::size_t dim = space_.dim();
-        if (settings_.theta0) {
-            if (settings_.theta0->size() != dim) {
-                throw dpbo::ValidationError(fmt::format("{}: theta0 has {} coordinates; the objective has dimension {}",
-                                                        kOwner, settings_.theta0->size(), dim));
-            }
-            theta_ = arma::rowvec(*settings_.theta0);
-            space_.check_contains(theta_, fmt::format("{}: theta0", kOwner));
-        } else {
-            theta_ = space_.centre();
-        }
+        // The same draw as dp-gibo's for the same seed, so the two start alike.
+        theta_ = dpbo::choose_starting_point(settings_.start, space_, context.rng, kOwner);
         if (optimum_ && optimum_->points.n_rows > 0 && optimum_->points.n_cols == dim) optimiser_ = optimum_->points;
         setup_trace();
     }
@@ -247,10 +240,8 @@ public:
                                      .doc = "B: every per-record gradient is clipped to this norm (data-independent)"})
             .real("equivalent_delta", {.fallback = 1e-5, .lower = 0.0, .upper = 1.0, .lower_inclusive = false,
                                        .upper_inclusive = false,
-                                       .doc = "δ at which the equivalent (ε, δ)-DP guarantee is reported"})
-            .real_list("theta0", std::nullopt,
-                       "the data-independent starting point θ_0 in the objective's coordinates (absent: the centre of "
-                       "the box)");
+                                       .doc = "δ at which the equivalent (ε, δ)-DP guarantee is reported"});
+        dpbo::add_starting_point_parameters(schema);
         dpbo::add_step_rule_parameters(schema, "plain", kDefaultLearningRate);
         return schema;
     }
@@ -260,7 +251,7 @@ public:
         settings_.mu = p.real("mu");
         settings_.clipping_bound = p.real("clipping_bound");
         settings_.equivalent_delta = p.real("equivalent_delta");
-        if (p.has("theta0")) settings_.theta0 = p.real_list("theta0");
+        settings_.start = dpbo::starting_point_settings(p, kOwner);
         settings_.step = dpbo::step_rule_settings(p);
     }
 

@@ -55,11 +55,9 @@ public:
                                            "absent with bias_tolerance absent: d + 1, as the authors' code)"})
             .integer("max_batch", {.lower = 1, .unit = "points",
                                    .doc = "cap on the adaptive batch (absent: d + 1; with observation noise the "
-                                          "tolerance may be unreachable)"})
-            .choice("start", {"centre", "random", "given"}, "centre",
-                    "θ⁽⁰⁾: the centre of the box, a uniform draw from the experiment seed (data-independent), or "
-                    "theta0")
-            .real_list("theta0", std::nullopt, "θ⁽⁰⁾ in the objective's coordinates (with start = given)")
+                                          "tolerance may be unreachable)"});
+        dpbo::add_starting_point_parameters(schema);
+        schema
             .real("local_box", {.fallback = 1.0, .lower = 0.0, .lower_inclusive = false, .unit = "objective units",
                                 .doc = "new points are chosen in θ ± local_box (within the box); the default is the "
                                        "default kernel's length-scale, where a stationary kernel learns a gradient "
@@ -108,16 +106,7 @@ public:
         if (p.has("bias_tolerance")) settings_.bias_tolerance = p.real("bias_tolerance");
         if (p.has("batch_size")) settings_.batch_size = static_cast<std::size_t>(p.integer("batch_size"));
         if (p.has("max_batch")) settings_.max_batch = static_cast<std::size_t>(p.integer("max_batch"));
-        const std::string& start = p.text("start");
-        settings_.start = start == "centre"   ? dpbo_dp_gibo::Start::Centre
-                          : start == "random" ? dpbo_dp_gibo::Start::Random
-                                              : dpbo_dp_gibo::Start::Given;
-        if ((settings_.start == dpbo_dp_gibo::Start::Given) != p.has("theta0")) {
-            throw dpbo::ValidationError(fmt::format(
-                "{}: start = {} {} theta0; allowed: theta0 exactly when start = given", kOwner, start,
-                p.has("theta0") ? "with" : "without"));
-        }
-        if (p.has("theta0")) settings_.theta0 = p.real_list("theta0");
+        settings_.start = dpbo::starting_point_settings(p, kOwner);
         if (p.has("local_box")) settings_.local_box = p.real("local_box");
         if (p.has("reuse_points")) settings_.reuse_points = static_cast<std::size_t>(p.integer("reuse_points"));
         settings_.centre_losses = p.boolean("centre_losses");

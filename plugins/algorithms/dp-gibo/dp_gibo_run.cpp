@@ -68,7 +68,8 @@ public:
         max_batch_ = settings_.batch_size.value_or(settings_.max_batch.value_or(dim_ + 1));
         settings_.privacy.records = ctx_.objective.record_count();
         release_ = std::make_unique<dpbo::PrivateGradientRelease>(ctx_, kOwner, settings_.privacy);
-        theta_ = starting_point();
+        // A random θ⁽⁰⁾ comes from the experiment generator: independent of the data, so it costs no privacy.
+        theta_ = dpbo::choose_starting_point(settings_.start, space_, ctx_.rng, kOwner);
         history_points_.set_size(0, dim_);
         history_losses_.set_size(0, settings_.privacy.records);
         lower_ = space_.lower();
@@ -100,27 +101,6 @@ private:
         std::size_t new_points = 0;
         double trace_after = 0.0;  // Tr Σ∇(θ) given the batch, as the acquisition predicted it
     };
-
-    arma::rowvec starting_point() {
-        switch (settings_.start) {
-            case Start::Centre:
-                return space_.centre();
-            case Start::Random:
-                // Drawn from the experiment generator: independent of the data, so it costs no privacy.
-                return space_.sample(1, ctx_.rng);
-            case Start::Given: {
-                if (settings_.theta0.size() != dim_) {
-                    throw dpbo::ValidationError(fmt::format(
-                        "{}: theta0 has {} coordinates; the objective has dimension {}", kOwner,
-                        settings_.theta0.size(), dim_));
-                }
-                const arma::rowvec start(settings_.theta0);
-                space_.check_contains(start, fmt::format("{}: theta0", kOwner));
-                return start;
-            }
-        }
-        return space_.centre();
-    }
 
     void setup_trace() {
         std::vector<dpbo::TraceColumn> columns = {{"iteration"}, {"evaluations"}};

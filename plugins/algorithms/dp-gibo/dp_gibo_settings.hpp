@@ -7,11 +7,10 @@
 
 #include "dpbo/acquisition_optimiser.hpp"
 #include "dpbo/private_gradient.hpp"
+#include "dpbo/starting_point.hpp"
 #include "dpbo/step_rule.hpp"
 
 namespace dpbo_dp_gibo {
-
-enum class Start { Centre, Random, Given };
 
 struct DpGiboSettings {
     dpbo::PrivateGradientSettings privacy;  // mu, steps = T, clipping_bound, records (from the objective)
@@ -20,8 +19,7 @@ struct DpGiboSettings {
     std::optional<double> bias_tolerance;
     std::optional<std::size_t> batch_size;
     std::optional<std::size_t> max_batch;  // absent: d + 1
-    Start start = Start::Centre;
-    std::vector<double> theta0;
+    dpbo::StartingPoint start;
     std::optional<double> local_box;   // half-width of θ ± δ in the objective's units; absent: the whole box
     std::optional<std::size_t> reuse_points;  // nearest earlier points kept in the model; absent: all
     bool centre_losses = true;         // subtract each record's mean loss over the model's points

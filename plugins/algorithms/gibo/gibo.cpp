@@ -44,6 +44,7 @@
 #include "dpbo/parameters.hpp"
 #include "dpbo/plugin.hpp"
 #include "dpbo/random.hpp"
+#include "dpbo/starting_point.hpp"
 #include "dpbo/surrogate.hpp"
 
 namespace {
@@ -57,7 +58,7 @@ constexpr double kVarianceFloor = 1e-9;
 
 struct GiboSettings {
     std::size_t budget = 300;
-    std::optional<std::vector<double>> theta0;
+    dpbo::StartingPoint start;
     double delta = 0.2;
     std::optional<std::size_t> max_samples;  // absent: d
     double min_trace_reduction = 0.1;
@@ -91,17 +92,7 @@ public:
         dim_ = space_.dim();
         max_samples_ = settings.max_samples.value_or(dim_);
         max_points_ = settings.max_points.value_or(5 * dim_);
-        if (settings.theta0) {
-            if (settings.theta0->size() != dim_) {
-                throw dpbo::ValidationError(fmt::format("{}: theta0 has {} coordinates; the objective has dimension {}",
-                                                        kOwner, settings.theta0->size(), dim_));
-            }
-            const arma::rowvec start(*settings.theta0);
-            space_.check_contains(start, fmt::format("{}: theta0", kOwner));
-            theta_ = space_.to_unit(start);
-        } else {
-            theta_ = space_.to_unit(space_.centre());
-        }
+        theta_ = space_.to_unit(dpbo::choose_starting_point(settings.start, space_, ctx_.rng, kOwner));
         setup_trace();
     }
 
@@ -288,9 +279,10 @@ public:
         dpbo::ParameterSchema schema;
         schema
             .integer("budget", {.fallback = 300, .lower = 1, .unit = "evaluations",
-                                .doc = "objective evaluations in all (the reference's max_objective_calls)"})
-            .real_list("theta0", std::nullopt, "the starting point θ_0 in the objective's coordinates (absent: the "
-                                               "centre of the box, as the reference's 0.5·1 on [0,1]^d)")
+                                .doc = "objective evaluations in all (the reference's max_objective_calls)"});
+        // The reference starts at the centre, 0.5·1 on [0,1]^d.
+        dpbo::add_starting_point_parameters(schema);
+        schema
             .real("delta", {.fallback = 0.2, .lower = 0.0, .upper = 1.0, .lower_inclusive = false,
                             .unit = "unit-cube side",
                             .doc = "half-width of the local box θ ± delta in which points are acquired"})
@@ -323,7 +315,7 @@ public:
 
     explicit Gibo(const dpbo::ParameterSet& p) {
         settings_.budget = static_cast<std::size_t>(p.integer("budget"));
-        if (p.has("theta0")) settings_.theta0 = p.real_list("theta0");
+        settings_.start = dpbo::starting_point_settings(p, kOwner);
         settings_.delta = p.real("delta");
         if (p.has("max_samples_per_iteration"))
             settings_.max_samples = static_cast<std::size_t>(p.integer("max_samples_per_iteration"));

@@ -51,6 +51,16 @@ void add_synthetic_record_parameters(ParameterSchema& schema) {
     add_noise_parameter(schema, "added to the mean values only, never to the per-record losses");
 }
 
+SyntheticRecordSettings synthetic_record_settings(const ParameterSet& parameters) {
+    SyntheticRecordSettings settings;
+    settings.dim = static_cast<std::size_t>(parameters.integer("dim"));
+    settings.records = static_cast<std::size_t>(parameters.integer("records"));
+    settings.bound = parameters.real("bound");
+    settings.data_seed = static_cast<std::uint64_t>(parameters.integer("data_seed"));
+    settings.noise_stddev = parameters.real("noise_stddev");
+    return settings;
+}
+
 void add_observation_noise(arma::vec& values, double stddev, const EvaluationRequest& request,
                            const std::string& owner) {
     if (stddev <= 0.0) return;

@@ -3,6 +3,8 @@
 // point; per-record losses (b×n) for record-decomposable objectives (DP-GIBO clips per record);
 // several named outputs per point (DPareto: "epsilon" and "error"); the candidate row index for
 // finite sets (Kusner, PO-GP-UCB).
+#include <cstddef>
+#include <cstdint>
 #include <map>
 #include <string>
 
@@ -39,6 +41,16 @@ void add_noise_parameter(ParameterSchema& schema, const std::string& note = "");
 // huber-regression): `bound` (the search box [−bound, bound]^d, whose centre 0 is DP-GIBO's θ⁽⁰⁾),
 // `data_seed`, and `noise_stddev` on the mean values only.
 void add_synthetic_record_parameters(ParameterSchema& schema);
+
+// Those parameters as read, with the objective's own `dim` and `records`.
+struct SyntheticRecordSettings {
+    std::size_t dim = 0;
+    std::size_t records = 0;
+    double bound = 0.0;
+    std::uint64_t data_seed = 0;
+    double noise_stddev = 0.0;
+};
+SyntheticRecordSettings synthetic_record_settings(const ParameterSet& parameters);
 
 // Adds N(0, stddev²) observation noise to `values` from the request's experiment generator (a no-op
 // for stddev == 0). Throws RunError naming `owner` when noise is asked for but the request carries

@@ -24,6 +24,7 @@
 #include <fmt/format.h>
 
 #include "dpbo/errors.hpp"
+#include "dpbo/evaluation.hpp"
 #include "dpbo/objective.hpp"
 #include "dpbo/parameters.hpp"
 #include "dpbo/plugin.hpp"
@@ -61,18 +62,14 @@ public:
     }
 
     explicit HuberRegression(const dpbo::ParameterSet& parameters)
-        : dim_(static_cast<std::size_t>(parameters.integer("dim"))),
-          records_(static_cast<std::size_t>(parameters.integer("records"))),
+        : setup_(dpbo::synthetic_record_settings(parameters)),
           true_value_(parameters.real("true_value")),
           c_(parameters.real("huber_c")),
-          bound_(parameters.real("bound")),
-          data_seed_(static_cast<std::uint64_t>(parameters.integer("data_seed"))),
-          noise_stddev_(parameters.real("noise_stddev")),
-          space_(dpbo::SearchSpace::uniform_box(dim_, -bound_, bound_, "theta")) {
-        dpbo::ExperimentRng data_rng(data_seed_);
-        covariates_ = data_rng.normal(records_, dim_);
-        const arma::vec errors = data_rng.normal(records_, 1);
-        responses_ = covariates_ * arma::vec(dim_, arma::fill::value(true_value_)) + errors;
+          space_(dpbo::SearchSpace::uniform_box(setup_.dim, -setup_.bound, setup_.bound, "theta")) {
+        dpbo::ExperimentRng data_rng(setup_.data_seed);
+        covariates_ = data_rng.normal(setup_.records, setup_.dim);
+        const arma::vec errors = data_rng.normal(setup_.records, 1);
+        responses_ = covariates_ * arma::vec(setup_.dim, arma::fill::value(true_value_)) + errors;
         weights_ = arma::clamp(2.0 / arma::sum(arma::square(covariates_), 1), 0.0, 1.0);
         find_minimiser();
     }
@@ -90,11 +87,11 @@ public:
         losses.each_row() %= weights_.t();
         result.values = arma::mean(losses, 1);
         if (request.per_record) result.per_record = std::move(losses);
-        dpbo::add_observation_noise(result.values, noise_stddev_, request, kOwner);
+        dpbo::add_observation_noise(result.values, setup_.noise_stddev, request, kOwner);
         return result;
     }
 
-    std::size_t record_count() const override { return records_; }
+    std::size_t record_count() const override { return setup_.records; }
     bool provides_record_gradients() const override { return true; }
 
     // ∇_θ L_i = −w_i ψ_c(y_i − x_iᵀθ) x_i, one row per record.
@@ -113,7 +110,7 @@ public:
     std::string data_description() const override {
         return fmt::format("{} records (x_i ~ N(0, I_{}), y_i = x_iᵀθ* + e_i, e_i ~ N(0, 1)) with θ* = {}·1, drawn "
                            "with data_seed {}; Huber c = {}, weights min(1, 2/‖x_i‖²)",
-                           records_, dim_, true_value_, data_seed_, c_);
+                           setup_.records, setup_.dim, true_value_, setup_.data_seed, c_);
     }
 
 private:
@@ -127,7 +124,7 @@ private:
     LossAndGradient loss_and_gradient(const arma::vec& theta) const {
         LossAndGradient out;
         out.residuals = responses_ - covariates_ * theta;
-        const double n = static_cast<double>(records_);
+        const double n = static_cast<double>(setup_.records);
         out.value = arma::dot(weights_, huber(out.residuals)) / n;
         out.gradient = -covariates_.t() * (weights_ % arma::clamp(out.residuals, -c_, c_)) / n;
         return out;
@@ -137,7 +134,7 @@ private:
     arma::mat weighted_gram(const arma::vec& coefficients) const {
         arma::mat scaled = covariates_;
         scaled.each_col() %= coefficients;
-        return scaled.t() * covariates_ / static_cast<double>(records_);
+        return scaled.t() * covariates_ / static_cast<double>(setup_.records);
     }
 
     // (1/n) Σ w_i 1{|r_i| ≤ c} x_i x_iᵀ: the Hessian wherever no residual sits exactly at ±c.
@@ -182,13 +179,13 @@ private:
     }
 
     void find_minimiser() {
-        if (records_ < dim_) {
+        if (setup_.records < setup_.dim) {
             throw dpbo::ValidationError(fmt::format(
                 "{}: records = {} is fewer than dim = {}: the empirical loss then has a whole set of minimisers and no "
                 "known optimum; allowed: records >= dim",
-                kOwner, records_, dim_));
+                kOwner, setup_.records, setup_.dim));
         }
-        arma::vec theta(dim_, arma::fill::zeros);
+        arma::vec theta(setup_.dim, arma::fill::zeros);
         LossAndGradient current = loss_and_gradient(theta);
         int step = 0;
         double damping = kInitialDamping;
@@ -216,14 +213,14 @@ private:
                 "{}: with records = {}, huber_c = {}, data_seed = {} fewer than dim = {} independent records have "
                 "residuals within c at the minimiser, so the empirical loss has no unique minimiser; allowed: more "
                 "records or a larger huber_c",
-                kOwner, records_, c_, data_seed_, dim_));
+                kOwner, setup_.records, c_, setup_.data_seed, setup_.dim));
         }
-        if (arma::abs(theta).max() > bound_) {
+        if (arma::abs(theta).max() > setup_.bound) {
             throw dpbo::ValidationError(fmt::format(
                 "{}: bound = {} is too small: the minimiser of the empirical loss (largest coordinate {:.6g} in "
                 "absolute value) lies outside [−bound, bound]^{} for true_value = {}, data_seed = {}; allowed: a "
                 "bound that contains it",
-                kOwner, bound_, arma::abs(theta).max(), dim_, true_value_, data_seed_));
+                kOwner, setup_.bound, arma::abs(theta).max(), setup_.dim, true_value_, setup_.data_seed));
         }
         minimiser_ = theta;
         minimum_value_ = current.value;
@@ -233,21 +230,18 @@ private:
         return dpbo::RunError(fmt::format(
             "{}: computing the known optimum stopped at {} with gradient norm {:.3g} (> {:g}) for records = {}, "
             "dim = {}, huber_c = {}, data_seed = {}",
-            kOwner, reason, arma::norm(current.gradient), kGradientTolerance, records_, dim_, c_, data_seed_));
+            kOwner, reason, arma::norm(current.gradient), kGradientTolerance, setup_.records, setup_.dim, c_,
+            setup_.data_seed));
     }
 
     void check_columns(std::size_t columns, const char* what) const {
-        if (columns != dim_)
-            throw dpbo::RunError(fmt::format("{}: {} {} coordinates; dim = {}", kOwner, what, columns, dim_));
+        if (columns != setup_.dim)
+            throw dpbo::RunError(fmt::format("{}: {} {} coordinates; dim = {}", kOwner, what, columns, setup_.dim));
     }
 
-    std::size_t dim_;
-    std::size_t records_;
+    dpbo::SyntheticRecordSettings setup_;
     double true_value_;
     double c_;
-    double bound_;
-    std::uint64_t data_seed_;
-    double noise_stddev_;
     dpbo::SearchSpace space_;
     arma::mat covariates_;  // n × d, x_i as rows
     arma::vec responses_;   // y

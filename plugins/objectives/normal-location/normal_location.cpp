@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "dpbo/errors.hpp"
+#include "dpbo/evaluation.hpp"
 #include "dpbo/objective.hpp"
 #include "dpbo/parameters.hpp"
 #include "dpbo/plugin.hpp"
@@ -37,27 +38,23 @@ public:
     }
 
     explicit NormalLocation(const dpbo::ParameterSet& parameters)
-        : dim_(static_cast<std::size_t>(parameters.integer("dim"))),
-          records_(static_cast<std::size_t>(parameters.integer("records"))),
+        : setup_(dpbo::synthetic_record_settings(parameters)),
           true_mean_(parameters.real("true_mean")),
-          bound_(parameters.real("bound")),
-          data_seed_(static_cast<std::uint64_t>(parameters.integer("data_seed"))),
-          noise_stddev_(parameters.real("noise_stddev")),
-          space_(dpbo::SearchSpace::uniform_box(dim_, -bound_, bound_, "theta")) {
-        dpbo::ExperimentRng data_rng(data_seed_);
-        data_ = data_rng.normal(records_, dim_) + true_mean_;
+          space_(dpbo::SearchSpace::uniform_box(setup_.dim, -setup_.bound, setup_.bound, "theta")) {
+        dpbo::ExperimentRng data_rng(setup_.data_seed);
+        data_ = data_rng.normal(setup_.records, setup_.dim) + true_mean_;
         half_squared_norms_ = 0.5 * arma::sum(arma::square(data_), 1);
         mle_ = arma::mean(data_, 0);
         arma::mat centred = data_;
         centred.each_row() -= mle_;
-        value_at_mle_ = 0.5 * arma::accu(arma::square(centred)) / static_cast<double>(records_);
+        value_at_mle_ = 0.5 * arma::accu(arma::square(centred)) / static_cast<double>(setup_.records);
         // A known optimum outside the box would be unreachable and every distance to it misleading.
-        if (arma::abs(mle_).max() > bound_) {
+        if (arma::abs(mle_).max() > setup_.bound) {
             throw dpbo::ValidationError(fmt::format(
                 "{}: bound = {} is too small: the records' mean (the MLE, largest coordinate {:.6g} in absolute value) "
                 "lies outside [−bound, bound]^{} for true_mean = {}, records = {}, data_seed = {}; allowed: a bound "
                 "that contains it",
-                kOwner, bound_, arma::abs(mle_).max(), dim_, true_mean_, records_, data_seed_));
+                kOwner, setup_.bound, arma::abs(mle_).max(), setup_.dim, true_mean_, setup_.records, setup_.data_seed));
         }
     }
 
@@ -77,11 +74,11 @@ public:
             per_record.each_row() += half_squared_norms_.t();
             result.per_record = std::move(per_record);
         }
-        dpbo::add_observation_noise(result.values, noise_stddev_, request, kOwner);
+        dpbo::add_observation_noise(result.values, setup_.noise_stddev, request, kOwner);
         return result;
     }
 
-    std::size_t record_count() const override { return records_; }
+    std::size_t record_count() const override { return setup_.records; }
     bool provides_record_gradients() const override { return true; }
 
     // ∇_θ ½‖x_i − θ‖² = θ − x_i, one row per record.
@@ -97,22 +94,18 @@ public:
     }
 
     std::string data_description() const override {
-        return fmt::format("{} records x_i ~ N({}·1, I_{}) drawn with data_seed {}", records_, true_mean_, dim_,
-                           data_seed_);
+        return fmt::format("{} records x_i ~ N({}·1, I_{}) drawn with data_seed {}", setup_.records, true_mean_,
+                           setup_.dim, setup_.data_seed);
     }
 
 private:
     void check_columns(std::size_t columns, const char* what) const {
-        if (columns != dim_)
-            throw dpbo::RunError(fmt::format("{}: {} {} coordinates; dim = {}", kOwner, what, columns, dim_));
+        if (columns != setup_.dim)
+            throw dpbo::RunError(fmt::format("{}: {} {} coordinates; dim = {}", kOwner, what, columns, setup_.dim));
     }
 
-    std::size_t dim_;
-    std::size_t records_;
+    dpbo::SyntheticRecordSettings setup_;
     double true_mean_;
-    double bound_;
-    std::uint64_t data_seed_;
-    double noise_stddev_;
     dpbo::SearchSpace space_;
     arma::mat data_;                 // n × d, one record per row
     arma::vec half_squared_norms_;   // ½‖x_i‖²

@@ -29,3 +29,13 @@ if(NOT TARGET dpbo_armadillo)
   target_include_directories(dpbo_armadillo SYSTEM INTERFACE ${ARMADILLO_INCLUDE_DIRS})
   target_link_libraries(dpbo_armadillo INTERFACE ${ARMADILLO_LIBRARIES})
 endif()
+
+# MPFR: exact evaluation of privacy bounds where doubles cancel (core/src/privacy/gdp_delta_bound.cpp).
+# No CMake package either; one imported target.
+find_path(MPFR_INCLUDE_DIR mpfr.h REQUIRED)
+find_library(MPFR_LIBRARY mpfr REQUIRED)
+if(NOT TARGET dpbo_mpfr)
+  add_library(dpbo_mpfr INTERFACE)
+  target_include_directories(dpbo_mpfr SYSTEM INTERFACE ${MPFR_INCLUDE_DIR})
+  target_link_libraries(dpbo_mpfr INTERFACE ${MPFR_LIBRARY})
+endif()

@@ -93,7 +93,7 @@ public:
 private:
     void setup_trace() {
         std::vector<TraceColumn> columns = {{"iteration"}, {"evaluations"}, {"value"}, {"best_value"},
-                                            {"acquisition"}, {"cpu_seconds"}};
+                                            {"acquisition"}, {"cpu_seconds", true}};  // timings: evaluation-only
         if (ctx_.objective.known_optimum()) columns.push_back({"simple_regret"});
         for (auto& c : Trace::vector_columns("x", space_.dim(), false)) columns.push_back(c);
         trace_.set_columns(std::move(columns));

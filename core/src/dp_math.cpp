@@ -43,6 +43,23 @@ void require_finite_positive(const char* function, const char* name, double valu
     }
 }
 
+// The double-precision search can land on an ε whose true δ exceeds the target when the two terms
+// of δ(ε) cancel (tiny μ or δ). Checked with the exact bound; if it fails, the search is redone on
+// the bound, from the failed ε upwards, so the ε returned is one at which the bound holds.
+double verified_epsilon(double mu, double delta, double epsilon) {
+    const auto holds = [&](double e) { return gdp_delta_upper_bound(mu, e) <= delta; };
+    if (holds(epsilon)) return epsilon;
+    double lo = epsilon;
+    double hi = std::max(2.0 * epsilon, std::numeric_limits<double>::min());
+    while (!holds(hi)) {
+        lo = hi;
+        hi *= 2.0;
+        if (hi > 1e300)
+            throw RunError(fmt::format("gdp_epsilon: no epsilon reaches delta = {} for mu = {}", delta, mu));
+    }
+    return smallest_satisfying(holds, lo, hi, 1e-10 * hi);
+}
+
 }  // namespace
 
 double normal_pdf(double x) { return std::exp(-0.5 * x * x) * std::numbers::inv_sqrtpi / std::numbers::sqrt2; }
@@ -82,7 +99,7 @@ double gdp_epsilon(double mu, double delta) {
             fmt::format("gdp_epsilon: delta must lie in the open interval (0, 1), got {}", delta));
     }
     const auto holds = [&](double epsilon) { return gdp_delta(mu, epsilon) <= delta; };
-    if (holds(0.0)) return 0.0;
+    if (holds(0.0)) return verified_epsilon(mu, delta, 0.0);
 
     double hi = 1.0;
     // δ(ε) decreases to 0, so doubling terminates; the cap only guards against a broken predicate.
@@ -94,7 +111,8 @@ double gdp_epsilon(double mu, double delta) {
         }
     }
     // After doubling the answer lies in (hi/2, hi] (or (0, 1]), so this is ~1e-10 relative.
-    return smallest_satisfying(holds, 0.0, hi, 1e-10 * hi);
+    const double epsilon = smallest_satisfying(holds, 0.0, hi, 1e-10 * hi);
+    return verified_epsilon(mu, delta, epsilon);
 }
 
 double compose_gdp(const std::vector<double>& mus) {

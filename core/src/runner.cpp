@@ -75,6 +75,38 @@ json to_json(const PrivacyStatement& s) {
     return out;
 }
 
+// Noise keyed from a seed the user chose (and usually publishes with the results) protects nothing:
+// anyone with the seed regenerates the noise and subtracts it. Such a run is headlined as not
+// private; what it would claim with secret noise is kept, marked hypothetical.
+bool seed_voids_claim(const PrivacyStatement& statement, const std::optional<std::uint64_t>& seed) {
+    return seed.has_value() && statement.notion != PrivacyNotion::NotPrivate;
+}
+
+std::string seeded_headline(const PrivacyStatement& statement) {
+    return fmt::format("not private (reproducible run: noise known to anyone with the seed; with secret noise: {})",
+                       statement.headline());
+}
+
+json privacy_json(const PrivacyStatement& statement, const std::optional<std::uint64_t>& seed) {
+    if (!seed_voids_claim(statement, seed)) return to_json(statement);
+    return {{"notion", to_string(PrivacyNotion::NotPrivate)},
+            {"headline", seeded_headline(statement)},
+            {"why", fmt::format("the privacy noise was drawn from ChaCha20 keyed from --seed {}: anyone who knows the "
+                                "seed can regenerate the noise and remove it from the released values",
+                                *seed)},
+            {"hypothetical", to_json(statement)}};
+}
+
+std::string privacy_text(const PrivacyStatement& statement, const std::optional<std::uint64_t>& seed) {
+    if (!seed_voids_claim(statement, seed)) return statement.describe();
+    std::string hypothetical;
+    std::istringstream lines(statement.describe());
+    for (std::string line; std::getline(lines, line);) hypothetical += "    " + line + "\n";
+    return fmt::format("privacy: {}\n  why: the noise is keyed from --seed {}; anyone with the seed can remove it\n"
+                       "  hypothetically, with secret noise:\n{}",
+                       seeded_headline(statement), *seed, hypothetical);
+}
+
 json releases_to_json(const std::vector<ReleasedValue>& values) {
     json out = json::object();
     for (const auto& v : values) out[v.name] = {{"value", to_json(v.value)}, {"description", v.description}};
@@ -274,6 +306,12 @@ private:
         const double wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
         observer.on_finish();
 
+        // Figures the objective computes from its data for judging runs (e.g. the loss at the true
+        // parameters) go where every unprivatised figure goes.
+        for (ReleasedValue& reference : modules.objective->reference_values()) {
+            reference.name = "objective_" + reference.name;
+            result.evaluation_only.push_back(std::move(reference));
+        }
         try {
             result.privacy.validate();
         } catch (const ValidationError& e) {
@@ -287,11 +325,12 @@ private:
         out["dpbo_version"] = DPBO_VERSION;
         out["job"] = job;
         out["repeat"] = index + 1;
-        out["privacy"] = to_json(result.privacy);
+        out["privacy"] = privacy_json(result.privacy, spec_.seed);
         out["released"] = releases_to_json(result.released);
         out["evaluation_only"] = releases_to_json(result.evaluation_only);
         out["evaluation_only_note"] =
-            "computed from the data without privatisation, to judge the run; not part of the release";
+            "computed from the data without privatisation, to judge the run; not part of the release (nor are the "
+            "run's timings, which depend on the data through the objective's cost)";
         out["randomness"] = {
             {"experiment_seed", experiment_seed},
             {"experiment_seed_source", spec_.seed ? "derived from --seed" : "operating system CSPRNG"},
@@ -302,7 +341,7 @@ private:
                             {"records", modules.objective->record_count()}};
         out["evaluations"] = result.evaluations;
         out["stop_reason"] = result.stop_reason;
-        out["timing"] = {{"wall_seconds", wall_seconds}, {"cpu_seconds", cpu_seconds}};
+        out["timing"] = {{"wall_seconds", wall_seconds}, {"cpu_seconds", cpu_seconds}, {"evaluation_only", true}};
         json columns = json::array();
         for (const auto& c : result.trace.columns())
             columns.push_back({{"name", c.name}, {"evaluation_only", c.evaluation_only}});
@@ -315,13 +354,14 @@ private:
             write_file_atomically(outcome.result_file, outcome.json + "\n");
         }
 
-        outcome.headline = result.privacy.headline();
-        outcome.privacy_description = result.privacy.describe();
+        outcome.headline = out["privacy"]["headline"].get<std::string>();
+        outcome.privacy_description = privacy_text(result.privacy, spec_.seed);
         for (const auto& v : result.released) outcome.summary.emplace_back(v.name, short_value(v.value));
         for (const auto& v : result.evaluation_only)
             outcome.summary.emplace_back(v.name + " (evaluation only)", short_value(v.value));
         outcome.summary.emplace_back("evaluations", std::to_string(result.evaluations));
-        outcome.summary.emplace_back("time", fmt::format("{:.3f} s wall, {:.3f} s CPU", wall_seconds, cpu_seconds));
+        outcome.summary.emplace_back("time (evaluation only)",
+                                     fmt::format("{:.3f} s wall, {:.3f} s CPU", wall_seconds, cpu_seconds));
         outcome.summary.emplace_back("privacy noise", noise_source);
         return outcome;
     }

@@ -26,10 +26,12 @@ TEST_CASE("cli run: dp-gd on huber-regression writes a mu-GDP result with evalua
                              "algorithm.clipping_bound=1", "--seed", "1", "--out", dir.path()});
     CAPTURE(r.err);
     REQUIRE(r.exit_code == 0);
-    CHECK(contains(r.out, "privacy: 1-GDP"));
+    CHECK(contains(r.out, "privacy: not private (reproducible run: noise known to anyone with the seed; with secret "
+                          "noise: 1-GDP)"));
     std::ifstream in(std::filesystem::path(dir.path()) / "result.json");
     const auto result = nlohmann::json::parse(in);
-    const auto& privacy = result["privacy"];
+    CHECK(result["privacy"]["notion"] == "not private");
+    const auto& privacy = result["privacy"]["hypothetical"];
     CHECK(privacy["notion"] == "mu-GDP");
     CHECK(std::abs(privacy["mu"].get<double>() - 1.0) <= 1e-12);
     REQUIRE(privacy["equivalent_epsilon_delta"].size() == 1);

@@ -76,7 +76,8 @@ TEST_CASE("cli summary: medians over the repeats of a finished job, and clear re
     REQUIRE(r.exit_code == 0);
     const auto summary = nlohmann::json::parse(r.out);
     CHECK(summary["repeats"] == 3);
-    CHECK(summary["privacy"][0] == "1-GDP");
+    CHECK(summary["privacy"][0] ==
+          "not private (reproducible run: noise known to anyone with the seed; with secret noise: 1-GDP)");
     std::vector<double> distances;
     for (const char* repeat : {"repeat-001", "repeat-002", "repeat-003"}) {
         std::ifstream in(std::filesystem::path(dir.path()) / repeat / "result.json");

@@ -39,9 +39,18 @@ TEST_CASE("runner: writes result.json and trace.csv with the privacy statement a
     const auto report = run(private_search(dir.path()));
     REQUIRE(report.repeats.size() == 1);
     const auto result = read_json(std::filesystem::path(dir.path()) / "result.json");
-    CHECK(result["privacy"]["notion"] == "mu-GDP");
-    CHECK(result["privacy"]["mu"] == 1.0);
-    CHECK_FALSE(result["privacy"]["protected_unit"].get<std::string>().empty());
+    // Seeded: anyone with the seed knows the noise, so the run is headlined as not private and the
+    // guarantee it would have with secret noise is kept, marked hypothetical.
+    CHECK(result["privacy"]["notion"] == "not private");
+    CHECK(result["privacy"]["headline"] ==
+          "not private (reproducible run: noise known to anyone with the seed; with secret noise: 1-GDP)");
+    const auto& hypothetical = result["privacy"]["hypothetical"];
+    CHECK(hypothetical["notion"] == "mu-GDP");
+    CHECK(hypothetical["mu"] == 1.0);
+    CHECK_FALSE(hypothetical["protected_unit"].get<std::string>().empty());
+    CHECK(report.repeats[0].headline == result["privacy"]["headline"]);
+    CHECK(report.repeats[0].privacy_description.find("hypothetically, with secret noise") != std::string::npos);
+    CHECK(result["timing"]["evaluation_only"] == true);
     CHECK(result["randomness"]["reproducible"] == true);
     CHECK(result["job"]["algorithm"]["parameters"]["budget"] == 30);
     CHECK(result["evaluations"] == 30);

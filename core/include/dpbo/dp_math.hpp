@@ -16,6 +16,11 @@ double gdp_delta(double mu, double epsilon);
 // The smallest ε (up to the bracketing tolerance) with gdp_delta(μ, ε) ≤ δ; never returns an ε
 // whose δ exceeds the target. Throws ValidationError for μ ≤ 0 or δ outside (0, 1).
 double gdp_epsilon(double mu, double delta);
+// An upper bound on gdp_delta(μ, ε) that stays valid where double precision cancels (tiny μ or δ):
+// evaluated with MPFR at as many bits as needed, plus an allowance for every rounding. Calibrations
+// and statements check their answer with it, so they never claim a δ they do not achieve. Throws
+// ValidationError for μ ≤ 0 or ε < 0.
+double gdp_delta_upper_bound(double mu, double epsilon);
 // T-fold composition: sqrt(Σ μ_t²).
 double compose_gdp(const std::vector<double>& mus);
 

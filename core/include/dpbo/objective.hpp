@@ -9,6 +9,7 @@
 
 #include "dpbo/evaluation.hpp"
 #include "dpbo/module.hpp"
+#include "dpbo/result.hpp"
 #include "dpbo/space.hpp"
 
 namespace dpbo {
@@ -40,7 +41,12 @@ public:
     virtual bool provides_record_gradients() const { return false; }
     virtual arma::mat record_gradients(const arma::rowvec& point) const;
     // Sensitive data the objective holds, in one line ("50 records from N(1, I_5)"); empty if none.
+    // Public: it is written outside evaluation_only, so it must not contain figures computed from
+    // the records (those belong in reference_values()).
     virtual std::string data_description() const { return {}; }
+    // Figures computed from the sensitive data for judging runs (e.g. the loss at the data's true
+    // parameters); the host writes them under evaluation_only, never as part of a release.
+    virtual std::vector<ReleasedValue> reference_values() const { return {}; }
 
     // Simple regret of a value with respect to the known optimum (≥ 0), or nullopt.
     std::optional<double> regret(double value) const;

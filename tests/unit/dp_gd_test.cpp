@@ -245,10 +245,15 @@ TEST_CASE("private gradient release: noise is N(0, (2B*sqrt(T)/(n*mu))^2) from t
     settings.steps = 200;
     settings.clipping_bound = 1.5;
     settings.records = 50;
+    settings.dimension = 100;
     dpbo::PrivateGradientRelease release(context, "test", settings);
-    const double sigma = 2.0 * 1.5 * std::sqrt(200.0) / (50.0 * 0.8);
-    CHECK(std::abs(release.noise_stddev() - sigma) <= 1e-12 * sigma);
+    // Calibrated to 2B/n times 1 + (√d·n² + d + 4)·2⁻⁵⁰, the floating-point allowance of the average.
+    const double allowance = (10.0 * 2500.0 + 104.0) * 0x1.0p-50;
+    const double sigma = 2.0 * 1.5 * std::sqrt(200.0) / (50.0 * 0.8) * (1.0 + allowance);
+    CHECK(std::abs(release.noise_stddev() - sigma) <= 1e-14 * sigma);
     CHECK(std::abs(release.sensitivity() - 2.0 * 1.5 / 50.0) <= 1e-15);
+    CHECK(release.calibrated_sensitivity() == doctest::Approx(2.0 * 1.5 / 50.0 * (1.0 + allowance)).epsilon(1e-15));
+    CHECK(release.calibrated_sensitivity() > release.sensitivity());
     CHECK(std::abs(release.per_step_mu() - 0.8 / std::sqrt(200.0)) <= 1e-15);
 
     const arma::vec average = arma::linspace(-1.0, 1.0, 100);

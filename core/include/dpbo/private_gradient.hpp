@@ -36,6 +36,7 @@ struct PrivateGradientSettings {
     std::size_t steps = 1;          // T releases
     double clipping_bound = 1.0;    // B
     std::size_t records = 1;        // n
+    std::size_t dimension = 1;      // d, the released vector's length
     double equivalent_delta = 1e-5; // δ at which the (ε, δ) equivalent is reported
     std::string mechanism = "gaussian";
     std::string accountant = "gdp";
@@ -50,7 +51,10 @@ public:
 
     double per_step_mu() const;
     double sensitivity() const;   // 2B/n
-    double noise_stddev() const;  // per coordinate: 2B√T/(nμ)
+    // 2B/n · (1 + allowance): what the mechanism is calibrated to, covering the floating-point error
+    // of computing the clipped average (see floating_point_allowance()).
+    double calibrated_sensitivity() const;
+    double noise_stddev() const;  // per coordinate: 2B√T/(nμ), times the same (1 + allowance)
     std::size_t releases() const { return releases_; }
 
     // clipped average + N(0, noise_stddev² I) from the privacy-noise source; throws RunError after

@@ -91,6 +91,7 @@ dpbo::PrivateGradientSettings release_settings(const DpGdSettings& settings, con
     out.steps = settings.iterations;
     out.clipping_bound = settings.clipping_bound;
     out.records = objective.record_count();
+    out.dimension = objective.space().dim();
     out.equivalent_delta = settings.equivalent_delta;
     return out;
 }

@@ -67,6 +67,7 @@ public:
         dim_ = space_.dim();
         max_batch_ = settings_.batch_size.value_or(settings_.max_batch.value_or(dim_ + 1));
         settings_.privacy.records = ctx_.objective.record_count();
+        settings_.privacy.dimension = dim_;
         release_ = std::make_unique<dpbo::PrivateGradientRelease>(ctx_, kOwner, settings_.privacy);
         // A random θ⁽⁰⁾ comes from the experiment generator: independent of the data, so it costs no privacy.
         theta_ = dpbo::choose_starting_point(settings_.start, space_, ctx_.rng, kOwner);
@@ -319,8 +320,8 @@ private:
             "the surrogate is given only evaluation locations (zero targets), so batch choice and batch sizes are "
             "post-processing of the released path"};
         result.privacy = release_->statement(
-            {"the path θ⁽¹⁾…θ⁽ᵀ⁾ (trace columns theta[·]) and θ_T", "the evaluation locations and batch sizes, "
-             "which depend only on the path", "the bias proxy Tr Σ∇(θ) and the norm of the privatised gradient "
+            {"the path θ⁽¹⁾…θ⁽ᵀ⁾ (trace columns theta[·]) and θ_T", "the evaluation locations, batch sizes and "
+             "evaluation count, which depend only on the path", "the bias proxy Tr Σ∇(θ) and the norm of the privatised gradient "
              "(post-processing)"},
             std::move(assumptions));
         result.trace = std::move(trace_);

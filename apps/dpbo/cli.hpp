@@ -13,7 +13,8 @@ namespace dpbo::cli {
 namespace po = boost::program_options;
 using json = nlohmann::ordered_json;
 
-enum ExitCode { kSuccess = 0, kRunFailure = 1, kUsageError = 2 };
+// kClaimRefuted: `dpbo audit` found an empirical lower bound above the privacy claim.
+enum ExitCode { kSuccess = 0, kRunFailure = 1, kUsageError = 2, kClaimRefuted = 3 };
 
 // --plugin-path (repeatable) and --json, common to every command.
 struct CommonOptions {
@@ -39,5 +40,6 @@ int command_info(const std::vector<std::string>& arguments);
 int command_run(const std::vector<std::string>& arguments);
 int command_account(const std::vector<std::string>& arguments);
 int command_summary(const std::vector<std::string>& arguments);
+int command_audit(const std::vector<std::string>& arguments);
 
 }  // namespace dpbo::cli

@@ -1,6 +1,5 @@
 // dpbo run: combine modules by name into a job, run it, write and summarise the results.
 #include <ctime>
-#include <fstream>
 #include <iostream>
 #include <memory>
 
@@ -9,119 +8,12 @@
 #include "cli.hpp"
 #include "default_job.hpp"
 #include "dpbo/errors.hpp"
+#include "job_options.hpp"
 #include "progress.hpp"
 
 namespace dpbo::cli {
 
 namespace {
-
-struct RunOptions {
-    std::string algorithm, objective, surrogate, acquisition, mechanism, config, out;
-    std::vector<std::string> settings;
-    std::string seed_text;
-    std::size_t repeat = 1;
-};
-
-constexpr const char* kRoles[] = {"algorithm", "objective", "surrogate", "acquisition", "mechanism"};
-
-std::map<std::string, std::string>& parameters_for(JobSpec& job, const std::string& role) {
-    if (role == "algorithm") return job.algorithm.parameters;
-    if (role == "objective") return job.objective.parameters;
-    std::optional<ModuleChoice>& component =
-        role == "surrogate" ? job.surrogate : role == "acquisition" ? job.acquisition : job.mechanism;
-    if (!component) component = ModuleChoice{};  // no name: the algorithm's default for this role
-    return component->parameters;
-}
-
-// "role.key=value" from --set or a config file; `source` names where it came from in errors.
-void apply_setting(JobSpec& job, const std::string& key, const std::string& value, const std::string& source) {
-    const auto dot = key.find('.');
-    const std::string role = key.substr(0, dot);
-    if (dot == std::string::npos || dot + 1 == key.size())
-        throw ValidationError(fmt::format("{}: '{}' is not of the form ROLE.KEY (e.g. objective.dim=10)", source, key));
-    if (std::find(std::begin(kRoles), std::end(kRoles), role) == std::end(kRoles)) {
-        const auto near = closest_match(role, {std::begin(kRoles), std::end(kRoles)});
-        throw ValidationError(fmt::format("{}: '{}' names an unknown role '{}'{}; roles: {}", source, key, role,
-                                          near ? fmt::format(" (did you mean '{}'?)", *near) : "",
-                                          "algorithm, objective, surrogate, acquisition, mechanism"));
-    }
-    auto& parameters = parameters_for(job, role);
-    const std::string name = key.substr(dot + 1);
-    if (parameters.count(name) != 0)
-        throw ValidationError(fmt::format("{}: '{}' is set twice", source, key));
-    parameters[name] = value;
-}
-
-void apply_assignment(JobSpec& job, const std::string& assignment) {
-    const auto eq = assignment.find('=');
-    if (eq == std::string::npos)
-        throw ValidationError(fmt::format("--set '{}' is not of the form ROLE.KEY=VALUE", assignment));
-    apply_setting(job, assignment.substr(0, eq), assignment.substr(eq + 1), "--set");
-}
-
-// Program_options' INI form: top-level keys are the command's options, [role] sections (or dotted
-// keys) are module parameters. The command line wins over the file.
-void read_config(const std::string& file, RunOptions& options, const po::variables_map& given, JobSpec& job) {
-    std::ifstream in(file);
-    if (!in) throw ValidationError(fmt::format("--config '{}': cannot open the file", file));
-    po::options_description known;
-    std::string algorithm, objective, surrogate, acquisition, mechanism, out, seed;
-    std::size_t repeat = 0;
-    known.add_options()("algorithm", po::value(&algorithm))("objective", po::value(&objective))(
-        "surrogate", po::value(&surrogate))("acquisition", po::value(&acquisition))("mechanism", po::value(&mechanism))(
-        "out", po::value(&out))("seed", po::value(&seed))("repeat", po::value(&repeat));
-    po::variables_map values;
-    po::parsed_options parsed(nullptr);
-    try {
-        parsed = po::parse_config_file(in, known, true);
-        po::store(parsed, values);
-        po::notify(values);
-    } catch (const po::error& e) {
-        throw ValidationError(fmt::format("--config '{}': {}", file, e.what()));
-    }
-    const auto take = [&](const char* key, std::string& target, const std::string& from_file) {
-        if (!given.count(key) || given[key].defaulted()) {
-            if (values.count(key)) target = from_file;
-        }
-    };
-    take("algorithm", options.algorithm, algorithm);
-    take("objective", options.objective, objective);
-    take("surrogate", options.surrogate, surrogate);
-    take("acquisition", options.acquisition, acquisition);
-    take("mechanism", options.mechanism, mechanism);
-    take("out", options.out, out);
-    take("seed", options.seed_text, seed);
-    if (values.count("repeat") && given["repeat"].defaulted()) options.repeat = repeat;
-
-    std::map<std::string, std::string> command_line_sets;
-    for (const auto& option : parsed.options) {
-        if (!option.unregistered) continue;
-        if (option.string_key.find('.') == std::string::npos)
-            throw ValidationError(fmt::format(
-                "--config '{}': unknown key '{}'; expected algorithm, objective, surrogate, acquisition, mechanism, "
-                "seed, repeat, out, or module parameters under [algorithm], [objective], ... sections",
-                file, option.string_key));
-        const std::string value = option.value.empty() ? "" : option.value.front();
-        // Command-line --set values override the file: skip keys the command line sets.
-        bool overridden = false;
-        for (const auto& assignment : options.settings)
-            if (assignment.rfind(option.string_key + "=", 0) == 0) overridden = true;
-        if (!overridden) apply_setting(job, option.string_key, value, fmt::format("--config '{}'", file));
-    }
-}
-
-std::uint64_t parse_seed(const std::string& text) {
-    std::size_t used = 0;
-    unsigned long long value = 0;
-    try {
-        value = std::stoull(text, &used);
-    } catch (const std::exception&) {
-        used = 0;
-    }
-    if (used != text.size() || text.empty() || text.front() == '-')
-        throw ValidationError(fmt::format("--seed '{}' is not a non-negative integer", text));
-    return value;
-}
 
 std::filesystem::path default_out_dir(const JobSpec& job) {
     const std::time_t now = std::time(nullptr);
@@ -146,7 +38,7 @@ void print_outcome(const RepeatOutcome& outcome, std::size_t repeats) {
 
 int command_run(const std::vector<std::string>& arguments) {
     CommonOptions common;
-    RunOptions options;
+    JobOptions options;
     po::options_description described("dpbo run [--algorithm A --objective O] [options]");
     described.add_options()
         ("algorithm", po::value(&options.algorithm), "algorithm module (see 'dpbo list --kind algorithm')")

@@ -22,9 +22,10 @@ commands:
   run       combine an algorithm, an objective and components into a run (no options: the default job)
   account   privacy calculator over the accountant plugins (GDP: mu -> (epsilon, delta))
   summary   medians and ranges of a finished job's released and evaluation-only values over its repeats
+  audit     try to refute a mechanism's or an algorithm's privacy claim from its releases on neighbouring data
 
 'dpbo <command> --help' describes a command's options.
-exit codes: 0 success, 1 failure while running, 2 usage or validation error.
+exit codes: 0 success, 1 failure while running, 2 usage or validation error, 3 (audit) claim refuted.
 )";
 
 int dispatch(const std::string& command, const std::vector<std::string>& rest) {
@@ -34,6 +35,7 @@ int dispatch(const std::string& command, const std::vector<std::string>& rest) {
     if (command == "run") return command_run(rest);
     if (command == "account") return command_account(rest);
     if (command == "summary") return command_summary(rest);
+    if (command == "audit") return command_audit(rest);
     if (command == "--help" || command == "-h" || command == "help") {
         std::cout << kUsage;
         return kSuccess;
@@ -42,8 +44,8 @@ int dispatch(const std::string& command, const std::vector<std::string>& rest) {
         std::cout << "dpbo " << DPBO_VERSION << "\n";
         return kSuccess;
     }
-    const auto near = dpbo::closest_match(command, {"list", "info", "run", "account", "summary"});
-    throw dpbo::ValidationError(fmt::format("unknown command '{}'{}; commands: list, info, run, account, summary", command,
+    const auto near = dpbo::closest_match(command, {"list", "info", "run", "account", "summary", "audit"});
+    throw dpbo::ValidationError(fmt::format("unknown command '{}'{}; commands: list, info, run, account, summary, audit", command,
                                             near ? fmt::format(" (did you mean '{}'?)", *near) : ""));
 }
 

@@ -26,7 +26,11 @@
 //  - observation noise (noise_stddev) is one N(0, s²) draw per point, added to the point's value and
 //    to each of its per-record losses alike, so the records still average to the observed value
 //    (as in DP-GIBO's noisy experiment, which observes f + 0.01·Z). Per-record losses may then be
-//    negative. record_gradients() stays exact.
+//    negative. record_gradients() stays exact;
+//  - the neighbour switch (dpbo/neighbour.hpp) replaces validation record i, after the draw, by one
+//    with the same input and the target neighbour_value. Its default 10 is ten signal standard
+//    deviations from any prediction, so the record's squared error and its gradient are far above
+//    every other record's and are clipped at any usual B. The training records stay as drawn.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -37,6 +41,7 @@
 
 #include "dpbo/errors.hpp"
 #include "dpbo/evaluation.hpp"
+#include "dpbo/neighbour.hpp"
 #include "dpbo/objective.hpp"
 #include "dpbo/parameters.hpp"
 #include "dpbo/plugin.hpp"
@@ -126,6 +131,10 @@ public:
             schema,
             "one draw per point, added to its value and to each of its per-record losses, so they "
             "keep averaging to the value (DP-GIBO's noisy experiment: 0.01)");
+        dpbo::add_neighbour_parameters(
+            schema, 10.0,
+            "the target of the validation record that replaces record neighbour_record, at the same input "
+            "(default 10: ten signal standard deviations away, so its loss gradient is clipped)");
         return schema;
     }
 
@@ -133,19 +142,23 @@ public:
         : dim_(static_cast<std::size_t>(parameters.integer("dim"))),
           noise_stddev_(parameters.real("noise_stddev")),
           settings_(checked_settings(parameters)),
+          neighbour_(dpbo::neighbour_switch(parameters, settings_.records - settings_.training_records, kOwner)),
           space_(checked_space(parameters, dim_)),
           data_(dpbo_gp_lengthscales::draw_regression_data(settings_, kOwner)) {
+        if (neighbour_.active()) data_.validation_targets(*neighbour_.record) = neighbour_.value;
         truth_loss_ = arma::mean(ValidationFit(data_, data_.true_lengthscales.t(), kOwner).record_losses());
         description_ = fmt::format(
             "{} records ({} training, {} validation; the validation records are the sensitive "
             "data): inputs uniform in [0, {:.6g}]^{}, targets a zero-mean GP sample (RBF ARD kernel, "
             "signal variance {:.6g}, true length-scales uniform in [{:.6g}, {:.6g}], data_seed {}) "
             "plus N(0, {:.6g}²) noise; per-record loss: squared prediction error on one validation "
-            "record",
+            "record{}",
             settings_.records, settings_.training_records,
             settings_.records - settings_.training_records, settings_.input_range, dim_, kSignalVariance,
             settings_.lengthscale_low, settings_.lengthscale_high, settings_.seed,
-            settings_.noise_stddev);
+            settings_.noise_stddev,
+            neighbour_.describe(fmt::format("the validation record at the same input with target {}",
+                                            neighbour_.value)));
     }
 
     const dpbo::SearchSpace& space() const override { return space_; }
@@ -256,6 +269,7 @@ private:
     std::size_t dim_;
     double noise_stddev_;
     DataSettings settings_;
+    dpbo::NeighbourSwitch neighbour_;
     dpbo::SearchSpace space_;
     RegressionData data_;
     std::string description_;

@@ -10,6 +10,11 @@
 // Newton steps on the convex, piecewise-quadratic f (damped towards reweighted least squares while
 // its Hessian is singular) with an Armijo line search, to a gradient norm of 1e-12.
 //
+// The neighbour switch (dpbo/neighbour.hpp) replaces record i, after the draw, by x = √(2/d)·1 and
+// y = neighbour_value: ‖x‖ = √2 is where the weighted gradient's bound c√2 is reached, and the
+// default y = −10 puts the residual far beyond c with the sign that turns the record's gradient,
+// c·x at θ⁽⁰⁾ = 0, against the records' (whose responses follow θ* = true_value·1 > 0).
+//
 // noise_stddev perturbs the mean values only, as an observation of f would be; the per-record
 // losses stay exact, because they are the records' own contributions, which DP-GIBO clips and
 // privatises itself (its guarantee never relies on this noise).
@@ -25,6 +30,7 @@
 
 #include "dpbo/errors.hpp"
 #include "dpbo/evaluation.hpp"
+#include "dpbo/neighbour.hpp"
 #include "dpbo/objective.hpp"
 #include "dpbo/parameters.hpp"
 #include "dpbo/plugin.hpp"
@@ -58,6 +64,11 @@ public:
             .real("huber_c", {.fallback = 1.0, .lower = 0.0, .lower_inclusive = false,
                               .doc = "the Huber loss's threshold c: quadratic for |residual| ≤ c, linear beyond"});
         dpbo::add_synthetic_record_parameters(schema);
+        dpbo::add_neighbour_parameters(
+            schema, -10.0,
+            "the response y of the record that replaces record neighbour_record, whose covariates are √(2/d)·1 "
+            "(norm √2, where the gradient bound c√2 is reached; default −10: a residual far beyond c whose "
+            "gradient points against the records')");
         return schema;
     }
 
@@ -65,11 +76,16 @@ public:
         : setup_(dpbo::synthetic_record_settings(parameters)),
           true_value_(parameters.real("true_value")),
           c_(parameters.real("huber_c")),
+          neighbour_(dpbo::neighbour_switch(parameters, setup_.records, kOwner)),
           space_(dpbo::SearchSpace::uniform_box(setup_.dim, -setup_.bound, setup_.bound, "theta")) {
         dpbo::ExperimentRng data_rng(setup_.data_seed);
         covariates_ = data_rng.normal(setup_.records, setup_.dim);
         const arma::vec errors = data_rng.normal(setup_.records, 1);
         responses_ = covariates_ * arma::vec(setup_.dim, arma::fill::value(true_value_)) + errors;
+        if (neighbour_.active()) {
+            covariates_.row(*neighbour_.record).fill(std::sqrt(2.0 / static_cast<double>(setup_.dim)));
+            responses_(*neighbour_.record) = neighbour_.value;
+        }
         weights_ = arma::clamp(2.0 / arma::sum(arma::square(covariates_), 1), 0.0, 1.0);
         find_minimiser();
     }
@@ -109,8 +125,9 @@ public:
 
     std::string data_description() const override {
         return fmt::format("{} records (x_i ~ N(0, I_{}), y_i = x_iᵀθ* + e_i, e_i ~ N(0, 1)) with θ* = {}·1, drawn "
-                           "with data_seed {}; Huber c = {}, weights min(1, 2/‖x_i‖²)",
-                           setup_.records, setup_.dim, true_value_, setup_.data_seed, c_);
+                           "with data_seed {}; Huber c = {}, weights min(1, 2/‖x_i‖²){}",
+                           setup_.records, setup_.dim, true_value_, setup_.data_seed, c_,
+                           neighbour_.describe(fmt::format("(x = √(2/{})·1, y = {})", setup_.dim, neighbour_.value)));
     }
 
 private:
@@ -242,6 +259,7 @@ private:
     dpbo::SyntheticRecordSettings setup_;
     double true_value_;
     double c_;
+    dpbo::NeighbourSwitch neighbour_;
     dpbo::SearchSpace space_;
     arma::mat covariates_;  // n × d, x_i as rows
     arma::vec responses_;   // y

@@ -4,6 +4,11 @@
 // ExperimentRng(data_seed): one call normal(n, d) (Armadillo fills it column by column), plus m.
 // The search box [−bound, bound]^d has its centre at 0, the paper's θ⁽⁰⁾.
 //
+// The neighbour switch (dpbo/neighbour.hpp) replaces record i, after the draw, by the record whose
+// every coordinate is neighbour_value. Its default −10 lies on the other side of θ⁽⁰⁾ = 0 from the
+// records (mean m = 1): its gradient θ − x points against theirs and is clipped at any usual B, so
+// the clipped average moves by nearly the full 2B/n the guarantee allows.
+//
 // noise_stddev perturbs the mean values only, as an observation of f would be; the per-record
 // losses stay exact, because they are the records' own contributions, which DP-GIBO clips and
 // privatises itself (its guarantee never relies on this noise).
@@ -16,6 +21,7 @@
 
 #include "dpbo/errors.hpp"
 #include "dpbo/evaluation.hpp"
+#include "dpbo/neighbour.hpp"
 #include "dpbo/objective.hpp"
 #include "dpbo/parameters.hpp"
 #include "dpbo/plugin.hpp"
@@ -34,15 +40,21 @@ public:
             .real("true_mean", {.fallback = 1.0,
                                 .doc = "every coordinate of the mean of the distribution the records are drawn from"});
         dpbo::add_synthetic_record_parameters(schema);
+        dpbo::add_neighbour_parameters(
+            schema, -10.0,
+            "every coordinate of the record that replaces record neighbour_record (default −10: on the other "
+            "side of θ⁽⁰⁾ = 0 from the records, so its clipped gradient points against theirs)");
         return schema;
     }
 
     explicit NormalLocation(const dpbo::ParameterSet& parameters)
         : setup_(dpbo::synthetic_record_settings(parameters)),
           true_mean_(parameters.real("true_mean")),
+          neighbour_(dpbo::neighbour_switch(parameters, setup_.records, kOwner)),
           space_(dpbo::SearchSpace::uniform_box(setup_.dim, -setup_.bound, setup_.bound, "theta")) {
         dpbo::ExperimentRng data_rng(setup_.data_seed);
         data_ = data_rng.normal(setup_.records, setup_.dim) + true_mean_;
+        if (neighbour_.active()) data_.row(*neighbour_.record).fill(neighbour_.value);
         half_squared_norms_ = 0.5 * arma::sum(arma::square(data_), 1);
         mle_ = arma::mean(data_, 0);
         arma::mat centred = data_;
@@ -94,8 +106,9 @@ public:
     }
 
     std::string data_description() const override {
-        return fmt::format("{} records x_i ~ N({}·1, I_{}) drawn with data_seed {}", setup_.records, true_mean_,
-                           setup_.dim, setup_.data_seed);
+        return fmt::format("{} records x_i ~ N({}·1, I_{}) drawn with data_seed {}{}", setup_.records, true_mean_,
+                           setup_.dim, setup_.data_seed,
+                           neighbour_.describe(fmt::format("{}·1", neighbour_.value)));
     }
 
 private:
@@ -106,6 +119,7 @@ private:
 
     dpbo::SyntheticRecordSettings setup_;
     double true_mean_;
+    dpbo::NeighbourSwitch neighbour_;
     dpbo::SearchSpace space_;
     arma::mat data_;                 // n × d, one record per row
     arma::vec half_squared_norms_;   // ½‖x_i‖²

@@ -12,6 +12,11 @@
 // script tunes their logarithms, and its bounds for γ and C are swapped against its unpacking);
 // the log length-scales lie in [−2, 2] (the script: [−3, 3]). Kernel, standardisation and solver
 // settings match the script (scikit-learn's SVR is libsvm with tolerance 1e-3 and shrinking).
+//
+// The neighbour switch (dpbo/neighbour.hpp) replaces validation record i, after the data are drawn
+// and standardised, by one with the same inputs and the standardised target neighbour_value
+// (default 10: ten training standard deviations away, so its squared error's gradient is clipped).
+// The training rows, which the guarantee does not cover, stay as drawn.
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -26,6 +31,7 @@
 #include "ard_rbf_kernel.hpp"
 #include "ct_slice_table.hpp"
 #include "dpbo/errors.hpp"
+#include "dpbo/neighbour.hpp"
 #include "dpbo/objective.hpp"
 #include "dpbo/parameters.hpp"
 #include "dpbo/plugin.hpp"
@@ -118,11 +124,17 @@ public:
                    .lower_inclusive = false,
                    .doc = "libsvm's stopping tolerance (1e-3: libsvm's and scikit-learn's "
                           "default, as in the authors' script)"});
+        dpbo::add_neighbour_parameters(
+            schema, 10.0,
+            "the standardised target of the validation record that replaces record "
+            "neighbour_record, at the same inputs (default 10: ten training standard deviations "
+            "away, so its loss gradient is clipped)");
         return schema;
     }
 
     explicit SvrTuning(const dpbo::ParameterSet& parameters)
         : settings_(split_settings(parameters)),
+          neighbour_(dpbo::neighbour_switch(parameters, settings_.validation_rows, kOwner)),
           data_(load(data_path(parameters))),
           svr_(data_.train_targets, parameters.real("tolerance")),
           space_(make_space()) {}
@@ -171,7 +183,11 @@ private:
                 ? fmt::format("drawn with data_seed {}", settings_.seed)
                 : std::string("taken in file order"),
             settings_.features, settings_.seed);
-        return make_svr_dataset(table, settings_);
+        SvrDataset data = make_svr_dataset(table, settings_);
+        if (neighbour_.active()) data.validation_targets(*neighbour_.record) = neighbour_.value;
+        description_ += neighbour_.describe(fmt::format(
+            "the validation row with the same inputs and standardised target {}", neighbour_.value));
+        return data;
     }
 
     dpbo::SearchSpace make_space() const {
@@ -225,6 +241,7 @@ private:
     }
 
     SplitSettings settings_;
+    dpbo::NeighbourSwitch neighbour_;
     std::string description_;
     SvrDataset data_;
     PrecomputedSvr svr_;

@@ -1,0 +1,349 @@
+// dpbo audit: tries to disprove a privacy claim from the releases alone, as an independent auditor
+// would. A mechanism is released on two neighbouring inputs, or an algorithm is run on a dataset and
+// on a neighbour of it (the objective's neighbour switch), many times each with fresh privacy noise;
+// distinguishing events learnt on half the releases are evaluated on the other half, and the
+// resulting empirical lower bound on ε (and μ) is set against the claim (audit/*.hpp).
+#include <cmath>
+#include <iostream>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "audit/audit_claim.hpp"
+#include "audit/audit_statistics.hpp"
+#include "audit/release_samples.hpp"
+#include "cli.hpp"
+#include "dpbo/errors.hpp"
+#include "dpbo/mechanism.hpp"
+#include "dpbo/random.hpp"
+#include "job_options.hpp"
+
+namespace dpbo::cli {
+
+namespace {
+
+constexpr std::size_t kMechanismRuns = 100000;
+constexpr std::size_t kAlgorithmRuns = 4000;
+
+struct AuditOptions {
+    JobOptions job;
+    std::vector<std::string> neighbour;
+    std::string runs_text;
+    double sensitivity = 1.0;
+    double value = 0.0;
+    double delta = 1e-5;
+    double confidence = 0.95;
+};
+
+// What was audited and how, for the report.
+struct Subject {
+    json description;           // kind, modules, parameters, worlds
+    std::string line;           // one line for the text report
+    audit::AuditClaim claim;
+    std::string claim_source;   // the statement's mechanism line
+};
+
+std::size_t parse_runs(const std::string& text) {
+    std::size_t used = 0;
+    unsigned long long value = 0;
+    try {
+        value = std::stoull(text, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used != text.size() || text.empty() || text.front() == '-' || value < 4)
+        throw ValidationError(fmt::format("--runs '{}' is not allowed; need a whole number ≥ 4 of releases per world "
+                                          "(half select the distinguishers — a quarter shapes them, a quarter scores them — and half evaluate them)",
+                                          text));
+    return value;
+}
+
+// Seeds of the audit's three streams from --seed: the experiment seed both worlds share and one
+// noise key per world (splitmix64 of distinct inputs: independent-looking, reproducible).
+std::uint64_t derived_seed(std::uint64_t seed, std::uint64_t stream) {
+    std::uint64_t z = seed + 0x9E3779B97F4A7C15ULL * (stream + 1);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+// The audit must be able to show more than nothing: a perfect distinguisher on the evaluation half
+// has to give a positive bound at the corrected level.
+void check_power(std::size_t runs, double confidence, const audit::StatisticsSettings& settings) {
+    const double alpha = audit::bound_level(confidence, audit::most_events(settings));
+    const auto detectable = [&](std::size_t n) {
+        return audit::largest_detectable(audit::evaluation_half(n), settings.delta, alpha).epsilon;
+    };
+    if (detectable(runs) > 0.0) return;
+    std::size_t needed = runs;
+    while (detectable(needed) <= 0.0) needed *= 2;
+    throw ValidationError(fmt::format(
+        "--runs {} is too few for --confidence {}: even events seen in every release of one world and none of the "
+        "other would give no positive lower bound; use --runs {} or more (or a lower confidence)",
+        runs, confidence, needed));
+}
+
+// --neighbour objective.KEY=VALUE: the settings that turn D into D′.
+JobSpec neighbour_job(const JobSpec& job, const std::vector<std::string>& neighbour) {
+    JobSpec changed = job;
+    for (const auto& assignment : neighbour) {
+        const auto eq = assignment.find('=');
+        const std::string key = assignment.substr(0, eq);
+        if (eq == std::string::npos || key.rfind("objective.", 0) != 0 || key.size() == 10)
+            throw ValidationError(fmt::format("--neighbour '{}' is not of the form objective.KEY=VALUE: only the "
+                                              "objective's data defines the neighbouring dataset (e.g. "
+                                              "--neighbour objective.neighbour_record=0)",
+                                              assignment));
+        changed.objective.parameters[key.substr(10)] = assignment.substr(eq + 1);
+    }
+    return changed;
+}
+
+json bound_json(const audit::PrivacyLowerBound& b) {
+    return {{"epsilon", b.epsilon}, {"mu", b.mu}, {"p_lower", b.p_lower}, {"q_upper", b.q_upper}};
+}
+
+json finding_json(const audit::Finding& f) {
+    const bool forward = f.distinguisher.first_over_second;
+    return {{"event", f.distinguisher.event.description},
+            {"direction", forward ? "P[E | D] > P[E | D']" : "P[E | D'] > P[E | D]"},
+            {"count_in_likelier_world", f.counts.in_p},
+            {"count_in_other_world", f.counts.in_q},
+            {"evaluation_samples", f.counts.trials_p},
+            {"bound", bound_json(f.bound)},
+            {"selection_bound", bound_json(f.distinguisher.selection)}};
+}
+
+std::string finding_line(const audit::Finding& f) {
+    const bool forward = f.distinguisher.first_over_second;
+    return fmt::format("{}\n    in {} of {} releases of {} and {} of {} of {}", f.distinguisher.event.description,
+                       f.counts.in_p, f.counts.trials_p, forward ? "D" : "D′", f.counts.in_q, f.counts.trials_q,
+                       forward ? "D′" : "D");
+}
+
+int report(const Subject& subject, const audit::AuditStatistics& statistics, std::size_t runs,
+           const AuditOptions& options, std::uint64_t experiment_seed, bool seeded, bool json_output) {
+    const auto& claim = subject.claim;
+    const audit::Finding& best = statistics.epsilon_finding();
+    const audit::Finding& best_mu = statistics.mu_finding();
+    const double epsilon = best.bound.epsilon;
+    const double mu = best_mu.bound.mu;
+    const bool refuted = audit::refutes(claim, epsilon, mu);
+    if (json_output) {
+        json out;
+        out["subject"] = subject.description;
+        out["claim"] = {{"headline", claim.headline}, {"epsilon", claim.epsilon}, {"delta", claim.delta},
+                        {"mu", claim.mu ? json(*claim.mu) : json(nullptr)}, {"mechanism", subject.claim_source}};
+        out["runs_per_world"] = runs;
+        out["evaluation_samples_per_world"] = statistics.evaluation_samples;
+        out["confidence"] = options.confidence;
+        out["events_evaluated"] = statistics.findings.size();
+        out["level_per_bound"] = statistics.alpha_per_bound;
+        out["coordinates"] = {{"released", statistics.coordinates},
+                              {"varying", statistics.varying_coordinates},
+                              {"audited", statistics.audited_coordinates}};
+        out["lower_bound"] = {{"epsilon", epsilon}, {"delta", claim.delta},
+                              {"mu", claim.mu ? json(mu) : json(nullptr)}};
+        out["best"] = finding_json(best);
+        if (claim.mu) out["best_for_mu"] = finding_json(best_mu);
+        json events = json::array();
+        for (const auto& f : statistics.findings) events.push_back(finding_json(f));
+        out["events"] = events;
+        out["largest_detectable"] = {{"epsilon", statistics.detectable.epsilon},
+                                     {"mu", claim.mu ? json(statistics.detectable.mu) : json(nullptr)}};
+        out["randomness"] = {{"experiment_seed", experiment_seed},
+                             {"privacy_noise", seeded ? "ChaCha20 keyed from --seed, one key per world"
+                                                      : "ChaCha20 keyed from the operating system, one key per world"}};
+        out["refuted"] = refuted;
+        print_json(out);
+        return refuted ? kClaimRefuted : kSuccess;
+    }
+    std::cout << fmt::format("dpbo audit: {}\n", subject.line);
+    std::cout << fmt::format("  releases         {} per world (half select distinguishers, half evaluate them); "
+                             "{} of {} released coordinates vary, {} audited\n",
+                             runs, statistics.varying_coordinates, statistics.coordinates,
+                             statistics.audited_coordinates);
+    std::cout << fmt::format("  claim            {}{}\n", claim.headline,
+                             claim.mu ? fmt::format(" = ({:.4g}, {:g})-DP", claim.epsilon, claim.delta) : "");
+    std::cout << fmt::format("  lower bound      ε ≥ {:.4g} at δ = {:g}{}, at {:g}% confidence over {} events "
+                             "(Clopper–Pearson, Bonferroni)\n",
+                             epsilon, claim.delta, claim.mu ? fmt::format(", μ ≥ {:.4g}", mu) : "",
+                             100.0 * options.confidence, statistics.findings.size());
+    std::cout << fmt::format("  best event       {}\n", finding_line(best));
+    if (claim.mu && &best_mu != &best) std::cout << fmt::format("  best event for μ {}\n", finding_line(best_mu));
+    std::cout << fmt::format("  largest possible ε ≥ {:.4g}{} with this many releases\n", statistics.detectable.epsilon,
+                             claim.mu ? fmt::format(", μ ≥ {:.4g}", statistics.detectable.mu) : "");
+    if (!refuted && statistics.detectable.epsilon <= claim.epsilon && (!claim.mu || statistics.detectable.mu <= *claim.mu))
+        std::cout << "  note             this audit could not refute the claim whatever it saw; raise --runs for power\n";
+    std::cout << fmt::format("  experiment seed  {}{}\n", experiment_seed,
+                             seeded ? " (from --seed; privacy noise keyed from --seed too)" : "");
+    std::cout << fmt::format("verdict: {}\n", refuted ? "claim REFUTED: the empirical lower bound exceeds it (exit 3)"
+                                                      : "not refuted at this power");
+    return refuted ? kClaimRefuted : kSuccess;
+}
+
+}  // namespace
+
+int command_audit(const std::vector<std::string>& arguments) {
+    CommonOptions common;
+    AuditOptions options;
+    JobOptions& job_options = options.job;
+    po::options_description described(
+        "dpbo audit --mechanism M [--set mechanism.K=V] [--sensitivity D] [--value A] [options]\n"
+        "dpbo audit --algorithm A --objective O [--set ROLE.K=V] [--config F] --neighbour objective.K=V [options]\n\n"
+        "Tries to refute a privacy claim: releases on two neighbouring inputs (a mechanism on x = A and x' = A + D; "
+        "an algorithm on the objective's data and on it with the --neighbour settings, with one fixed experiment "
+        "seed), distinguishing events learnt on half the releases, an empirical lower bound on epsilon (and mu) "
+        "from the other half.\nexit codes: 0 not refuted, 3 claim refuted, 2 usage or validation error, 1 failure "
+        "while running");
+    described.add_options()
+        ("mechanism", po::value(&job_options.mechanism), "audit this mechanism (see 'dpbo list --kind mechanism'); "
+                                                         "for an algorithm audit, its mechanism")
+        ("algorithm", po::value(&job_options.algorithm), "audit this algorithm's run")
+        ("objective", po::value(&job_options.objective), "the objective the algorithm runs on")
+        ("surrogate", po::value(&job_options.surrogate), "surrogate module (default: the algorithm's)")
+        ("acquisition", po::value(&job_options.acquisition), "acquisition module (default: the algorithm's)")
+        ("set", po::value(&job_options.settings)->composing(), "ROLE.KEY=VALUE module parameter (repeatable)")
+        ("config", po::value(&job_options.config), "INI job file as for 'dpbo run' (its out and repeat are ignored)")
+        ("neighbour", po::value(&options.neighbour)->composing(),
+         "objective.KEY=VALUE turning the data D into its neighbour D' (repeatable; e.g. "
+         "objective.neighbour_record=0)")
+        ("sensitivity", po::value(&options.sensitivity)->default_value(1.0), "mechanism audit: |x' - x|")
+        ("value", po::value(&options.value)->default_value(0.0), "mechanism audit: x")
+        ("runs", po::value(&options.runs_text),
+         fmt::format("releases per world (default {} for a mechanism, {} for an algorithm)", kMechanismRuns,
+                     kAlgorithmRuns).c_str())
+        ("delta", po::value(&options.delta)->default_value(1e-5, "1e-5"),
+         "the delta at which a mu-GDP claim is compared as (epsilon, delta)")
+        ("confidence", po::value(&options.confidence)->default_value(0.95, "0.95"),
+         "confidence of the lower bound")
+        ("seed", po::value(&job_options.seed_text),
+         "reproducible audit: experiment seed and each world's noise key derived from it");
+    described.add(common_options(common));
+    const po::variables_map given = parse_command(arguments, described);
+    if (common.help) {
+        std::cout << described << "\n";
+        return kSuccess;
+    }
+
+    JobSpec job;
+    if (!job_options.config.empty()) read_config(job_options.config, job_options, given, job);
+    for (const auto& assignment : job_options.settings) apply_assignment(job, assignment);
+    const bool algorithm_audit = !job_options.algorithm.empty() || !job_options.objective.empty();
+    if (!algorithm_audit && job_options.mechanism.empty())
+        throw ValidationError("audit needs --mechanism NAME, or --algorithm NAME with --objective NAME and --neighbour");
+    if (!(options.confidence > 0.0 && options.confidence < 1.0))
+        throw ValidationError(fmt::format("--confidence {} must lie in (0, 1)", options.confidence));
+    if (!(options.delta > 0.0 && options.delta < 1.0))
+        throw ValidationError(fmt::format("--delta {} must lie in (0, 1): the δ at which a μ-GDP claim is compared",
+                                          options.delta));
+    const std::size_t runs =
+        options.runs_text.empty() ? (algorithm_audit ? kAlgorithmRuns : kMechanismRuns) : parse_runs(options.runs_text);
+    const bool seeded = !job_options.seed_text.empty();
+    const std::uint64_t seed = seeded ? parse_seed(job_options.seed_text) : 0;
+    const std::uint64_t experiment_seed = seeded ? derived_seed(seed, 0) : os_random_u64();
+    PrivacyNoiseSource noise_first =
+        seeded ? PrivacyNoiseSource::from_seed(derived_seed(seed, 1)) : PrivacyNoiseSource::from_os();
+    PrivacyNoiseSource noise_second =
+        seeded ? PrivacyNoiseSource::from_seed(derived_seed(seed, 2)) : PrivacyNoiseSource::from_os();
+
+    PluginRegistry registry;
+    load_plugins(registry, common);
+    Subject subject;
+    audit::ReleaseSamples samples;
+    audit::StatisticsSettings settings;
+    settings.confidence = options.confidence;
+    const auto set_claim = [&](const PrivacyStatement& statement, const std::string& who) {
+        subject.claim = audit::audit_claim(statement, options.delta, who);
+        subject.claim_source = statement.mechanism;
+        settings.delta = subject.claim.delta;
+        settings.gdp = subject.claim.mu.has_value();
+        check_power(runs, options.confidence, settings);
+    };
+
+    if (!algorithm_audit) {
+        for (const char* option : {"neighbour", "surrogate", "acquisition"})
+            if (given.count(option))
+                throw ValidationError(fmt::format("--{} applies to algorithm audits; a mechanism audit compares "
+                                                  "x = --value and x' = --value + --sensitivity", option));
+        if (!job.algorithm.parameters.empty() || !job.objective.parameters.empty() || job.surrogate ||
+            job.acquisition)
+            throw ValidationError("a mechanism audit takes only mechanism.KEY=VALUE settings");
+        if (!std::isfinite(options.sensitivity) || options.sensitivity <= 0.0)
+            throw ValidationError(fmt::format("--sensitivity {} must be a finite number > 0", options.sensitivity));
+        if (!std::isfinite(options.value) || !std::isfinite(options.value + options.sensitivity))
+            throw ValidationError(fmt::format("--value {} and --value + --sensitivity must be finite", options.value));
+        const std::map<std::string, std::string> parameters =
+            job.mechanism ? job.mechanism->parameters : std::map<std::string, std::string>{};
+        auto mechanism = registry.create_as<Mechanism>(job_options.mechanism, parameters);
+        mechanism->calibrate(options.sensitivity);
+        const std::string who = fmt::format("mechanism '{}'", job_options.mechanism);
+        set_claim(mechanism->guarantee(), who);
+        samples = audit::sample_mechanism(*mechanism, options.value, options.sensitivity, runs, noise_first,
+                                          noise_second);
+        json settings_json = json::object();
+        for (const auto& [key, value] : parameters) settings_json[key] = value;
+        subject.description = {{"kind", "mechanism"}, {"name", job_options.mechanism}, {"parameters", settings_json},
+                               {"x", options.value}, {"x_prime", options.value + options.sensitivity},
+                               {"sensitivity", options.sensitivity}};
+        subject.line = fmt::format("{} ({}), D: x = {:g}, D′: x′ = {:g} (sensitivity {:g})", who,
+                                   subject.claim_source, options.value, options.value + options.sensitivity,
+                                   options.sensitivity);
+    } else {
+        if (job_options.algorithm.empty() || job_options.objective.empty())
+            throw ValidationError(fmt::format("an algorithm audit needs both --algorithm and --objective (missing: --{})",
+                                              job_options.algorithm.empty() ? "algorithm" : "objective"));
+        if (options.neighbour.empty())
+            throw ValidationError("an algorithm audit needs --neighbour objective.KEY=VALUE to define the neighbouring "
+                                  "dataset D' (e.g. --neighbour objective.neighbour_record=0); see 'dpbo info "
+                                  "OBJECTIVE'");
+        for (const char* option : {"sensitivity", "value"})
+            if (!given[option].defaulted())
+                throw ValidationError(fmt::format("--{} applies to mechanism audits; an algorithm audit's neighbour "
+                                                  "is set with --neighbour", option));
+        job.algorithm.name = job_options.algorithm;
+        job.objective.name = job_options.objective;
+        const auto name_component = [](std::optional<ModuleChoice>& component, const std::string& name) {
+            if (name.empty()) return;
+            if (!component) component = ModuleChoice{};
+            component->name = name;
+        };
+        name_component(job.surrogate, job_options.surrogate);
+        name_component(job.acquisition, job_options.acquisition);
+        name_component(job.mechanism, job_options.mechanism);
+        const JobSpec changed = neighbour_job(job, options.neighbour);
+        const audit::AlgorithmWorld first(registry, job);
+        const audit::AlgorithmWorld second(registry, changed);
+        if (first.modules().objective_parameters().values() == second.modules().objective_parameters().values()) {
+            std::string given_text;
+            for (const auto& n : options.neighbour) given_text += (given_text.empty() ? "" : ", ") + n;
+            throw ValidationError(fmt::format("--neighbour {} does not change objective '{}''s parameters (they are "
+                                              "already so in D): D and D′ would be the same dataset",
+                                              given_text, job.objective.name));
+        }
+        // The claim is checked, and the audit's power with it, before the many runs.
+        PrivacyNoiseSource probe = PrivacyNoiseSource::from_seed(experiment_seed);
+        const std::string who = fmt::format("algorithm '{}'", job.algorithm.name);
+        set_claim(first.run(experiment_seed, probe).privacy, who);
+        PrivacyStatement statement;
+        samples = audit::sample_algorithm(first, second, runs, experiment_seed, noise_first, noise_second, statement);
+        if (statement.headline() != subject.claim.headline)
+            throw RunError(fmt::format("{} stated '{}' in its first run but '{}' in the audit's runs: a claim that "
+                                       "changes between runs cannot be audited",
+                                       who, subject.claim.headline, statement.headline()));
+        json neighbour = json::object();
+        for (const auto& n : options.neighbour) neighbour[n.substr(0, n.find('='))] = n.substr(n.find('=') + 1);
+        subject.description = {{"kind", "algorithm"}, {"algorithm", job.algorithm.name},
+                               {"objective", job.objective.name}, {"neighbour", neighbour}};
+        std::string neighbour_text;
+        for (const auto& n : options.neighbour) neighbour_text += " " + n;
+        subject.line = fmt::format("{} on objective '{}', D: the data as configured, D′: with{} (one record "
+                                   "replaced, as the claim's neighbouring relation assumes)",
+                                   who, job.objective.name, neighbour_text);
+    }
+    const audit::AuditStatistics statistics =
+        audit::audit_statistics(samples.first, samples.second, samples.coordinates, settings);
+    return report(subject, statistics, runs, options, experiment_seed, seeded, common.json);
+}
+
+}  // namespace dpbo::cli

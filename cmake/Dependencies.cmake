@@ -6,6 +6,14 @@ find_package(nlohmann_json 3.10 REQUIRED)
 find_package(doctest REQUIRED)
 find_package(NLopt 2.7 REQUIRED)          # local optimisation (marginal likelihood, acquisitions)
 find_package(ZLIB REQUIRED)               # gzip-compressed data files (CMake's FindZLIB)
+# Exact arithmetic (GMP, with its C++ interface) and the ChaCha20 keystream (libsodium) for the
+# secure samplers, MPFR for correctly rounded reference values. They ship pkg-config files, not
+# CMake packages; IMPORTED_TARGET makes each one target (PkgConfig::…). libdpbo links GMP and
+# libsodium privately: no installed header names them, so plugins need neither.
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(DPBO_GMP REQUIRED IMPORTED_TARGET gmp gmpxx)
+pkg_check_modules(DPBO_MPFR REQUIRED IMPORTED_TARGET mpfr)
+pkg_check_modules(DPBO_SODIUM REQUIRED IMPORTED_TARGET libsodium)
 # libsvm (SVR for the svr-tuning objective) ships no CMake package: one imported target, found here
 # so that a missing libsvm-dev stops the configure step, not the build.
 find_path(LIBSVM_INCLUDE_DIR libsvm/svm.h REQUIRED)

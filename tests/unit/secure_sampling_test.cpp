@@ -92,6 +92,33 @@ std::vector<double> count_in_bins(const std::vector<double>& release_edges, std:
 
 bool on_grid(double r, double g) { return std::trunc(r / g) == r / g; }
 
+// The grid rounding straight from its definition, in GMP rationals: the draw's digits leave
+// Z in ±(K + [m, m + 1)/2^n); t = (x + scale·Z)/g + 1/2 then spans an interval whose ends are
+// computed exactly; k = ⌊t⌋ at its lower end, and no integer may lie strictly inside.
+double rounding_from_definition(const dpbo::privacy::detail::GridProblem& problem,
+                                const dpbo::privacy::detail::ExactDraw& draw) {
+    const std::size_t n = draw.fraction.known();
+    mpz_class m = 0;
+    for (std::size_t i = 0; i < n; ++i) m = 2 * m + (draw.fraction.known_digit(i) ? 1 : 0);
+    mpz_class two_n = 1;
+    mpz_mul_2exp(two_n.get_mpz_t(), two_n.get_mpz_t(), n);
+    const mpq_class near_end(mpz_class(static_cast<unsigned long>(draw.integer)) * two_n + m, two_n);
+    const mpq_class far_end(mpz_class(static_cast<unsigned long>(draw.integer)) * two_n + m + 1, two_n);
+    mpq_class g = 1;
+    if (problem.grid_exponent >= 0) mpq_mul_2exp(g.get_mpq_t(), g.get_mpq_t(), problem.grid_exponent);
+    else mpq_div_2exp(g.get_mpq_t(), g.get_mpq_t(), -problem.grid_exponent);
+    const mpq_class x(problem.value);
+    const mpq_class scale(problem.scale);
+    const mpq_class sign = draw.negative ? -1 : 1;
+    mpq_class a = (x + scale * sign * near_end) / g + mpq_class(1, 2);
+    mpq_class b = (x + scale * sign * far_end) / g + mpq_class(1, 2);
+    if (b < a) std::swap(a, b);
+    mpz_class k;
+    mpz_fdiv_q(k.get_mpz_t(), a.get_num_mpz_t(), a.get_den_mpz_t());
+    REQUIRE(mpq_class(k + 1) >= b);  // decided: (a, b) holds no integer
+    return dpbo::privacy::detail::nearest_double(k, problem.grid_exponent);
+}
+
 }  // namespace
 
 TEST_CASE("secure sampling: the grid is a power of two from the noise scale alone, and refuses what has none") {
@@ -457,6 +484,7 @@ TEST_CASE("secure sampling: the 128-bit grid rounding agrees with the GMP one wh
                         (exact.outcome == detail::RoundingOutcome::decided));
                 if (fixed.outcome == detail::RoundingOutcome::decided) {
                     REQUIRE(fixed.release == exact.release);
+                    REQUIRE(fixed.release == rounding_from_definition(problem, draw));
                     ++decided;
                 } else {
                     ++undecided;

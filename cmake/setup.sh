@@ -14,7 +14,7 @@ packages=(
   libfmt-dev nlohmann-json3-dev doctest-dev   # formatting, result files, tests
   libnlopt-dev                                # local optimisation
   libsvm-dev zlib1g-dev                       # SVR (svr-tuning objective), gzip data files
-  libgmp-dev libmpfr-dev libsodium-dev        # exact arithmetic, ChaCha20 keystream (secure samplers)
+  libgmp-dev libmpfr-dev libsodium-dev        # exact noise sampling, exact privacy bounds, ChaCha20
 )
 
 missing=()

@@ -6,6 +6,14 @@ find_package(nlohmann_json 3.10 REQUIRED)
 find_package(doctest REQUIRED)
 find_package(NLopt 2.7 REQUIRED)          # local optimisation (marginal likelihood, acquisitions)
 find_package(ZLIB REQUIRED)               # gzip-compressed data files (CMake's FindZLIB)
+# Exact arithmetic (GMP, with its C++ interface) and the ChaCha20 keystream (libsodium) for the
+# secure samplers, MPFR for privacy bounds where doubles cancel (and the tests' correctly rounded
+# references). They ship pkg-config files, not CMake packages; IMPORTED_TARGET makes each one target (PkgConfig::…). libdpbo links GMP, MPFR and
+# libsodium privately: no installed header names them, so plugins need neither.
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(DPBO_GMP REQUIRED IMPORTED_TARGET gmp gmpxx)
+pkg_check_modules(DPBO_MPFR REQUIRED IMPORTED_TARGET mpfr)
+pkg_check_modules(DPBO_SODIUM REQUIRED IMPORTED_TARGET libsodium)
 # libsvm (SVR for the svr-tuning objective) ships no CMake package: one imported target, found here
 # so that a missing libsvm-dev stops the configure step, not the build.
 find_path(LIBSVM_INCLUDE_DIR libsvm/svm.h REQUIRED)
@@ -30,12 +38,3 @@ if(NOT TARGET dpbo_armadillo)
   target_link_libraries(dpbo_armadillo INTERFACE ${ARMADILLO_LIBRARIES})
 endif()
 
-# MPFR: exact evaluation of privacy bounds where doubles cancel (core/src/privacy/gdp_delta_bound.cpp).
-# No CMake package either; one imported target.
-find_path(MPFR_INCLUDE_DIR mpfr.h REQUIRED)
-find_library(MPFR_LIBRARY mpfr REQUIRED)
-if(NOT TARGET dpbo_mpfr)
-  add_library(dpbo_mpfr INTERFACE)
-  target_include_directories(dpbo_mpfr SYSTEM INTERFACE ${MPFR_INCLUDE_DIR})
-  target_link_libraries(dpbo_mpfr INTERFACE ${MPFR_LIBRARY})
-endif()

@@ -127,9 +127,9 @@ PrivacyStatement PrivateGradientRelease::statement(std::vector<std::string> rele
     statement.mechanism = fmt::format(
         "{} releases of the per-record-clipped average gradient (B = {:.6g}, n = {}, L2 sensitivity 2B/n = {:.6g}, "
         "calibrated to {:.17g} to cover the floating-point error of the average) through the Gaussian mechanism, "
-        "σ = 2B√T/(nμ) = {:.6g} per coordinate, each {:.6g}-GDP; composed by accountant '{}'",
+        "σ = 2B√T/(nμ) = {:.6g} per coordinate, each {:.6g}-GDP; composed by accountant '{}'. Each release: {}",
         releases_, settings_.clipping_bound, settings_.records, sensitivity(), calibrated_sensitivity(),
-        noise_stddev(), per_step_mu(), settings_.accountant);
+        noise_stddev(), per_step_mu(), settings_.accountant, mechanism_->guarantee().mechanism);
     statement.assumptions = std::move(assumptions);
     statement.assumptions.push_back(
         "holds for any data and any clipping bound B: clipping, not an assumption on the data, bounds the "

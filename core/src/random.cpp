@@ -2,12 +2,12 @@
 
 #include <sys/random.h>
 
+#include <bit>
 #include <cerrno>
-#include <cmath>
 #include <cstring>
-#include <numbers>
 
 #include <fmt/format.h>
+#include <sodium.h>
 
 #include "dpbo/errors.hpp"
 
@@ -37,13 +37,12 @@ void fill_from_os(void* buffer, std::size_t size) {
     }
 }
 
-constexpr std::uint32_t rotl(std::uint32_t v, int c) { return (v << c) | (v >> (32 - c)); }
-
-void quarter_round(std::array<std::uint32_t, 16>& x, int a, int b, int c, int d) {
-    x[a] += x[b]; x[d] = rotl(x[d] ^ x[a], 16);
-    x[c] += x[d]; x[b] = rotl(x[b] ^ x[c], 12);
-    x[a] += x[b]; x[d] = rotl(x[d] ^ x[a], 8);
-    x[c] += x[d]; x[b] = rotl(x[b] ^ x[c], 7);
+// libsodium picks its fastest ChaCha20 implementation for this CPU in sodium_init(); before that it
+// would run the portable one. Thread-safe and idempotent, so every source may call it.
+void init_sodium() {
+    if (sodium_init() < 0) {
+        throw RunError("libsodium failed to initialise (sodium_init); privacy noise cannot be generated");
+    }
 }
 
 }  // namespace
@@ -85,11 +84,11 @@ std::uint64_t ExperimentRng::derive_seed() {
 
 PrivacyNoiseSource::PrivacyNoiseSource(const std::array<std::uint32_t, 8>& key, std::optional<std::uint64_t> seed)
     : user_seed_(seed) {
-    // RFC 8439 layout: constants, 256-bit key, 64-bit block counter, 64-bit nonce (zero: one
-    // stream per key, and every source gets a fresh key).
-    state_ = {0x61707865U, 0x3320646eU, 0x79622d32U, 0x6b206574U};
-    for (std::size_t i = 0; i < 8; ++i) state_[4 + i] = key[i];
-    state_[12] = state_[13] = state_[14] = state_[15] = 0;
+    init_sodium();
+    // RFC 8439 reads the key as eight little-endian words; libsodium takes the same 32 bytes.
+    for (std::size_t i = 0; i < 8; ++i) {
+        for (std::size_t b = 0; b < 4; ++b) key_[4 * i + b] = static_cast<unsigned char>(key[i] >> (8 * b));
+    }
 }
 
 PrivacyNoiseSource PrivacyNoiseSource::from_os() {
@@ -121,62 +120,24 @@ std::string PrivacyNoiseSource::describe() const {
 }
 
 void PrivacyNoiseSource::refill() {
-    std::array<std::uint32_t, 16> x = state_;
-    for (int round = 0; round < 10; ++round) {
-        quarter_round(x, 0, 4, 8, 12);
-        quarter_round(x, 1, 5, 9, 13);
-        quarter_round(x, 2, 6, 10, 14);
-        quarter_round(x, 3, 7, 11, 15);
-        quarter_round(x, 0, 5, 10, 15);
-        quarter_round(x, 1, 6, 11, 12);
-        quarter_round(x, 2, 7, 8, 13);
-        quarter_round(x, 3, 4, 9, 14);
+    // The original ChaCha20 layout, as before: 64-bit block counter, 64-bit nonce fixed at zero (one
+    // stream per key, and every source gets a fresh key). XOR into zeros is the keystream itself.
+    static const std::array<unsigned char, crypto_stream_chacha20_NONCEBYTES> kZeroNonce{};
+    auto* bytes = reinterpret_cast<unsigned char*>(buffer_.data());
+    const std::size_t size = sizeof buffer_;
+    std::memset(bytes, 0, size);
+    crypto_stream_chacha20_xor_ic(bytes, bytes, size, kZeroNonce.data(), next_block_, key_.data());
+    next_block_ += kBlocksPerRefill;
+    // Words are read little-endian whatever the host's byte order.
+    if constexpr (std::endian::native == std::endian::big) {
+        for (auto& word : buffer_) word = __builtin_bswap64(word);
     }
-    for (std::size_t i = 0; i < 16; ++i) block_[i] = x[i] + state_[i];
-    if (++state_[12] == 0) ++state_[13];
     used_ = 0;
 }
 
 std::uint64_t PrivacyNoiseSource::next_u64() {
-    if (used_ + 2 > block_.size()) refill();
-    const std::uint64_t low = block_[used_++];
-    const std::uint64_t high = block_[used_++];
-    return low | (high << 32);
-}
-
-double PrivacyNoiseSource::uniform_open() {
-    // 53 random bits, shifted by half a step so neither 0 nor 1 can occur (logs stay finite).
-    const std::uint64_t bits = next_u64() >> 11;
-    return (static_cast<double>(bits) + 0.5) * 0x1.0p-53;
-}
-
-double PrivacyNoiseSource::gaussian() {
-    if (spare_gaussian_) {
-        const double value = *spare_gaussian_;
-        spare_gaussian_.reset();
-        return value;
-    }
-    const double radius = std::sqrt(-2.0 * std::log(uniform_open()));
-    const double angle = 2.0 * std::numbers::pi * uniform_open();
-    spare_gaussian_ = radius * std::sin(angle);
-    return radius * std::cos(angle);
-}
-
-double PrivacyNoiseSource::laplace(double scale) {
-    // The difference of two independent Exp(1) variables is Laplace(0, 1).
-    return scale * (std::log(uniform_open()) - std::log(uniform_open()));
-}
-
-arma::vec PrivacyNoiseSource::gaussian(std::size_t count, double stddev) {
-    arma::vec out(count);
-    for (auto& v : out) v = stddev * gaussian();
-    return out;
-}
-
-arma::vec PrivacyNoiseSource::laplace(std::size_t count, double scale) {
-    arma::vec out(count);
-    for (auto& v : out) v = laplace(scale);
-    return out;
+    if (used_ == buffer_.size()) refill();
+    return buffer_[used_++];
 }
 
 }  // namespace dpbo

@@ -17,6 +17,7 @@
 #include "dpbo/errors.hpp"
 #include "dpbo/mechanism.hpp"
 #include "dpbo/privacy.hpp"
+#include "dpbo/privacy/secure_sampling.hpp"
 #include "dpbo/random.hpp"
 #include "test_support.hpp"
 
@@ -178,19 +179,42 @@ TEST_CASE("mechanisms refuse to release before calibration") {
     }
 }
 
-TEST_CASE("mechanisms add exactly the noise source's draws at their scale") {
+TEST_CASE("mechanisms release exactly what the secure sampling layer draws at their scale") {
+    // The plugins add no noise of their own: replaying the same keystream through the layer gives
+    // the very same doubles.
     const arma::vec value = {10.0, -20.0, 30.0, 0.5};
     auto gaussian = mechanism("gaussian", {{"mu", "0.5"}});
     gaussian->calibrate(1.0);
     auto noise = dpbo::PrivacyNoiseSource::from_seed(11);
     auto replay = dpbo::PrivacyNoiseSource::from_seed(11);
-    CHECK(arma::approx_equal(gaussian->release(value, noise), value + replay.gaussian(4, 2.0),
-                             "absdiff", 1e-12));
+    CHECK(arma::approx_equal(gaussian->release(value, noise),
+                             dpbo::privacy::gaussian_release(value, 2.0, replay), "absdiff", 0.0));
 
     auto laplace = mechanism("laplace", {{"epsilon", "0.5"}});
     laplace->calibrate(2.0);
-    CHECK(arma::approx_equal(laplace->release(value, noise), value + replay.laplace(4, 4.0),
-                             "absdiff", 1e-12));
+    CHECK(arma::approx_equal(laplace->release(value, noise),
+                             dpbo::privacy::laplace_release(value, 4.0, replay), "absdiff", 0.0));
+}
+
+TEST_CASE("mechanisms name their exact sampler and grid, and refuse a noise scale with no grid") {
+    auto gaussian = mechanism("gaussian", {{"mu", "0.5"}});
+    gaussian->calibrate(1.0);  // σ = 2: grid 2^(1 − 40)
+    CHECK(gaussian->guarantee().mechanism.find(
+              "exact sampling of N(0, σ²) (Karney 2016) rounded to the grid 2^-39; rounding is "
+              "post-processing, no slack") != std::string::npos);
+    auto laplace = mechanism("laplace", {{"epsilon", "0.5"}});
+    laplace->calibrate(2.0);  // b = 4: grid 2^(2 − 40)
+    CHECK(laplace->guarantee().mechanism.find("rounded to the grid 2^-38") != std::string::npos);
+
+    // σ = Δ/μ = 1e-300 has no normal grid 2^(⌈log2 σ⌉ − 40); the refusal names σ and leaves the
+    // mechanism uncalibrated.
+    auto tiny = mechanism("gaussian", {{"mu", "1"}});
+    CHECK_THROWS_WITH_AS(tiny->calibrate(1e-300), doctest::Contains("sigma = 1e-300"),
+                         dpbo::ValidationError);
+    CHECK_FALSE(tiny->calibrated());
+    auto huge = mechanism("laplace", {{"epsilon", "1e-11"}});
+    CHECK_THROWS_WITH_AS(huge->calibrate(1e290), doctest::Contains("noise scale b"), dpbo::ValidationError);
+    CHECK_FALSE(huge->calibrated());
 }
 
 TEST_CASE("gaussian mechanism: released noise is N(0, sigma^2)") {

@@ -30,9 +30,11 @@ private:
     std::mt19937_64 engine_;
 };
 
-// ChaCha20 keystream generator: the privacy-noise source. Keyed from the operating system's
-// CSPRNG (getrandom) unless the user gives a seed, in which case the run is reproducible and its
-// result says that the noise must not be relied on for a real release.
+// ChaCha20 keystream (libsodium's): the random bits behind every privacy-noise draw. Keyed from the
+// operating system's CSPRNG (getrandom) unless the user gives a seed, in which case the run is
+// reproducible and its result says that the noise must not be relied on for a real release.
+// It hands out bits only: noise is drawn from them by the exact samplers of
+// <dpbo/privacy/secure_sampling.hpp>, never by floating-point transforms of uniforms.
 class PrivacyNoiseSource {
 public:
     static PrivacyNoiseSource from_os();
@@ -45,22 +47,20 @@ public:
     std::optional<std::uint64_t> user_seed() const { return user_seed_; }
     std::string describe() const;
 
+    // The next 64 keystream bits: bytes 8i .. 8i + 7 of the stream, read little-endian.
     std::uint64_t next_u64();
-    double uniform_open();             // (0, 1), 53 random bits
-    double gaussian();                 // N(0, 1)
-    double laplace(double scale);      // Laplace(0, scale)
-    arma::vec gaussian(std::size_t count, double stddev);
-    arma::vec laplace(std::size_t count, double scale);
 
 private:
     PrivacyNoiseSource(const std::array<std::uint32_t, 8>& key, std::optional<std::uint64_t> seed);
     void refill();
 
-    std::array<std::uint32_t, 16> state_{};
-    std::array<std::uint32_t, 16> block_{};
-    std::size_t used_ = 16;
+    // Several blocks per call into libsodium, so its per-call cost is shared across many draws.
+    static constexpr std::size_t kBlocksPerRefill = 16;
+    std::array<unsigned char, 32> key_{};
+    std::uint64_t next_block_ = 0;  // the RFC 8439 block counter of the next refill
+    std::array<std::uint64_t, kBlocksPerRefill * 8> buffer_{};
+    std::size_t used_ = kBlocksPerRefill * 8;
     std::optional<std::uint64_t> user_seed_;
-    std::optional<double> spare_gaussian_;
 };
 
 // A seed from the operating system's CSPRNG (for experiment seeds when the user gives none).

@@ -14,6 +14,7 @@
 #include "dpbo/parameters.hpp"
 #include "dpbo/plugin.hpp"
 #include "dpbo/privacy.hpp"
+#include "dpbo/privacy/secure_sampling.hpp"
 #include "dpbo/random.hpp"
 
 namespace {
@@ -154,6 +155,8 @@ public:
                 kOwner, mu_ ? fmt::format("mu = {}", *mu_) : fmt::format("epsilon = {}, delta = {}", epsilon_, delta_),
                 sensitivity, sigma));
         }
+        // Refuses a σ with no usable release grid (beyond the double range) before anything is released.
+        dpbo::privacy::release_grid(sigma, fmt::format("{}: sigma", kOwner));
         sigma_ = sigma;
         sensitivity_ = sensitivity;
     }
@@ -163,8 +166,7 @@ public:
     double noise_scale() const override { return require_sigma("noise_scale()"); }
 
     arma::vec release(const arma::vec& value, dpbo::PrivacyNoiseSource& noise) const override {
-        const double sigma = require_sigma("release()");
-        return value + noise.gaussian(value.n_elem, sigma);
+        return dpbo::privacy::gaussian_release(value, require_sigma("release()"), noise);
     }
 
     dpbo::PrivacyStatement guarantee() const override {
@@ -176,14 +178,14 @@ public:
                 {dpbo::gdp_epsilon(*mu_, equivalent_delta_), equivalent_delta_}};
             statement.mechanism = fmt::format(
                 "Gaussian mechanism, σ = {} = Δ/μ for L2 sensitivity Δ = {} (Dong, Roth & Su "
-                "2022, Thm 2.7)",
-                sigma, *sensitivity_);
+                "2022, Thm 2.7); {}",
+                sigma, *sensitivity_, sampler(sigma));
         } else {
             statement = dpbo::PrivacyStatement::approx_dp(epsilon_, delta_);
             statement.mechanism = fmt::format(
                 "analytic Gaussian mechanism, σ = {} for L2 sensitivity Δ = {} (Balle & Wang "
-                "2018)",
-                sigma, *sensitivity_);
+                "2018); {}",
+                sigma, *sensitivity_, sampler(sigma));
         }
         statement.assumptions.push_back(
             fmt::format("the query's L2 sensitivity is at most Δ = {}", *sensitivity_));
@@ -191,6 +193,13 @@ public:
     }
 
 private:
+    static std::string sampler(double sigma) {
+        return fmt::format(
+            "exact sampling of N(0, σ²) (Karney 2016) rounded to the grid 2^{}; rounding is "
+            "post-processing, no slack",
+            std::ilogb(dpbo::privacy::release_grid(sigma)));
+    }
+
     static std::string describe_given(const dpbo::ParameterSet& parameters) {
         std::vector<std::string> given;
         for (const char* key : {"mu", "epsilon", "delta"}) {

@@ -10,6 +10,7 @@
 #include "dpbo/parameters.hpp"
 #include "dpbo/plugin.hpp"
 #include "dpbo/privacy.hpp"
+#include "dpbo/privacy/secure_sampling.hpp"
 #include "dpbo/random.hpp"
 
 namespace {
@@ -40,12 +41,14 @@ public:
                 kOwner, sensitivity));
         }
         const double scale = sensitivity / epsilon_;
-        // Δ₁ huge and ε tiny can overflow b; infinite noise would be a release of nothing.
+        // Δ₁ huge and ε tiny can overflow b (infinite noise would be a release of nothing), and a b
+        // beyond the grid's range has no exact release.
         if (!std::isfinite(scale)) {
             throw dpbo::ValidationError(fmt::format(
                 "{}: sensitivity = {} with epsilon = {} gives an infinite noise scale", kOwner,
                 sensitivity, epsilon_));
         }
+        dpbo::privacy::release_grid(scale, fmt::format("{}: noise scale b", kOwner));
         scale_ = scale;
         sensitivity_ = sensitivity;
     }
@@ -55,15 +58,17 @@ public:
     double noise_scale() const override { return require_scale("noise_scale()"); }
 
     arma::vec release(const arma::vec& value, dpbo::PrivacyNoiseSource& noise) const override {
-        const double scale = require_scale("release()");
-        return value + noise.laplace(value.n_elem, scale);
+        return dpbo::privacy::laplace_release(value, require_scale("release()"), noise);
     }
 
     dpbo::PrivacyStatement guarantee() const override {
         const double scale = require_scale("guarantee()");
         auto statement = dpbo::PrivacyStatement::pure_dp(epsilon_);
         statement.mechanism = fmt::format(
-            "Laplace mechanism, b = {} = Δ₁/ε for L1 sensitivity Δ₁ = {}", scale, *sensitivity_);
+            "Laplace mechanism, b = {} = Δ₁/ε for L1 sensitivity Δ₁ = {}; exact sampling of "
+            "Laplace(0, b) (von Neumann's exponential, random sign) rounded to the grid 2^{}; "
+            "rounding is post-processing, no slack",
+            scale, *sensitivity_, std::ilogb(dpbo::privacy::release_grid(scale)));
         statement.assumptions.push_back(
             fmt::format("the query's L1 sensitivity is at most Δ = {}", *sensitivity_));
         return statement;

@@ -4,24 +4,21 @@
 // For an integer-valued query with L1 sensitivity Δ, each coordinate gets independent noise Z with
 // P(Z = z) = (1 − α)/(1 + α) · α^|z|, α = exp(−ε/Δ). Neighbouring datasets move the answer by
 // integers whose absolute values sum to at most Δ, which changes the probability of any output by
-// a factor of at most α^−Δ = e^ε: the release is ε-DP. Unlike Laplace noise the output stays an
-// integer, so no floating-point low bits can carry information about the true value.
+// a factor of at most α^−Δ = e^ε: the release is ε-DP. The noise is drawn by the SDK's exact
+// discrete Laplace sampler (integer arithmetic only, with ε/Δ as an exact rational), and the release
+// is the double nearest to the noisy integer — a function of that integer alone, so no
+// floating-point low bits can carry information about the true value.
 #include <dpbo/errors.hpp>
 #include <dpbo/mechanism.hpp>
 #include <dpbo/plugin.hpp>
+#include <dpbo/privacy/secure_sampling.hpp>
 #include <dpbo/random.hpp>
 
 #include <charconv>
 #include <cmath>
-#include <limits>
 #include <string>
 
 namespace {
-
-// Doubles hold every integer up to 2^53 exactly. Keeping the input and the noise each within 2^52
-// keeps their sum exact, so the release is the integer the privacy analysis talks about.
-constexpr double kLargestInput = 0x1.0p52;
-constexpr double kLargestNoise = 0x1.0p52;
 
 // The shortest text that reads back as the same double: 2.0000000001 is shown as such, not as 2.
 std::string exact_text(double value) {
@@ -58,28 +55,16 @@ public:
                          " is not allowed: the L1 sensitivity of an integer-valued query must be a "
                          "positive integer");
         }
-        const double decay = epsilon_ / sensitivity;  // −log α, kept exact rather than log(exp(·))
-        // The largest draw is −log(u)/decay for the smallest uniform u > 0 a double can hold; past
-        // kLargestNoise the released integers would no longer be exact.
-        const double largest_draw = -std::log(std::numeric_limits<double>::denorm_min()) / decay;
-        if (largest_draw > kLargestNoise) {
-            throw refuse("sensitivity = " + exact_text(sensitivity) + " with epsilon = " +
-                         exact_text(epsilon_) + " gives epsilon/sensitivity = " + exact_text(decay) +
-                         ", too small for exact integer noise; allowed: epsilon/sensitivity >= " +
-                         exact_text(-std::log(std::numeric_limits<double>::denorm_min()) /
-                                    kLargestNoise));
-        }
         sensitivity_ = sensitivity;
-        decay_ = decay;
     }
 
     bool calibrated() const override { return sensitivity_ > 0.0; }
 
-    // Var Z = 2α/(1 − α)²; 1 − α is computed as −expm1(−decay) so small ε/Δ keeps its digits.
+    // Var Z = 2α/(1 − α)²; 1 − α is computed as −expm1(−ε/Δ) so small ε/Δ keeps its digits.
     double noise_scale() const override {
         require_calibrated("noise_scale()");
-        const double alpha = std::exp(-decay_);
-        return std::sqrt(2.0 * alpha) / -std::expm1(-decay_);
+        const double decay = epsilon_ / sensitivity_;
+        return std::sqrt(2.0 * std::exp(-decay)) / -std::expm1(-decay);
     }
 
     arma::vec release(const arma::vec& value, dpbo::PrivacyNoiseSource& noise) const override {
@@ -87,15 +72,17 @@ public:
         // Every coordinate is checked before any noise is drawn, and the message names the
         // coordinate but never its value: the value is the un-noised, sensitive answer.
         for (arma::uword i = 0; i < value.n_elem; ++i) {
-            if (!is_integer(value[i]) || std::abs(value[i]) > kLargestInput) {
+            if (!is_integer(value[i])) {
                 throw refuse("coordinate " + std::to_string(i) +
-                             " of the value to release is not an integer of magnitude at most "
-                             "2^52 = 4503599627370496 (its value is not shown: it is not private)");
+                             " of the value to release is not a finite integer (its value is not "
+                             "shown: it is not private)");
             }
         }
+        // The decay ε/Δ is passed as the pair (ε, Δ): the sampler uses their exact quotient.
+        const dpbo::privacy::Ratio decay{epsilon_, sensitivity_};
         arma::vec released(value.n_elem);
         for (arma::uword i = 0; i < value.n_elem; ++i) {
-            released[i] = value[i] + two_sided_geometric(noise);
+            released[i] = dpbo::privacy::discrete_laplace_release(value[i], decay, noise);
         }
         return released;
     }
@@ -103,14 +90,15 @@ public:
     dpbo::PrivacyStatement guarantee() const override {
         require_calibrated("guarantee()");
         dpbo::PrivacyStatement statement = dpbo::PrivacyStatement::pure_dp(epsilon_);
-        statement.mechanism = "two-sided geometric noise P(Z = z) ∝ α^|z|, α = exp(−ε/Δ) = " +
-                              exact_text(std::exp(-decay_)) + ", added to each coordinate";
+        statement.mechanism =
+            "two-sided geometric noise P(Z = z) ∝ α^|z|, α = exp(−ε/Δ) = " +
+            exact_text(std::exp(-epsilon_ / sensitivity_)) +
+            ", added to each coordinate; sampled exactly with integer arithmetic (Canonne, Kamath "
+            "& Steinke 2020, Alg. 2), released as the double nearest to the noisy integer (exact "
+            "below 2^53); no slack";
         statement.assumptions.push_back("the released query is integer-valued and its L1 "
                                         "sensitivity is at most Δ = " +
                                         exact_text(sensitivity_));
-        statement.assumptions.push_back(
-            "the noise is sampled by inverting 53-bit uniforms, so its probabilities match the "
-            "two-sided geometric law up to that resolution (about 2^-53 per draw)");
         return statement;
     }
 
@@ -123,20 +111,8 @@ private:
         }
     }
 
-    // G = ⌊log U / log α⌋ has P(G ≥ k) = P(U ≤ α^k) = α^k: geometric on {0, 1, ...}. The
-    // difference of two independent copies has P(Z = z) ∝ α^|z|.
-    double geometric(dpbo::PrivacyNoiseSource& noise) const {
-        return std::floor(std::log(noise.uniform_open()) / -decay_);
-    }
-
-    double two_sided_geometric(dpbo::PrivacyNoiseSource& noise) const {
-        const double first = geometric(noise);
-        return first - geometric(noise);
-    }
-
     double epsilon_;
     double sensitivity_ = 0.0;  // 0 until calibrate()
-    double decay_ = 0.0;        // ε/Δ = −log α
 };
 
 }  // namespace

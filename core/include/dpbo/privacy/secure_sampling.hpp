@@ -1,0 +1,68 @@
+#pragma once
+// The secure sampling layer: the only way privacy noise is drawn. Every release here is exact —
+// its distribution, as sampled on a real machine, is the one the privacy proof assumes:
+//   - Gaussian and Laplace releases sample the continuous noise exactly, as a lazily refined random
+//     real (Karney 2016; von Neumann 1951), and round x + noise exactly onto a power-of-two grid
+//     chosen from the noise scale alone. The release is a function of the grid index only, so it
+//     is post-processing of the continuous mechanism and keeps its guarantee with no slack, and
+//     the set of values a release can take does not depend on x (Mironov 2012).
+//   - Bernoulli(exp(−γ)), discrete Laplace and uniform integers use integer arithmetic only
+//     (Canonne, Kamath & Steinke 2020).
+// All bits come from the ChaCha20 keystream of a PrivacyNoiseSource. No GMP type appears here:
+// plugins include this header without GMP's.
+#include <cstdint>
+#include <string_view>
+
+#include <armadillo>
+
+namespace dpbo {
+
+class PrivacyNoiseSource;
+
+namespace privacy {
+
+// A non-negative rational given exactly as the quotient of two finite doubles (every double is a
+// dyadic rational, so ε/Δ or n/d with integers up to 2^53 is represented without rounding).
+struct Ratio {
+    double numerator = 0.0;
+    double denominator = 1.0;
+};
+
+// The grid g = 2^(⌈log2 scale⌉ − 40) that releases at noise scale `scale` are rounded to. It depends
+// on the scale alone, never on the value released. Throws ValidationError naming `what` and the
+// value when the scale is not finite and > 0, when g would not be a normal double (scale below
+// about 2^-982), or when the noise itself could overflow (scale above 2^999).
+double release_grid(double scale, std::string_view what = "noise scale");
+
+// g · round((value + sigma · Z) / g), Z ~ N(0, 1) sampled exactly, g = release_grid(sigma). The
+// result is the double nearest to g·k (±inf only when g·k is beyond the double range). Throws
+// RunError when a value is not finite (without printing it: it is the un-noised answer).
+double gaussian_release(double value, double sigma, PrivacyNoiseSource& noise);
+arma::vec gaussian_release(const arma::vec& value, double sigma, PrivacyNoiseSource& noise);
+
+// The same with Laplace noise b · L, L = ±E, E ~ Exp(1) sampled exactly, g = release_grid(scale).
+double laplace_release(double value, double scale, PrivacyNoiseSource& noise);
+arma::vec laplace_release(const arma::vec& value, double scale, PrivacyNoiseSource& noise);
+
+// For tests of the far tails, which plain sampling never reaches: the release with Z drawn from
+// N(0, 1) conditioned on ⌊|Z|⌋ ≥ min_integer_part (for Laplace, E from Exp(1) conditioned on
+// ⌊E⌋ ≥ min_integer_part), by the very code that serves gaussian_release and laplace_release, which
+// are these with min_integer_part = 0.
+double gaussian_release_tail(double value, double sigma, std::uint32_t min_integer_part,
+                             PrivacyNoiseSource& noise);
+double laplace_release_tail(double value, double scale, std::uint32_t min_integer_part,
+                            PrivacyNoiseSource& noise);
+
+// True with probability exp(−gamma), gamma ≥ 0 (Canonne, Kamath & Steinke 2020, Alg. 1).
+bool bernoulli_exp_minus(Ratio gamma, PrivacyNoiseSource& noise);
+
+// integer_value + Z, where P(Z = z) ∝ exp(−decay · |z|), decay > 0 (discrete Laplace; Canonne,
+// Kamath & Steinke 2020, Alg. 2), returned as the double nearest to that exact integer (so it is a
+// function of the noisy integer alone, also beyond 2^53). integer_value must be an integer.
+double discrete_laplace_release(double integer_value, Ratio decay, PrivacyNoiseSource& noise);
+
+// Uniform on {0, 1, ..., bound − 1} by rejection of random bit strings; bound ≥ 1.
+std::uint64_t uniform_below(std::uint64_t bound, PrivacyNoiseSource& noise);
+
+}  // namespace privacy
+}  // namespace dpbo

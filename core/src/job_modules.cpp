@@ -68,6 +68,16 @@ void JobModules::resolve_components(const JobSpec& spec) {
     resolve(ModuleKind::Mechanism, spec.mechanism, mechanism_);
 }
 
+const std::optional<ModuleChoice>& JobModules::component(ModuleKind kind) const {
+    static const std::optional<ModuleChoice> none;
+    switch (kind) {
+        case ModuleKind::Surrogate: return surrogate_;
+        case ModuleKind::Acquisition: return acquisition_;
+        case ModuleKind::Mechanism: return mechanism_;
+        default: return none;
+    }
+}
+
 std::shared_ptr<Objective> JobModules::create_objective() const {
     return registry_.create_as<Objective>(objective_.name, objective_.parameters);
 }

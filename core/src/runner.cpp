@@ -12,6 +12,7 @@
 #include "dpbo/cpu_clock.hpp"
 #include "dpbo/errors.hpp"
 #include "dpbo/evaluator.hpp"
+#include "dpbo/job_modules.hpp"
 #include "dpbo/mechanism.hpp"
 #include "dpbo/objective.hpp"
 #include "dpbo/observer.hpp"
@@ -152,23 +153,23 @@ json module_json(const ResolvedModule& m) {
     return {{"name", m.choice.name}, {"version", m.plugin->manifest.version}, {"parameters", m.parameters}};
 }
 
+// One repeat's modules: a fresh objective and fresh components, so no state crosses repeats.
 struct Modules {
-    std::shared_ptr<Algorithm> algorithm;
     std::shared_ptr<Objective> objective;
-    std::shared_ptr<Surrogate> surrogate;
-    std::shared_ptr<Acquisition> acquisition;
-    std::shared_ptr<Mechanism> mechanism;
+    JobComponents components;
 };
+
+const JobSpec& checked(const JobSpec& spec) {
+    if (spec.repeat == 0) throw ValidationError("--repeat must be at least 1");
+    return spec;
+}
 
 class Job {
 public:
-    Job(PluginRegistry& registry, const JobSpec& spec) : registry_(registry), spec_(spec) {
-        if (spec.repeat == 0) throw ValidationError("--repeat must be at least 1");
-        algorithm_ = resolve(registry, ModuleKind::Algorithm, spec.algorithm);
-        objective_ = resolve(registry, ModuleKind::Objective, spec.objective);
-        probe_ = create();  // creating every module validates the whole combination up front
-        check_roles();
-    }
+    // JobModules resolves the roles and checks every name, parameter and combination; creating the
+    // first repeat's modules here lets the objective check its own parameters before anything runs.
+    Job(PluginRegistry& registry, const JobSpec& spec)
+        : registry_(registry), spec_(checked(spec)), modules_(registry, spec), job_(describe()), probe_(create()) {}
 
     JobReport run(const ObserverFor& observer_for) {
         JobReport report;
@@ -179,69 +180,16 @@ public:
     }
 
 private:
-    void check_roles() {
-        const auto roles = probe_.algorithm->components();
-        const auto declared = [&](ModuleKind kind) -> const ComponentRole* {
-            for (const auto& role : roles)
-                if (role.kind == kind) return &role;
-            return nullptr;
-        };
-        std::string uses;
-        for (const auto& role : roles)
-            uses += fmt::format("{}{} ({})", uses.empty() ? "" : ", ", to_string(role.kind),
-                                role.required ? "required" : "optional");
-        // A component given with parameters but no name means "the algorithm's default, with these".
-        const auto check = [&](ModuleKind kind, const std::optional<ModuleChoice>& given,
-                               std::optional<ResolvedModule>& resolved) {
-            const ComponentRole* role = declared(kind);
-            const bool named = given && !given->name.empty();
-            if (given && role == nullptr)
-                throw ValidationError(fmt::format("algorithm '{}' does not use a {} (it uses: {}); remove {}",
-                                                  spec_.algorithm.name, to_string(kind), uses.empty() ? "nothing" : uses,
-                                                  named ? fmt::format("--{}", to_string(kind))
-                                                        : fmt::format("the {}.* settings", to_string(kind))));
-            const auto with_role_defaults = [&](ModuleChoice choice) {
-                if (role != nullptr && choice.name == role->default_name)
-                    for (const auto& [key, value] : role->default_parameters) choice.parameters.emplace(key, value);
-                return choice;
-            };
-            if (named) {
-                resolved = resolve(registry_, kind, with_role_defaults(*given));
-            } else if (role != nullptr && !role->default_name.empty()) {
-                resolved = resolve(registry_, kind,
-                                   with_role_defaults(ModuleChoice{role->default_name,
-                                                                   given ? given->parameters
-                                                                         : std::map<std::string, std::string>{}}));
-            } else if (given || (role != nullptr && role->required)) {
-                throw ValidationError(fmt::format("algorithm '{}' needs a named {} ({}){}; name one with --{}",
-                                                  spec_.algorithm.name, to_string(kind), role->doc,
-                                                  given ? " for the settings given" : "", to_string(kind)));
-            }
-        };
-        check(ModuleKind::Surrogate, spec_.surrogate, surrogate_);
-        check(ModuleKind::Acquisition, spec_.acquisition, acquisition_);
-        check(ModuleKind::Mechanism, spec_.mechanism, mechanism_);
-        probe_ = create();
-    }
+    Modules create() const { return {modules_.create_objective(), modules_.create_components()}; }
 
-    Modules create() {
-        Modules m;
-        m.algorithm = registry_.create_as<Algorithm>(algorithm_.choice.name, algorithm_.choice.parameters);
-        m.objective = registry_.create_as<Objective>(objective_.choice.name, objective_.choice.parameters);
-        if (surrogate_) m.surrogate = registry_.create_as<Surrogate>(surrogate_->choice.name, surrogate_->choice.parameters);
-        if (acquisition_)
-            m.acquisition = registry_.create_as<Acquisition>(acquisition_->choice.name, acquisition_->choice.parameters);
-        if (mechanism_) m.mechanism = registry_.create_as<Mechanism>(mechanism_->choice.name, mechanism_->choice.parameters);
-        return m;
-    }
-
-    json job_json() const {
+    // The job as written into every result: each module with its validated parameters and defaults.
+    json describe() const {
         json job;
-        job["algorithm"] = module_json(algorithm_);
-        job["objective"] = module_json(objective_);
-        if (surrogate_) job["surrogate"] = module_json(*surrogate_);
-        if (acquisition_) job["acquisition"] = module_json(*acquisition_);
-        if (mechanism_) job["mechanism"] = module_json(*mechanism_);
+        job["algorithm"] = module_json(resolve(registry_, ModuleKind::Algorithm, modules_.algorithm()));
+        job["objective"] = module_json(resolve(registry_, ModuleKind::Objective, modules_.objective()));
+        for (const ModuleKind kind : {ModuleKind::Surrogate, ModuleKind::Acquisition, ModuleKind::Mechanism})
+            if (const auto& choice = modules_.component(kind))
+                job[std::string(to_string(kind))] = module_json(resolve(registry_, kind, *choice));
         job["seed"] = spec_.seed ? json(*spec_.seed) : json(nullptr);
         return job;
     }
@@ -273,7 +221,7 @@ private:
     RepeatOutcome run_repeat(std::size_t index, RunObserver& observer) {
         RepeatOutcome outcome;
         outcome.index = index;
-        const json job = job_json();
+        const json& job = job_;
         const fs::path dir = repeat_dir(index);
         outcome.result_file = dir.empty() ? fs::path() : dir / "result.json";
         if (auto earlier = earlier_result(outcome.result_file, job, index)) {
@@ -285,13 +233,14 @@ private:
         }
 
         Modules modules = index == 0 ? std::move(probe_) : create();
+        const JobComponents& components = modules.components;
         const std::uint64_t experiment_seed = spec_.seed ? repeat_seed(*spec_.seed, index, 1) : os_random_u64();
         ExperimentRng rng(experiment_seed);
         PrivacyNoiseSource noise = spec_.seed ? PrivacyNoiseSource::from_seed(repeat_seed(*spec_.seed, index, 2))
                                               : PrivacyNoiseSource::from_os();
         SerialEvaluator evaluator;
         RunContext context{*modules.objective, evaluator, rng, noise, observer, registry_,
-                           modules.surrogate, modules.acquisition, modules.mechanism};
+                           components.surrogate, components.acquisition, components.mechanism};
 
         // The key comes from a per-repeat seed derived from --seed; name the user's seed, not the key's.
         const std::string noise_source =
@@ -301,7 +250,7 @@ private:
                        : noise.describe();
         const auto wall_start = std::chrono::steady_clock::now();
         const double cpu_start = process_cpu_seconds();
-        RunResult result = modules.algorithm->run(context);
+        RunResult result = components.algorithm->run(context);
         const double cpu_seconds = process_cpu_seconds() - cpu_start;
         const double wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
         observer.on_finish();
@@ -368,11 +317,8 @@ private:
 
     PluginRegistry& registry_;
     const JobSpec& spec_;
-    ResolvedModule algorithm_;
-    ResolvedModule objective_;
-    std::optional<ResolvedModule> surrogate_;
-    std::optional<ResolvedModule> acquisition_;
-    std::optional<ResolvedModule> mechanism_;
+    JobModules modules_;
+    json job_;
     Modules probe_;
 };
 

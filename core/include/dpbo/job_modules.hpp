@@ -4,14 +4,13 @@
 // parameters under the user's own). Resolving checks every name, every parameter and the whole
 // combination, so a bad job is refused before anything runs. Used by `dpbo audit`, which runs one
 // job many times in-process with fresh components each run.
-//
-// Note: runner.cpp's Job applies the same role rules; it should create its modules through this
-// class so that the two cannot drift apart.
+// `dpbo run` (runner.cpp) creates its modules through it too, so the two cannot drift apart.
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
 
+#include "dpbo/module.hpp"
 #include "dpbo/parameters.hpp"
 #include "dpbo/runner.hpp"
 
@@ -46,6 +45,9 @@ public:
     const ModuleChoice& objective() const { return objective_; }
     // The objective's parameters as validated (the user's, plus every default).
     const ParameterSet& objective_parameters() const { return objective_parameters_; }
+    // The module resolved for a component role (named by the user, or the algorithm's default with
+    // its default parameters); none when the algorithm runs without one.
+    const std::optional<ModuleChoice>& component(ModuleKind kind) const;
 
 private:
     void resolve_components(const JobSpec& spec);

@@ -44,16 +44,11 @@ struct Subject {
 };
 
 std::size_t parse_runs(const std::string& text) {
-    std::size_t used = 0;
-    unsigned long long value = 0;
-    try {
-        value = std::stoull(text, &used);
-    } catch (const std::exception&) {
-        used = 0;
-    }
-    if (used != text.size() || text.empty() || text.front() == '-' || value < 4)
+    const std::uint64_t value = parse_whole_number(text, "--runs");
+    if (value < 4)
         throw ValidationError(fmt::format("--runs '{}' is not allowed; need a whole number ≥ 4 of releases per world "
-                                          "(half select the distinguishers — a quarter shapes them, a quarter scores them — and half evaluate them)",
+                                          "(half select the distinguishers — a quarter shapes them, a quarter scores "
+                                          "them — and half evaluate them)",
                                           text));
     return value;
 }
@@ -196,15 +191,8 @@ int command_audit(const std::vector<std::string>& arguments) {
         "seed), distinguishing events learnt on half the releases, an empirical lower bound on epsilon (and mu) "
         "from the other half.\nexit codes: 0 not refuted, 3 claim refuted, 2 usage or validation error, 1 failure "
         "while running");
+    add_module_options(described, job_options);
     described.add_options()
-        ("mechanism", po::value(&job_options.mechanism), "audit this mechanism (see 'dpbo list --kind mechanism'); "
-                                                         "for an algorithm audit, its mechanism")
-        ("algorithm", po::value(&job_options.algorithm), "audit this algorithm's run")
-        ("objective", po::value(&job_options.objective), "the objective the algorithm runs on")
-        ("surrogate", po::value(&job_options.surrogate), "surrogate module (default: the algorithm's)")
-        ("acquisition", po::value(&job_options.acquisition), "acquisition module (default: the algorithm's)")
-        ("set", po::value(&job_options.settings)->composing(), "ROLE.KEY=VALUE module parameter (repeatable)")
-        ("config", po::value(&job_options.config), "INI job file as for 'dpbo run' (its out and repeat are ignored)")
         ("neighbour", po::value(&options.neighbour)->composing(),
          "objective.KEY=VALUE turning the data D into its neighbour D' (repeatable; e.g. "
          "objective.neighbour_record=0)")
@@ -226,9 +214,7 @@ int command_audit(const std::vector<std::string>& arguments) {
         return kSuccess;
     }
 
-    JobSpec job;
-    if (!job_options.config.empty()) read_config(job_options.config, job_options, given, job);
-    for (const auto& assignment : job_options.settings) apply_assignment(job, assignment);
+    JobSpec job = job_settings(job_options, given);
     const bool algorithm_audit = !job_options.algorithm.empty() || !job_options.objective.empty();
     if (!algorithm_audit && job_options.mechanism.empty())
         throw ValidationError("audit needs --mechanism NAME, or --algorithm NAME with --objective NAME and --neighbour");
@@ -303,14 +289,7 @@ int command_audit(const std::vector<std::string>& arguments) {
                                                   "is set with --neighbour", option));
         job.algorithm.name = job_options.algorithm;
         job.objective.name = job_options.objective;
-        const auto name_component = [](std::optional<ModuleChoice>& component, const std::string& name) {
-            if (name.empty()) return;
-            if (!component) component = ModuleChoice{};
-            component->name = name;
-        };
-        name_component(job.surrogate, job_options.surrogate);
-        name_component(job.acquisition, job_options.acquisition);
-        name_component(job.mechanism, job_options.mechanism);
+        name_components(job, job_options);
         const JobSpec changed = neighbour_job(job, options.neighbour);
         const audit::AlgorithmWorld first(registry, job);
         const audit::AlgorithmWorld second(registry, changed);

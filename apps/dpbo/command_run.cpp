@@ -40,14 +40,8 @@ int command_run(const std::vector<std::string>& arguments) {
     CommonOptions common;
     JobOptions options;
     po::options_description described("dpbo run [--algorithm A --objective O] [options]");
+    add_module_options(described, options);
     described.add_options()
-        ("algorithm", po::value(&options.algorithm), "algorithm module (see 'dpbo list --kind algorithm')")
-        ("objective", po::value(&options.objective), "objective module")
-        ("surrogate", po::value(&options.surrogate), "surrogate module (default: the algorithm's)")
-        ("acquisition", po::value(&options.acquisition), "acquisition module (default: the algorithm's)")
-        ("mechanism", po::value(&options.mechanism), "privacy mechanism module")
-        ("set", po::value(&options.settings)->composing(), "ROLE.KEY=VALUE module parameter (repeatable)")
-        ("config", po::value(&options.config), "INI file with the same keys ([objective] dim = 10, seed = 3, ...)")
         ("seed", po::value(&options.seed_text),
          "make the run reproducible; privacy noise is then not secure (default: seeds from the OS CSPRNG)")
         ("repeat", po::value(&options.repeat)->default_value(1), "independent repeats")
@@ -60,9 +54,7 @@ int command_run(const std::vector<std::string>& arguments) {
         return kSuccess;
     }
 
-    JobSpec job;
-    if (!options.config.empty()) read_config(options.config, options, given, job);
-    for (const auto& assignment : options.settings) apply_assignment(job, assignment);
+    JobSpec job = job_settings(options, given);
     const bool default_modules = options.algorithm.empty() && options.objective.empty();
     if (default_modules) {
         // The user's settings refine the default job rather than replace it.
@@ -96,14 +88,7 @@ int command_run(const std::vector<std::string>& arguments) {
         job.algorithm.name = options.algorithm;
         job.objective.name = options.objective;
     }
-    const auto name_component = [](std::optional<ModuleChoice>& component, const std::string& name) {
-        if (name.empty()) return;
-        if (!component) component = ModuleChoice{};
-        component->name = name;
-    };
-    name_component(job.surrogate, options.surrogate);
-    name_component(job.acquisition, options.acquisition);
-    name_component(job.mechanism, options.mechanism);
+    name_components(job, options);
     if (!options.seed_text.empty()) job.seed = parse_seed(options.seed_text);
     job.repeat = options.repeat;
     job.out_dir = options.out.empty() ? default_out_dir(job) : std::filesystem::path(options.out);

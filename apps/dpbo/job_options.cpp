@@ -98,7 +98,36 @@ void read_config(const std::string& file, JobOptions& options, const po::variabl
     }
 }
 
-std::uint64_t parse_seed(const std::string& text) {
+JobSpec job_settings(JobOptions& options, const po::variables_map& given) {
+    JobSpec job;
+    if (!options.config.empty()) read_config(options.config, options, given, job);
+    for (const auto& assignment : options.settings) apply_assignment(job, assignment);
+    return job;
+}
+
+void add_module_options(po::options_description& options, JobOptions& job) {
+    options.add_options()
+        ("algorithm", po::value(&job.algorithm), "algorithm module (see 'dpbo list --kind algorithm')")
+        ("objective", po::value(&job.objective), "objective module")
+        ("surrogate", po::value(&job.surrogate), "surrogate module (default: the algorithm's)")
+        ("acquisition", po::value(&job.acquisition), "acquisition module (default: the algorithm's)")
+        ("mechanism", po::value(&job.mechanism), "privacy mechanism module")
+        ("set", po::value(&job.settings)->composing(), "ROLE.KEY=VALUE module parameter (repeatable)")
+        ("config", po::value(&job.config), "INI file with the same keys ([objective] dim = 10, seed = 3, ...)");
+}
+
+void name_components(JobSpec& job, const JobOptions& options) {
+    const auto name = [](std::optional<ModuleChoice>& component, const std::string& module) {
+        if (module.empty()) return;
+        if (!component) component = ModuleChoice{};
+        component->name = module;
+    };
+    name(job.surrogate, options.surrogate);
+    name(job.acquisition, options.acquisition);
+    name(job.mechanism, options.mechanism);
+}
+
+std::uint64_t parse_whole_number(const std::string& text, const std::string& option) {
     std::size_t used = 0;
     unsigned long long value = 0;
     try {
@@ -107,8 +136,10 @@ std::uint64_t parse_seed(const std::string& text) {
         used = 0;
     }
     if (used != text.size() || text.empty() || text.front() == '-')
-        throw ValidationError(fmt::format("--seed '{}' is not a non-negative integer", text));
+        throw ValidationError(fmt::format("{} '{}' is not a non-negative integer", option, text));
     return value;
 }
+
+std::uint64_t parse_seed(const std::string& text) { return parse_whole_number(text, "--seed"); }
 
 }  // namespace dpbo::cli

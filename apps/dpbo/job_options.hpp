@@ -28,6 +28,17 @@ void apply_assignment(JobSpec& job, const std::string& assignment);
 // keys) are module parameters. What `given` holds from the command line wins over the file.
 void read_config(const std::string& file, JobOptions& options, const po::variables_map& given, JobSpec& job);
 
+// The job's module settings: the --config file's, then every --set (names are applied by the caller).
+JobSpec job_settings(JobOptions& options, const po::variables_map& given);
+
+// --algorithm, --objective, --surrogate, --acquisition, --mechanism, --set and --config.
+void add_module_options(po::options_description& options, JobOptions& job);
+// Names the components given by --surrogate, --acquisition and --mechanism; their --set settings may
+// already have created them, unnamed.
+void name_components(JobSpec& job, const JobOptions& options);
+
+// A whole number ≥ 0 given to `option` (text as typed); throws ValidationError naming both otherwise.
+std::uint64_t parse_whole_number(const std::string& text, const std::string& option);
 // --seed: a non-negative integer.
 std::uint64_t parse_seed(const std::string& text);
 

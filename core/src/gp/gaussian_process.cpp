@@ -39,6 +39,13 @@ arma::vec contract_gram_gradients(const Kernel& kernel, const arma::mat& points,
 
 namespace {
 
+// ∇k(D, x)ᵀ as n × d. Armadillo's transpose of a d × 0 matrix binds a reference to its null memory
+// (undefined behaviour that UBSan reports), so no data gives the empty n × d matrix directly.
+arma::mat gradient_columns(const Kernel& kernel, const arma::rowvec& x, const arma::mat& points) {
+    if (points.n_rows == 0) return arma::mat(0, x.n_elem);
+    return kernel.cross_gradient(x, points).t();
+}
+
 constexpr const char* kOwner = "Gaussian process";
 
 // Lower Cholesky factor in place; false when the matrix is not positive definite. The strictly
@@ -555,7 +562,7 @@ arma::vec GaussianProcess::mean_gradient(const arma::rowvec& x) const {
 
 arma::mat GaussianProcess::mean_gradient_weights(const arma::rowvec& x) const {
     // With y = offset + scale·g, ∇m = scale ∇k α = ∇k (K + σ²I)⁻¹ (y − offset): no scale in A.
-    arma::mat weights = kernel_->cross_gradient(x, points_).t();  // n × d
+    arma::mat weights = gradient_columns(*kernel_, x, points_);  // n × d
     cholesky_solve_in_place(chol_, weights);
     return weights.t();
 }
@@ -563,7 +570,7 @@ arma::mat GaussianProcess::mean_gradient_weights(const arma::rowvec& x) const {
 arma::mat GaussianProcess::gradient_covariance(const arma::rowvec& x) const {
     arma::mat covariance = kernel_->gradient_prior_covariance(x);
     if (points_.n_rows > 0) {
-        arma::mat projected = kernel_->cross_gradient(x, points_).t();  // n × d
+        arma::mat projected = gradient_columns(*kernel_, x, points_);  // n × d
         triangular_solve_in_place(chol_, projected, false);
         covariance -= projected.t() * projected;
     }
@@ -580,7 +587,7 @@ arma::mat GaussianProcess::gradient_covariance_with(const arma::rowvec& x, const
     // The factor of [D; E] differs from L only in its last block row: L21ᵀ = L⁻¹ K(D, E) and
     // L22 = chol(K(E, E) + (σ² + jitter) I − L21 L21ᵀ). Forward substitution with that block
     // factor splits ‖[L; L21 L22]⁻¹ ∇k(D ∪ E, x)ᵀ‖² into the existing part V1 and the new part V2.
-    arma::mat projected = kernel_->cross_gradient(x, points_).t();  // n × d, becomes V1
+    arma::mat projected = gradient_columns(*kernel_, x, points_);  // n × d, becomes V1
     arma::mat cross_block = kernel_->cross(points_, extra);        // n × k, becomes L21ᵀ
     triangular_solve_in_place(chol_, projected, false);
     triangular_solve_in_place(chol_, cross_block, false);
@@ -618,7 +625,7 @@ arma::vec GaussianProcess::gradient_trace_with_each(const arma::rowvec& x, const
     // gradient_covariance_with): G_D = L⁻¹ ∇k(D, x)ᵀ and G_P = Lp⁻¹(∇k(P, x)ᵀ − Bᵀ G_D) once; per
     // candidate its solved column w of k(D ∪ P, z), the Schur complement s = k(z, z) + σ² − ‖w‖² and
     // c = ∇k(z, x) − Gᵀw, which takes ‖c‖²/s off the trace.
-    arma::mat projected = kernel_->cross_gradient(x, points_).t();  // n × d: G_D
+    arma::mat projected = gradient_columns(*kernel_, x, points_);  // n × d: G_D
     triangular_solve_in_place(chol_, projected, false);
     arma::mat solved = kernel_->cross(points_, candidates);  // n × m: W_D
     triangular_solve_in_place(chol_, solved, false);

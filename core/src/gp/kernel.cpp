@@ -75,6 +75,8 @@ struct RadialProfile {
     // exponentials.
     void evaluate_in_place(arma::mat& values, double variance, arma::mat* slope, bool symmetric = false) const {
         if (slope != nullptr) slope->set_size(values.n_rows, values.n_cols);
+        // colptr() of a matrix without rows binds a reference to null memory (UBSan reports it).
+        if (values.is_empty()) return;
         const arma::uword rows = values.n_rows;
         for (arma::uword j = 0; j < values.n_cols; ++j) {
             const arma::uword first = symmetric ? j : 0;

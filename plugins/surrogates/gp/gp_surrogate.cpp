@@ -22,6 +22,10 @@
 
 namespace {
 
+// Armadillo's col() on a matrix without rows binds a reference to its null memory (undefined
+// behaviour that UBSan reports: conditioning on no points happens at DP-GIBO's first step).
+arma::vec column(const arma::mat& m, arma::uword j) { return m.n_rows == 0 ? arma::vec() : arma::vec(m.col(j)); }
+
 constexpr const char* kOwner = "surrogate 'gp'";
 
 dpbo::gp::KernelFamily kernel_family(const std::string& name) {
@@ -165,7 +169,7 @@ public:
             fresh.reserve(targets.n_cols);
             for (arma::uword j = 0; j < targets.n_cols; ++j) {
                 fresh.push_back(Output{dpbo::gp::GaussianProcess(dpbo::gp::make_kernel(spec_for(dim)), settings_)});
-                fresh.back().gp.condition(points, targets.col(j));
+                fresh.back().gp.condition(points, column(targets, j));
             }
             outputs_ = std::move(fresh);
             return;
@@ -173,7 +177,7 @@ public:
         // In place (GIBO conditions on its window every step, so no copies of the factors); a GP
         // that fails keeps its data, and the outputs conditioned before it get theirs back.
         if (outputs_.size() == 1) {
-            outputs_.front().gp.condition(points, targets.col(0));
+            outputs_.front().gp.condition(points, column(targets, 0));
             return;
         }
         const arma::mat old_points = first().points();
@@ -182,7 +186,7 @@ public:
         for (const Output& output : outputs_) old_targets.push_back(output.gp.targets());
         std::size_t done = 0;
         try {
-            for (; done < outputs_.size(); ++done) outputs_[done].gp.condition(points, targets.col(done));
+            for (; done < outputs_.size(); ++done) outputs_[done].gp.condition(points, column(targets, done));
         } catch (...) {
             for (std::size_t j = 0; j < done; ++j) outputs_[j].gp.condition(old_points, old_targets[j]);
             throw;
@@ -208,7 +212,7 @@ public:
         std::size_t appended = 0;
         try {
             for (; appended < outputs_.size(); ++appended) {
-                outputs_[appended].gp.append(points, targets.col(appended));
+                outputs_[appended].gp.append(points, column(targets, appended));
             }
         } catch (...) {
             for (std::size_t j = 0; j < appended; ++j) outputs_[j].gp.truncate(before);

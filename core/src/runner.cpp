@@ -124,14 +124,6 @@ std::string short_value(const arma::mat& m) {
     return fmt::format("{}×{} matrix (see result.json)", m.n_rows, m.n_cols);
 }
 
-// Different repeats of one seeded job get different, reproducible seeds.
-std::uint64_t repeat_seed(std::uint64_t seed, std::size_t index, std::uint64_t stream) {
-    std::uint64_t z = seed + 0x9E3779B97F4A7C15ULL * (index + 1) + stream * 0xD1B54A32D192ED03ULL;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
 struct ResolvedModule {
     const LoadedPlugin* plugin = nullptr;
     ModuleChoice choice;
@@ -323,6 +315,13 @@ private:
 };
 
 }  // namespace
+
+std::uint64_t repeat_seed(std::uint64_t seed, std::size_t index, std::uint64_t stream) {
+    std::uint64_t z = seed + 0x9E3779B97F4A7C15ULL * (index + 1) + stream * 0xD1B54A32D192ED03ULL;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
 
 JobReport run_job(PluginRegistry& registry, const JobSpec& job, const ObserverFor& observer_for) {
     Job prepared(registry, job);

@@ -50,6 +50,10 @@ struct JobReport {
 // Observer factory: the CLI gives each repeat a fresh progress display.
 using ObserverFor = std::function<RunObserver&(std::size_t repeat_index)>;
 
+// A reproducible seed for stream `stream` of repeat `index` of a job seeded with `seed` (splitmix64 of
+// distinct inputs): the experiment seed is stream 1, the privacy-noise key stream 2.
+std::uint64_t repeat_seed(std::uint64_t seed, std::size_t index, std::uint64_t stream);
+
 // Throws ValidationError (bad names, parameters, combinations, an output folder holding another
 // job's results) before running anything; RunError for failures during a run.
 JobReport run_job(PluginRegistry& registry, const JobSpec& job, const ObserverFor& observer_for);

@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "dpbo/acquisition.hpp"
-#include "dpbo/blas_threads.hpp"
+#include "dpbo/util/blas_threads.hpp"
 #include "dpbo/evaluator.hpp"
 #include "dpbo/objective.hpp"
 #include "dpbo/observer.hpp"

@@ -8,8 +8,8 @@
 #include <armadillo>
 
 #include "dpbo/algorithm.hpp"
-#include "dpbo/cpu_clock.hpp"
-#include "dpbo/registry.hpp"
+#include "dpbo/util/cpu_clock.hpp"
+#include "dpbo/host/registry.hpp"
 
 namespace dpbo::bench {
 

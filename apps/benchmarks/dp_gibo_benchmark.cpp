@@ -33,8 +33,8 @@
 #include <armadillo>
 
 #include "benchmark_support.hpp"
-#include "dpbo/blas_threads.hpp"
-#include "dpbo/cpu_clock.hpp"
+#include "dpbo/util/blas_threads.hpp"
+#include "dpbo/util/cpu_clock.hpp"
 #include "dpbo/result.hpp"
 
 namespace {

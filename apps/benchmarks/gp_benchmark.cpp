@@ -10,7 +10,7 @@
 #include <fmt/format.h>
 
 #include "benchmark_support.hpp"
-#include "dpbo/blas_threads.hpp"
+#include "dpbo/util/blas_threads.hpp"
 #include "dpbo/gp/gaussian_process.hpp"
 #include "dpbo/gp/hyperparameter_fit.hpp"
 #include "dpbo/random.hpp"

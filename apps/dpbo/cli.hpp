@@ -6,7 +6,7 @@
 #include <boost/program_options.hpp>
 #include <nlohmann/json.hpp>
 
-#include "dpbo/registry.hpp"
+#include "dpbo/host/registry.hpp"
 
 namespace dpbo::cli {
 

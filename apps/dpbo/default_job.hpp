@@ -1,5 +1,5 @@
 #pragma once
-#include "dpbo/runner.hpp"
+#include "dpbo/host/runner.hpp"
 
 namespace dpbo::cli {
 

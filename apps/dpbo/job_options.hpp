@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "cli.hpp"
-#include "dpbo/runner.hpp"
+#include "dpbo/host/runner.hpp"
 
 namespace dpbo::cli {
 

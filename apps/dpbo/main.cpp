@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 
 #include "cli.hpp"
-#include "dpbo/blas_threads.hpp"
+#include "dpbo/util/blas_threads.hpp"
 #include "dpbo/errors.hpp"
 
 namespace {

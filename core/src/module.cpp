@@ -1,19 +1,10 @@
-// Out-of-line destructors and defaults: one vtable and typeinfo per interface, in libdpbo.
+// ModuleKind names and the root interface's out-of-line destructor (one vtable and typeinfo per
+// interface, in libdpbo; each interface's defaults live in a source of its own).
 #include <array>
 #include <utility>
 
-#include <fmt/format.h>
-
-#include "dpbo/acquisition.hpp"
-#include "dpbo/accountant.hpp"
-#include "dpbo/algorithm.hpp"
-#include "dpbo/errors.hpp"
-#include "dpbo/mechanism.hpp"
 #include "dpbo/module.hpp"
 #include "dpbo/module_factory.hpp"
-#include "dpbo/objective.hpp"
-#include "dpbo/observer.hpp"
-#include "dpbo/surrogate.hpp"
 
 namespace dpbo {
 
@@ -40,102 +31,7 @@ std::optional<ModuleKind> module_kind_from_string(std::string_view text) {
     return std::nullopt;
 }
 
-std::string_view to_string(Sense sense) {
-    return sense == Sense::Minimise ? "minimise" : "maximise";
-}
-
-std::string_view to_string(SensitivityNorm norm) {
-    return norm == SensitivityNorm::L1 ? "L1" : "L2";
-}
-
 Module::~Module() = default;
-Objective::~Objective() = default;
-Surrogate::~Surrogate() = default;
-Acquisition::~Acquisition() = default;
-Mechanism::~Mechanism() = default;
-Accountant::~Accountant() = default;
-Algorithm::~Algorithm() = default;
 ModuleFactory::~ModuleFactory() = default;
-RunObserver::~RunObserver() = default;
-
-arma::mat Objective::record_gradients(const arma::rowvec& /*point*/) const {
-    throw ValidationError(
-        "this objective does not provide per-record gradients; choose an objective that does "
-        "(dpbo list --kind objective) or an algorithm that needs only values");
-}
-
-std::optional<double> Objective::regret(double value) const {
-    const auto optimum = known_optimum();
-    if (!optimum) return std::nullopt;
-    const double gap = sense() == Sense::Minimise ? value - optimum->value : optimum->value - value;
-    return std::max(0.0, gap);
-}
-
-namespace {
-ValidationError no_gradients(const char* what) {
-    return ValidationError(fmt::format("this surrogate does not provide {}; use one whose kernel is differentiable "
-                                       "(e.g. 'gp')",
-                                       what));
-}
-}  // namespace
-
-PointPosterior Surrogate::predict_with_gradient(const arma::rowvec& /*point*/) const {
-    throw no_gradients("posterior gradients");
-}
-arma::vec Surrogate::mean_gradient(const arma::rowvec& /*point*/) const { throw no_gradients("posterior mean gradients"); }
-arma::mat Surrogate::mean_gradient_weights(const arma::rowvec& /*point*/) const {
-    throw no_gradients("posterior mean gradient weights");
-}
-arma::mat Surrogate::gradient_covariance(const arma::rowvec& /*point*/) const {
-    throw no_gradients("posterior gradient covariances");
-}
-arma::mat Surrogate::gradient_covariance_with(const arma::rowvec& /*point*/, const arma::mat& /*extra*/) const {
-    throw no_gradients("posterior gradient covariances");
-}
-arma::vec Surrogate::gradient_trace_with_each(const arma::rowvec& point, const arma::mat& pending,
-                                              const arma::mat& candidates) const {
-    arma::mat extra(pending.n_rows + 1, candidates.n_cols);
-    if (pending.n_rows > 0) extra.head_rows(pending.n_rows) = pending;
-    arma::vec traces(candidates.n_rows);
-    for (arma::uword i = 0; i < candidates.n_rows; ++i) {
-        extra.row(pending.n_rows) = candidates.row(i);
-        traces(i) = arma::trace(gradient_covariance_with(point, extra));
-    }
-    return traces;
-}
-arma::vec Surrogate::lengthscales() const { throw no_gradients("length-scales"); }
-
-namespace {
-// The one column a single-output surrogate models, or a refusal naming the count given.
-arma::vec single_output(const arma::mat& points, const arma::mat& targets, const char* method) {
-    if (targets.n_cols != 1) {
-        throw ValidationError(fmt::format("this surrogate models a single output, but {} was given targets with {} "
-                                          "columns (one per output); pass one column, or use a surrogate with "
-                                          "several outputs (e.g. 'gp')",
-                                          method, targets.n_cols));
-    }
-    if (targets.n_rows != points.n_rows) {
-        throw ValidationError(fmt::format("{} was given {} points but {} target rows; expected one row per point",
-                                          method, points.n_rows, targets.n_rows));
-    }
-    return targets.col(0);
-}
-}  // namespace
-
-void Surrogate::condition_outputs(const arma::mat& points, const arma::mat& targets) {
-    condition(points, single_output(points, targets, "condition_outputs"));
-}
-void Surrogate::append_outputs(const arma::mat& points, const arma::mat& targets) {
-    append(points, single_output(points, targets, "append_outputs"));
-}
-MultiPosterior Surrogate::predict_outputs(const arma::mat& points) const {
-    Posterior posterior = predict(points);
-    return MultiPosterior{arma::mat(std::move(posterior.mean)), arma::mat(std::move(posterior.variance))};
-}
-
-double Acquisition::score_with_gradient(const Surrogate& /*model*/, const arma::rowvec& /*point*/,
-                                        const AcquisitionContext& /*context*/, arma::rowvec& /*gradient*/) const {
-    throw ValidationError("this acquisition does not provide gradients");
-}
 
 }  // namespace dpbo

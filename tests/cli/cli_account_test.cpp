@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "dpbo/dp_math.hpp"
+#include "dpbo/privacy/gaussian_dp.hpp"
 #include "test_support.hpp"
 
 using dpbo::test::run_dpbo;

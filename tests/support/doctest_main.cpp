@@ -1,7 +1,7 @@
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
-#include "dpbo/blas_threads.hpp"
+#include "dpbo/util/blas_threads.hpp"
 
 int main(int argc, char** argv) {
     dpbo::limit_blas_threads();  // as the dpbo command does

@@ -10,7 +10,7 @@
 #include <armadillo>
 
 #include "dpbo/evaluation.hpp"
-#include "dpbo/registry.hpp"
+#include "dpbo/host/registry.hpp"
 #include "dpbo/result.hpp"
 
 namespace dpbo {

@@ -12,7 +12,7 @@
 #include "dpbo/mechanism.hpp"
 #include "dpbo/parameters.hpp"
 #include "dpbo/plugin.hpp"
-#include "dpbo/privacy.hpp"
+#include "dpbo/privacy_statement.hpp"
 #include "dpbo/random.hpp"
 
 namespace {

@@ -12,7 +12,7 @@
 #include <doctest/doctest.h>
 
 #include "dpbo/acquisition.hpp"
-#include "dpbo/acquisition_optimiser.hpp"
+#include "dpbo/bo/acquisition_optimiser.hpp"
 #include "dpbo/errors.hpp"
 #include "dpbo/random.hpp"
 #include "dpbo/surrogate.hpp"

@@ -14,7 +14,7 @@
 #include "audit/privacy_bound.hpp"
 #include "audit/release_features.hpp"
 #include "dpbo/errors.hpp"
-#include "dpbo/privacy.hpp"
+#include "dpbo/privacy_statement.hpp"
 #include "dpbo/random.hpp"
 
 namespace {

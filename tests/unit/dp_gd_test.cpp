@@ -22,7 +22,7 @@
 #include "dpbo/evaluator.hpp"
 #include "dpbo/objective.hpp"
 #include "dpbo/observer.hpp"
-#include "dpbo/private_gradient.hpp"
+#include "dpbo/privacy/private_gradient.hpp"
 #include "dpbo/random.hpp"
 #include "dpbo/result.hpp"
 #include "test_support.hpp"

@@ -9,7 +9,8 @@
 
 #include <doctest/doctest.h>
 
-#include "dpbo/dp_math.hpp"
+#include "dpbo/math/normal.hpp"
+#include "dpbo/privacy/gaussian_dp.hpp"
 #include "dpbo/errors.hpp"
 
 namespace {

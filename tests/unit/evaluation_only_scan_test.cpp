@@ -19,7 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "dpbo/observer.hpp"
-#include "dpbo/runner.hpp"
+#include "dpbo/host/runner.hpp"
 #include "test_support.hpp"
 
 namespace {

@@ -13,10 +13,11 @@
 #include <doctest/doctest.h>
 
 #include "dpbo/accountant.hpp"
-#include "dpbo/dp_math.hpp"
+#include "dpbo/math/normal.hpp"
+#include "dpbo/privacy/gaussian_dp.hpp"
 #include "dpbo/errors.hpp"
 #include "dpbo/mechanism.hpp"
-#include "dpbo/privacy.hpp"
+#include "dpbo/privacy_statement.hpp"
 #include "dpbo/privacy/secure_sampling.hpp"
 #include "dpbo/random.hpp"
 #include "test_support.hpp"

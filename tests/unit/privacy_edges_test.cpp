@@ -7,7 +7,8 @@
 #include <numbers>
 #include <string>
 
-#include "dpbo/dp_math.hpp"
+#include "dpbo/math/normal.hpp"
+#include "dpbo/privacy/gaussian_dp.hpp"
 #include "dpbo/errors.hpp"
 #include "dpbo/mechanism.hpp"
 #include "test_support.hpp"

@@ -1,7 +1,7 @@
 #include <doctest/doctest.h>
 
 #include "dpbo/errors.hpp"
-#include "dpbo/privacy.hpp"
+#include "dpbo/privacy_statement.hpp"
 
 namespace {
 dpbo::PrivacyStatement complete(dpbo::PrivacyStatement s) {

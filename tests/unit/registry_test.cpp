@@ -4,7 +4,7 @@
 
 #include "dpbo/errors.hpp"
 #include "dpbo/objective.hpp"
-#include "dpbo/registry.hpp"
+#include "dpbo/host/registry.hpp"
 #include "test_support.hpp"
 
 namespace {

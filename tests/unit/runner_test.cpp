@@ -7,7 +7,7 @@
 
 #include "dpbo/errors.hpp"
 #include "dpbo/observer.hpp"
-#include "dpbo/runner.hpp"
+#include "dpbo/host/runner.hpp"
 #include "test_support.hpp"
 
 namespace {

@@ -1,4 +1,4 @@
-// The shared θ⁽⁰⁾ parameters of the local methods (dpbo/starting_point.hpp): what start and theta0
+// The shared θ⁽⁰⁾ parameters of the local methods (dpbo/bo/starting_point.hpp): what start and theta0
 // mean together, what is refused, and where each kind of start lands.
 #include <map>
 #include <string>
@@ -8,7 +8,7 @@
 #include "dpbo/errors.hpp"
 #include "dpbo/random.hpp"
 #include "dpbo/space.hpp"
-#include "dpbo/starting_point.hpp"
+#include "dpbo/bo/starting_point.hpp"
 
 namespace {
 

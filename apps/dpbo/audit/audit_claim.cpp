@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "dpbo/dp_math.hpp"
+#include "dpbo/privacy/gaussian_dp.hpp"
 #include "dpbo/errors.hpp"
 
 namespace dpbo::audit {

@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "dpbo/privacy.hpp"
+#include "dpbo/privacy_statement.hpp"
 
 namespace dpbo::audit {
 

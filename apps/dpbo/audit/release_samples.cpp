@@ -11,7 +11,7 @@
 #include "dpbo/objective.hpp"
 #include "dpbo/observer.hpp"
 #include "dpbo/random.hpp"
-#include "dpbo/registry.hpp"
+#include "dpbo/host/registry.hpp"
 
 namespace dpbo::audit {
 

@@ -10,7 +10,7 @@
 
 #include <armadillo>
 
-#include "dpbo/job_modules.hpp"
+#include "dpbo/host/job_modules.hpp"
 #include "dpbo/result.hpp"
 
 namespace dpbo {

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "dpbo/module.hpp"
-#include "dpbo/privacy.hpp"
+#include "dpbo/privacy_statement.hpp"
 
 namespace dpbo {
 

@@ -7,7 +7,7 @@
 #include <armadillo>
 
 #include "dpbo/module.hpp"
-#include "dpbo/privacy.hpp"
+#include "dpbo/privacy_statement.hpp"
 
 namespace dpbo {
 

@@ -12,7 +12,8 @@
 
 #include <fmt/format.h>
 
-#include "dpbo/dp_math.hpp"
+#include "dpbo/math/normal.hpp"
+#include "dpbo/privacy/gaussian_dp.hpp"
 #include "dpbo/errors.hpp"
 
 namespace dpbo {

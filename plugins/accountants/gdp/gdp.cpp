@@ -9,11 +9,11 @@
 #include <fmt/format.h>
 
 #include "dpbo/accountant.hpp"
-#include "dpbo/dp_math.hpp"
+#include "dpbo/privacy/gaussian_dp.hpp"
 #include "dpbo/errors.hpp"
 #include "dpbo/parameters.hpp"
 #include "dpbo/plugin.hpp"
-#include "dpbo/privacy.hpp"
+#include "dpbo/privacy_statement.hpp"
 
 namespace {
 

@@ -2,8 +2,8 @@
 // = u Φ(u/σ) + σ φ(u/σ) with u = μ − f* − ξ (Jones, Schonlau & Welch 1998, eq. 15).
 #include <algorithm>
 
-#include "dpbo/dp_math.hpp"
-#include "dpbo/improvement_acquisition.hpp"
+#include "dpbo/math/normal.hpp"
+#include "dpbo/bo/improvement_acquisition.hpp"
 #include "dpbo/parameters.hpp"
 #include "dpbo/plugin.hpp"
 

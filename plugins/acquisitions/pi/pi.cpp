@@ -1,7 +1,7 @@
 // Probability of improvement over the incumbent f*: P(f(x) > f* + ξ) = Φ(u/σ) with u = μ − f* − ξ
 // (Kushner 1964).
-#include "dpbo/dp_math.hpp"
-#include "dpbo/improvement_acquisition.hpp"
+#include "dpbo/math/normal.hpp"
+#include "dpbo/bo/improvement_acquisition.hpp"
 #include "dpbo/parameters.hpp"
 #include "dpbo/plugin.hpp"
 

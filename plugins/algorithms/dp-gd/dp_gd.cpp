@@ -31,10 +31,10 @@
 #include "dpbo/observer.hpp"
 #include "dpbo/parameters.hpp"
 #include "dpbo/plugin.hpp"
-#include "dpbo/private_gradient.hpp"
+#include "dpbo/privacy/private_gradient.hpp"
 #include "dpbo/random.hpp"
-#include "dpbo/starting_point.hpp"
-#include "dpbo/step_rule.hpp"
+#include "dpbo/bo/starting_point.hpp"
+#include "dpbo/bo/step_rule.hpp"
 
 namespace {
 

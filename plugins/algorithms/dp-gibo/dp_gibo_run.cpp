@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "dpbo/cpu_clock.hpp"
+#include "dpbo/util/cpu_clock.hpp"
 #include "dpbo/acquisition.hpp"
 #include "dpbo/errors.hpp"
 #include "dpbo/evaluator.hpp"

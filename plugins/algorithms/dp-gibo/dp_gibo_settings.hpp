@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "dpbo/acquisition_optimiser.hpp"
-#include "dpbo/private_gradient.hpp"
-#include "dpbo/starting_point.hpp"
-#include "dpbo/step_rule.hpp"
+#include "dpbo/bo/acquisition_optimiser.hpp"
+#include "dpbo/privacy/private_gradient.hpp"
+#include "dpbo/bo/starting_point.hpp"
+#include "dpbo/bo/step_rule.hpp"
 
 namespace dpbo_dp_gibo {
 

@@ -33,9 +33,9 @@
 
 #include <fmt/format.h>
 
-#include "dpbo/cpu_clock.hpp"
+#include "dpbo/util/cpu_clock.hpp"
 #include "dpbo/acquisition.hpp"
-#include "dpbo/acquisition_optimiser.hpp"
+#include "dpbo/bo/acquisition_optimiser.hpp"
 #include "dpbo/algorithm.hpp"
 #include "dpbo/errors.hpp"
 #include "dpbo/evaluator.hpp"
@@ -44,7 +44,7 @@
 #include "dpbo/parameters.hpp"
 #include "dpbo/plugin.hpp"
 #include "dpbo/random.hpp"
-#include "dpbo/starting_point.hpp"
+#include "dpbo/bo/starting_point.hpp"
 #include "dpbo/surrogate.hpp"
 
 namespace {

@@ -1,6 +1,6 @@
 // GP-EI: the core BO loop with expected improvement (the `ei` plugin), over a box or a finite
 // candidate set.
-#include <dpbo/bo_loop.hpp>
+#include <dpbo/bo/loop.hpp>
 #include <dpbo/plugin.hpp>
 
 namespace {

@@ -1,6 +1,6 @@
 // GP-UCB: the core BO loop with an upper-confidence-bound acquisition (the `ucb` plugin and its β
 // schedules), over a box or a finite candidate set.
-#include <dpbo/bo_loop.hpp>
+#include <dpbo/bo/loop.hpp>
 #include <dpbo/plugin.hpp>
 
 namespace {

@@ -9,7 +9,7 @@
 #include "dpbo/objective.hpp"
 #include "dpbo/parameters.hpp"
 #include "dpbo/plugin.hpp"
-#include "dpbo/search_release.hpp"
+#include "dpbo/bo/search_release.hpp"
 #include "dpbo/space.hpp"
 
 namespace {

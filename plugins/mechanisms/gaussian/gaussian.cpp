@@ -8,12 +8,13 @@
 
 #include <fmt/format.h>
 
-#include "dpbo/dp_math.hpp"
+#include "dpbo/math/normal.hpp"
+#include "dpbo/privacy/gaussian_dp.hpp"
 #include "dpbo/errors.hpp"
 #include "dpbo/mechanism.hpp"
 #include "dpbo/parameters.hpp"
 #include "dpbo/plugin.hpp"
-#include "dpbo/privacy.hpp"
+#include "dpbo/privacy_statement.hpp"
 #include "dpbo/privacy/secure_sampling.hpp"
 #include "dpbo/random.hpp"
 

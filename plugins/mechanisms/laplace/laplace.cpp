@@ -9,7 +9,7 @@
 #include "dpbo/mechanism.hpp"
 #include "dpbo/parameters.hpp"
 #include "dpbo/plugin.hpp"
-#include "dpbo/privacy.hpp"
+#include "dpbo/privacy_statement.hpp"
 #include "dpbo/privacy/secure_sampling.hpp"
 #include "dpbo/random.hpp"
 

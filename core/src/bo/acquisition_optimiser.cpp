@@ -1,4 +1,4 @@
-#include "dpbo/acquisition_optimiser.hpp"
+#include "dpbo/bo/acquisition_optimiser.hpp"
 
 #include <nlopt.h>
 

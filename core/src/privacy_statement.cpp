@@ -1,4 +1,4 @@
-#include "dpbo/privacy.hpp"
+#include "dpbo/privacy_statement.hpp"
 
 #include <cmath>
 

@@ -1,4 +1,4 @@
-#include "dpbo/cpu_clock.hpp"
+#include "dpbo/util/cpu_clock.hpp"
 
 #include <time.h>
 

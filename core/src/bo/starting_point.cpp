@@ -1,4 +1,4 @@
-#include "dpbo/starting_point.hpp"
+#include "dpbo/bo/starting_point.hpp"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "dpbo/blas_threads.hpp"
+#include "dpbo/util/blas_threads.hpp"
 
 #include <dlfcn.h>
 

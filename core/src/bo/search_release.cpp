@@ -1,4 +1,4 @@
-#include "dpbo/search_release.hpp"
+#include "dpbo/bo/search_release.hpp"
 
 #include <algorithm>
 #include <cmath>

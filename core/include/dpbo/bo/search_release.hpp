@@ -12,7 +12,7 @@
 #include <armadillo>
 
 #include "dpbo/objective.hpp"
-#include "dpbo/privacy.hpp"
+#include "dpbo/privacy_statement.hpp"
 #include "dpbo/result.hpp"
 
 namespace dpbo {

@@ -9,7 +9,7 @@
 #include <cstddef>
 #include <string>
 
-#include "dpbo/acquisition_optimiser.hpp"
+#include "dpbo/bo/acquisition_optimiser.hpp"
 #include "dpbo/algorithm.hpp"
 #include "dpbo/parameters.hpp"
 

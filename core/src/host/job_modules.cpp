@@ -1,4 +1,4 @@
-#include "dpbo/job_modules.hpp"
+#include "dpbo/host/job_modules.hpp"
 
 #include <fmt/format.h>
 
@@ -7,7 +7,7 @@
 #include "dpbo/errors.hpp"
 #include "dpbo/mechanism.hpp"
 #include "dpbo/objective.hpp"
-#include "dpbo/registry.hpp"
+#include "dpbo/host/registry.hpp"
 #include "dpbo/surrogate.hpp"
 
 namespace dpbo {

@@ -1,4 +1,4 @@
-#include "dpbo/runner.hpp"
+#include "dpbo/host/runner.hpp"
 
 #include <chrono>
 #include <fstream>
@@ -9,16 +9,16 @@
 
 #include "dpbo/acquisition.hpp"
 #include "dpbo/algorithm.hpp"
-#include "dpbo/cpu_clock.hpp"
+#include "dpbo/util/cpu_clock.hpp"
 #include "dpbo/errors.hpp"
 #include "dpbo/evaluator.hpp"
-#include "dpbo/job_modules.hpp"
+#include "dpbo/host/job_modules.hpp"
 #include "dpbo/mechanism.hpp"
 #include "dpbo/objective.hpp"
 #include "dpbo/observer.hpp"
 #include "dpbo/random.hpp"
-#include "dpbo/registry.hpp"
-#include "dpbo/result_io.hpp"
+#include "dpbo/host/registry.hpp"
+#include "dpbo/host/result_io.hpp"
 #include "dpbo/surrogate.hpp"
 
 #ifndef DPBO_VERSION

@@ -1,4 +1,4 @@
-#include "dpbo/bo_loop.hpp"
+#include "dpbo/bo/loop.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "dpbo/acquisition.hpp"
-#include "dpbo/cpu_clock.hpp"
+#include "dpbo/util/cpu_clock.hpp"
 #include "dpbo/errors.hpp"
 #include "dpbo/evaluator.hpp"
 #include "dpbo/objective.hpp"

@@ -1,4 +1,4 @@
-#include "dpbo/step_rule.hpp"
+#include "dpbo/bo/step_rule.hpp"
 
 #include <cmath>
 

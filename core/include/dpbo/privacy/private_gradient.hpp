@@ -12,7 +12,7 @@
 
 #include <armadillo>
 
-#include "dpbo/privacy.hpp"
+#include "dpbo/privacy_statement.hpp"
 
 namespace dpbo {
 

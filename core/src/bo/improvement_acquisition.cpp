@@ -1,4 +1,4 @@
-#include "dpbo/improvement_acquisition.hpp"
+#include "dpbo/bo/improvement_acquisition.hpp"
 
 #include <cmath>
 

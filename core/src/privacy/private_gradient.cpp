@@ -1,4 +1,4 @@
-#include "dpbo/private_gradient.hpp"
+#include "dpbo/privacy/private_gradient.hpp"
 
 #include <cmath>
 

@@ -12,7 +12,7 @@
 
 #include "dpbo/module.hpp"
 #include "dpbo/parameters.hpp"
-#include "dpbo/runner.hpp"
+#include "dpbo/host/runner.hpp"
 
 namespace dpbo {
 

@@ -1,4 +1,4 @@
-#include "dpbo/registry.hpp"
+#include "dpbo/host/registry.hpp"
 
 #include <dlfcn.h>
 

@@ -1,4 +1,4 @@
-#include "dpbo/result_io.hpp"
+#include "dpbo/host/result_io.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -1,14 +1,8 @@
 #pragma once
-// Closed forms shared by mechanisms, accountants and algorithms.
-#include <functional>
+// μ-Gaussian differential privacy (Dong, Roth & Su 2022): conversion to (ε, δ) and composition.
 #include <vector>
 
 namespace dpbo {
-
-double normal_cdf(double x);
-double normal_pdf(double x);
-// log Φ(x), accurate far into the lower tail (where Φ underflows).
-double log_normal_cdf(double x);
 
 // μ-GDP ⇒ (ε, δ(ε))-DP for every ε ≥ 0 (Dong, Roth & Su 2022, Cor. 2.13):
 // δ(ε) = Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2).
@@ -23,11 +17,5 @@ double gdp_epsilon(double mu, double delta);
 double gdp_delta_upper_bound(double mu, double epsilon);
 // T-fold composition: sqrt(Σ μ_t²).
 double compose_gdp(const std::vector<double>& mus);
-
-// Bisection on a monotone predicate: returns the smallest x in [lo, hi] (to `tolerance`) for which
-// `holds(x)` is true, always a point where it holds. Requires holds(hi) and, unless lo is
-// accepted, !holds(lo); throws RunError otherwise.
-double smallest_satisfying(const std::function<bool(double)>& holds, double lo, double hi,
-                           double tolerance);
 
 }  // namespace dpbo

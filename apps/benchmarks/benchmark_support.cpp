@@ -35,9 +35,10 @@ RunResult run_once(const std::string& algorithm, const std::map<std::string, std
     ExperimentRng rng(seed);
     auto noise = PrivacyNoiseSource::from_seed(seed);
     RunObserver quiet;
-    RunContext context{*target, evaluator, rng, noise, quiet, modules, nullptr, nullptr, nullptr};
-    if (!surrogate.empty()) context.surrogate = modules.create_as<Surrogate>(surrogate, surrogate_parameters);
-    if (!acquisition.empty()) context.acquisition = modules.create_as<Acquisition>(acquisition, acquisition_parameters);
+    RunContext context{*target, evaluator, rng, noise, quiet, modules, {}};
+    if (!surrogate.empty()) context.roles.add("surrogate", modules.create_as<Surrogate>(surrogate, surrogate_parameters));
+    if (!acquisition.empty())
+        context.roles.add("acquisition", modules.create_as<Acquisition>(acquisition, acquisition_parameters));
     return algo->run(context);
 }
 

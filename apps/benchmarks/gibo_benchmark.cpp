@@ -124,7 +124,9 @@ RunSummary run_one(std::size_t dim, std::uint64_t seed, const Options& options) 
     dpbo::ExperimentRng rng(seed);
     auto noise = dpbo::PrivacyNoiseSource::from_seed(seed);
     dpbo::RunObserver quiet;
-    dpbo::RunContext context{*objective, evaluator, rng, noise, quiet, modules, surrogate, acquisition, nullptr};
+    dpbo::RunContext context{*objective, evaluator, rng, noise, quiet, modules, {}};
+    context.roles.add("surrogate", surrogate);
+    context.roles.add("acquisition", acquisition);
 
     const double start = process_cpu_seconds();
     const dpbo::RunResult result = algorithm->run(context);

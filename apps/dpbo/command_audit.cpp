@@ -3,6 +3,7 @@
 // on a neighbour of it (the objective's neighbour switch), many times each with fresh privacy noise;
 // distinguishing events learnt on half the releases are evaluated on the other half, and the
 // resulting empirical lower bound on ε (and μ) is set against the claim (audit/*.hpp).
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 #include <optional>
@@ -180,7 +181,8 @@ int command_audit(const std::vector<std::string>& arguments) {
     JobOptions& job_options = options.job;
     po::options_description described(
         "dpbo audit --mechanism M [--set mechanism.K=V] [--sensitivity D] [--value A] [options]\n"
-        "dpbo audit --algorithm A --objective O [--set ROLE.K=V] [--config F] --neighbour objective.K=V [options]\n\n"
+        "dpbo audit --algorithm A --objective O [--ROLE MODULE ...] [--set ROLE.K=V] [--config F] "
+        "--neighbour objective.K=V [options]\n\n"
         "Tries to refute a privacy claim: releases on two neighbouring inputs (a mechanism on x = A and x' = A + D; "
         "an algorithm on the objective's data and on it with the --neighbour settings, with one fixed experiment "
         "seed), distinguishing events learnt on half the releases, an empirical lower bound on epsilon (and mu) "
@@ -203,7 +205,7 @@ int command_audit(const std::vector<std::string>& arguments) {
         ("seed", po::value(&job_options.seed_text),
          "reproducible audit: experiment seed and each world's noise key derived from it");
     described.add(common_options(common));
-    const po::variables_map given = parse_command(arguments, described);
+    const po::variables_map given = parse_command(take_role_options(arguments, described, job_options), described);
     if (common.help) {
         std::cout << described << "\n";
         return kSuccess;
@@ -211,7 +213,11 @@ int command_audit(const std::vector<std::string>& arguments) {
 
     JobSpec job = job_settings(job_options, given);
     const bool algorithm_audit = !job_options.algorithm.empty() || !job_options.objective.empty();
-    if (!algorithm_audit && job_options.mechanism.empty())
+    // Without an algorithm, --mechanism names the mechanism audited on its own.
+    const auto mechanism_option = job_options.role_modules.find("mechanism");
+    const std::string mechanism_name =
+        mechanism_option == job_options.role_modules.end() ? "" : mechanism_option->second;
+    if (!algorithm_audit && mechanism_name.empty())
         throw ValidationError("audit needs --mechanism NAME, or --algorithm NAME with --objective NAME and --neighbour");
     if (!(options.confidence > 0.0 && options.confidence < 1.0))
         throw ValidationError(fmt::format("--confidence {} must lie in (0, 1)", options.confidence));
@@ -243,28 +249,35 @@ int command_audit(const std::vector<std::string>& arguments) {
     };
 
     if (!algorithm_audit) {
-        for (const char* option : {"neighbour", "surrogate", "acquisition"})
-            if (given.count(option))
-                throw ValidationError(fmt::format("--{} applies to algorithm audits; a mechanism audit compares "
-                                                  "x = --value and x' = --value + --sensitivity", option));
-        if (!job.algorithm.parameters.empty() || !job.objective.parameters.empty() || job.surrogate ||
-            job.acquisition)
+        if (given.count("neighbour"))
+            throw ValidationError("--neighbour applies to algorithm audits; a mechanism audit compares x = --value "
+                                  "and x' = --value + --sensitivity");
+        for (const auto& [role, module] : job_options.role_modules)
+            if (role != "mechanism")
+                throw ValidationError(fmt::format("--{} {} names a module for an algorithm's role; a mechanism audit "
+                                                  "takes only --mechanism and mechanism.KEY=VALUE settings",
+                                                  role, module));
+        const bool other_settings = std::any_of(job.roles.begin(), job.roles.end(),
+                                                [](const auto& entry) { return entry.first != "mechanism"; });
+        if (!job.algorithm.parameters.empty() || !job.objective.parameters.empty() || other_settings)
             throw ValidationError("a mechanism audit takes only mechanism.KEY=VALUE settings");
         if (!std::isfinite(options.sensitivity) || options.sensitivity <= 0.0)
             throw ValidationError(fmt::format("--sensitivity {} must be a finite number > 0", options.sensitivity));
         if (!std::isfinite(options.value) || !std::isfinite(options.value + options.sensitivity))
             throw ValidationError(fmt::format("--value {} and --value + --sensitivity must be finite", options.value));
+        const auto mechanism_settings = job.roles.find("mechanism");
         const std::map<std::string, std::string> parameters =
-            job.mechanism ? job.mechanism->parameters : std::map<std::string, std::string>{};
-        auto mechanism = registry.create_as<Mechanism>(job_options.mechanism, parameters);
+            mechanism_settings != job.roles.end() ? mechanism_settings->second.parameters
+                                                  : std::map<std::string, std::string>{};
+        auto mechanism = registry.create_as<Mechanism>(mechanism_name, parameters);
         mechanism->calibrate(options.sensitivity);
-        const std::string who = fmt::format("mechanism '{}'", job_options.mechanism);
+        const std::string who = fmt::format("mechanism '{}'", mechanism_name);
         set_claim(mechanism->guarantee(), who);
         samples = audit::sample_mechanism(*mechanism, options.value, options.sensitivity, runs, noise_first,
                                           noise_second);
         json settings_json = json::object();
         for (const auto& [key, value] : parameters) settings_json[key] = value;
-        subject.description = {{"kind", "mechanism"}, {"name", job_options.mechanism}, {"parameters", settings_json},
+        subject.description = {{"kind", "mechanism"}, {"name", mechanism_name}, {"parameters", settings_json},
                                {"x", options.value}, {"x_prime", options.value + options.sensitivity},
                                {"sensitivity", options.sensitivity}};
         subject.line = fmt::format("{} ({}), D: x = {:g}, D′: x′ = {:g} (sensitivity {:g})", who,
@@ -284,7 +297,7 @@ int command_audit(const std::vector<std::string>& arguments) {
                                                   "is set with --neighbour", option));
         job.algorithm.name = job_options.algorithm;
         job.objective.name = job_options.objective;
-        name_components(job, job_options);
+        name_roles(job, job_options);
         const JobSpec changed = neighbour_job(job, options.neighbour);
         const audit::AlgorithmWorld first(registry, job);
         const audit::AlgorithmWorld second(registry, changed);

@@ -6,6 +6,7 @@
 #include "cli.hpp"
 #include "dpbo/algorithm.hpp"
 #include "dpbo/errors.hpp"
+#include "dpbo/host/job_modules.hpp"
 
 namespace dpbo::cli {
 
@@ -21,13 +22,16 @@ json spec_json(const ParameterSpec& spec) {
     return out;
 }
 
-// The components an algorithm uses, read from an instance made with default parameters (an
-// algorithm with required parameters cannot be made that way; its components go unlisted).
-std::vector<ComponentRole> algorithm_components(PluginRegistry& registry, const LoadedPlugin& plugin) {
+// The roles an algorithm takes, read from an instance made with default parameters (an algorithm with
+// required parameters cannot be made that way; its roles go unlisted, and the listing says why).
+std::vector<Role> algorithm_roles(PluginRegistry& registry, const LoadedPlugin& plugin, std::string& unlisted) {
     if (plugin.manifest.kind != ModuleKind::Algorithm) return {};
     try {
-        return registry.create_as<Algorithm>(plugin.manifest.name)->components();
-    } catch (const std::exception&) {
+        auto roles = registry.create_as<Algorithm>(plugin.manifest.name)->roles();
+        check_declared_roles(plugin.manifest.name, roles);
+        return roles;
+    } catch (const std::exception& e) {
+        unlisted = e.what();
         return {};
     }
 }
@@ -53,33 +57,38 @@ int command_info(const std::vector<std::string>& arguments) {
     load_plugins(registry, common);
     const LoadedPlugin& plugin = registry.require_any(name);
     const Manifest& m = plugin.manifest;
-    const auto components = algorithm_components(registry, plugin);
+    std::string unlisted;
+    const auto roles = algorithm_roles(registry, plugin, unlisted);
 
     if (common.json) {
         json parameters = json::array();
         for (const auto& spec : m.schema.specs()) parameters.push_back(spec_json(spec));
-        json roles = json::array();
-        for (const auto& r : components)
-            roles.push_back({{"kind", to_string(r.kind)}, {"required", r.required}, {"default", r.default_name},
-                             {"default_parameters", r.default_parameters}, {"doc", r.doc}});
+        json roles_json = json::array();
+        for (const auto& r : roles)
+            roles_json.push_back({{"name", r.name}, {"kind", to_string(r.kind)}, {"required", r.required},
+                                  {"default", r.default_module}, {"default_parameters", r.default_parameters},
+                                  {"doc", r.doc}});
         print_json({{"name", m.name}, {"kind", to_string(m.kind)}, {"version", m.version}, {"summary", m.summary},
                     {"reference", m.reference}, {"file", plugin.path.string()}, {"compiler", plugin.compiler},
-                    {"parameters", parameters}, {"components", roles}});
+                    {"parameters", parameters}, {"roles", roles_json}});
         return kSuccess;
     }
 
     std::cout << fmt::format("{} ({} {})\n  {}\n  implements: {}\n  file: {}\n", m.name, to_string(m.kind), m.version,
                              m.summary, m.reference, plugin.path.string());
-    if (!components.empty()) {
-        std::cout << "components:\n";
-        for (const auto& r : components) {
+    if (!roles.empty()) {
+        std::cout << "roles (name a module with --ROLE MODULE, set its parameters with --set ROLE.KEY=VALUE):\n";
+        for (const auto& r : roles) {
             std::string defaults;
             for (const auto& [key, value] : r.default_parameters)
                 defaults += fmt::format("{}{}={}", defaults.empty() ? " with " : ", ", key, value);
-            std::cout << fmt::format("  --{:<12} {}{}{}: {}\n", to_string(r.kind), r.required ? "required" : "optional",
-                                     r.default_name.empty() ? "" : fmt::format(", default '{}'", r.default_name),
+            std::cout << fmt::format("  --{:<14} {} {}{}{}: {}\n", r.name, r.required ? "required" : "optional",
+                                     to_string(r.kind),
+                                     r.default_module.empty() ? "" : fmt::format(", default '{}'", r.default_module),
                                      defaults, r.doc);
         }
+    } else if (!unlisted.empty()) {
+        std::cout << fmt::format("roles: not listed ({})\n", unlisted);
     }
     if (m.schema.specs().empty()) {
         std::cout << "parameters: none\n";

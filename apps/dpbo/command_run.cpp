@@ -39,7 +39,8 @@ void print_outcome(const RepeatOutcome& outcome, std::size_t repeats) {
 int command_run(const std::vector<std::string>& arguments) {
     CommonOptions common;
     JobOptions options;
-    po::options_description described("dpbo run [--algorithm A --objective O] [options]");
+    po::options_description described(fmt::format("dpbo run [--algorithm A --objective O] [--ROLE MODULE ...] [options]\n{}",
+                                                  kRoleOptionHelp));
     add_module_options(described, options);
     described.add_options()
         ("seed", po::value(&options.seed_text),
@@ -48,7 +49,7 @@ int command_run(const std::vector<std::string>& arguments) {
         ("out", po::value(&options.out), "output folder (default: results/ALGORITHM-OBJECTIVE-TIME); "
                                          "finished repeats found there are kept, not rerun");
     described.add(common_options(common));
-    const po::variables_map given = parse_command(arguments, described);
+    const po::variables_map given = parse_command(take_role_options(arguments, described, options), described);
     if (common.help) {
         std::cout << described << "\n";
         return kSuccess;
@@ -66,18 +67,15 @@ int command_run(const std::vector<std::string>& arguments) {
         overlay(fallback.objective.parameters, job.objective.parameters);
         job.algorithm = fallback.algorithm;
         job.objective = fallback.objective;
-        // A component the default job configures keeps that configuration unless the user names
-        // another module for the role; settings the user gives for it are laid on top.
-        const auto overlay_component = [&](std::optional<ModuleChoice>& mine,
-                                           const std::optional<ModuleChoice>& preset, const std::string& named) {
-            if (!named.empty() || !preset) return;
-            ModuleChoice merged = *preset;
-            if (mine) overlay(merged.parameters, mine->parameters);
-            mine = merged;
-        };
-        overlay_component(job.surrogate, fallback.surrogate, options.surrogate);
-        overlay_component(job.acquisition, fallback.acquisition, options.acquisition);
-        overlay_component(job.mechanism, fallback.mechanism, options.mechanism);
+        // A role the default job configures keeps that configuration unless the user names another
+        // module for it; settings the user gives for it are laid on top.
+        for (const auto& [role, preset] : fallback.roles) {
+            if (options.role_modules.count(role) != 0) continue;
+            ModuleChoice merged = preset;
+            if (const auto mine = job.roles.find(role); mine != job.roles.end())
+                overlay(merged.parameters, mine->second.parameters);
+            job.roles[role] = merged;
+        }
         std::cerr << fmt::format("dpbo run: no modules named; running the default job ({} on {})\n",
                                  job.algorithm.name, job.objective.name);
     } else if (options.algorithm.empty() || options.objective.empty()) {
@@ -88,7 +86,7 @@ int command_run(const std::vector<std::string>& arguments) {
         job.algorithm.name = options.algorithm;
         job.objective.name = options.objective;
     }
-    name_components(job, options);
+    name_roles(job, options);
     if (!options.seed_text.empty()) job.seed = parse_seed(options.seed_text);
     job.repeat = options.repeat;
     job.out_dir = options.out.empty() ? default_out_dir(job) : std::filesystem::path(options.out);
@@ -112,7 +110,7 @@ int command_run(const std::vector<std::string>& arguments) {
         return kSuccess;
     }
     std::cout << fmt::format("dpbo run: {} on {}", job.algorithm.name, job.objective.name);
-    if (job.mechanism && !job.mechanism->name.empty()) std::cout << fmt::format(", mechanism {}", job.mechanism->name);
+    for (const auto& [role, module] : options.role_modules) std::cout << fmt::format(", {} {}", role, module);
     std::cout << "\n";
     for (const auto& outcome : report.repeats) print_outcome(outcome, report.repeats.size());
     for (const auto& outcome : report.repeats) {

@@ -11,7 +11,7 @@ inline JobSpec default_job() {
     job.algorithm = {"dp-gibo",
                      {{"iterations", "150"}, {"mu", "2"}, {"clipping_bound", "0.5"}, {"batch_size", "3"}}};
     job.objective = {"normal-location", {}};
-    job.surrogate = ModuleChoice{"gp",
+    job.roles["surrogate"] = ModuleChoice{"gp",
                                  {{"kernel", "polynomial"}, {"polynomial_degree", "2"}, {"polynomial_offset", "1"},
                                   {"mean", "zero"}, {"standardise", "false"}, {"fit", "none"},
                                   {"noise_variance", "1e-6"}}};

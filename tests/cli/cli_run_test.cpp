@@ -155,7 +155,7 @@ TEST_CASE("cli run: every kind of bad input exits 2 naming the key or value") {
                   "unknown role 'objectiv'");
     check_refused({"--algorithm", "random-search", "--objective", "branin", "--set", "budget"}, "ROLE.KEY=VALUE");
     check_refused({"--algorithm", "random-search", "--objective", "branin", "--surrogate", "gaussian"},
-                  "does not use a surrogate");
+                  "unknown role 'surrogate' for algorithm 'random-search'");
     check_refused({"--algorithm", "random-search"}, "missing: --objective");
     check_refused({"--algorithm", "branin", "--objective", "branin"}, "'branin' is a objective, not a algorithm");
     check_refused({"--seed", "-3"}, "--seed '-3'");

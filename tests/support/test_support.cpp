@@ -41,15 +41,25 @@ RunResult run_algorithm(Algorithm& algorithm, Objective& objective, std::uint64_
     RunObserver quiet;
     ExperimentRng rng(seed);
     auto noise = PrivacyNoiseSource::from_seed(seed);
+    RoleModules roles;
+    for (const Role& role : algorithm.roles()) {
+        if (const auto given = components.roles.find(role.name); given != components.roles.end()) {
+            roles.add(role.name, given->second);
+        } else if (!role.default_module.empty()) {
+            roles.add(role.name, registry().create(role.kind, role.default_module, role.default_parameters));
+        } else if (role.required) {
+            FAIL("run_algorithm: role '" << role.name << "' is required and has no default; pass a module for it");
+        }
+    }
+    for (const auto& [name, module] : components.roles)
+        if (!roles.has(name)) FAIL("run_algorithm: the algorithm declares no role '" << name << "'");
     RunContext context{objective,
                        components.evaluator != nullptr ? *components.evaluator : serial,
                        rng,
                        noise,
                        components.observer != nullptr ? *components.observer : quiet,
                        registry(),
-                       components.surrogate,
-                       components.acquisition,
-                       nullptr};
+                       std::move(roles)};
     return algorithm.run(context);
 }
 

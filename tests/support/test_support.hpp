@@ -14,12 +14,10 @@
 #include "dpbo/result.hpp"
 
 namespace dpbo {
-class Acquisition;
 class Algorithm;
 class Evaluator;
 class Objective;
 class RunObserver;
-class Surrogate;
 }  // namespace dpbo
 
 namespace dpbo::test {
@@ -37,16 +35,17 @@ std::shared_ptr<Interface> make(const std::string& name,
 Evaluations evaluate(Objective& objective, const arma::mat& points, bool per_record = true,
                      ExperimentRng* rng = nullptr);
 
-// What an algorithm runs with besides its objective; absent parts are left out (surrogate,
-// acquisition) or replaced by a serial evaluator and a silent observer.
+// What an algorithm runs with besides its objective: modules for some of its roles, by role name;
+// a serial evaluator and a silent observer unless given.
 struct RunComponents {
-    std::shared_ptr<Surrogate> surrogate;
-    std::shared_ptr<Acquisition> acquisition;
+    std::map<std::string, std::shared_ptr<Module>> roles;
     Evaluator* evaluator = nullptr;
     RunObserver* observer = nullptr;
 };
 
 // Runs `algorithm` on `objective`, experiment randomness and privacy noise both seeded by `seed`.
+// Every role the algorithm declares and `components` leaves out gets its default module with the
+// default parameters, as `dpbo run` would give it; a required role without a default fails the test.
 RunResult run_algorithm(Algorithm& algorithm, Objective& objective, std::uint64_t seed,
                         const RunComponents& components = {});
 

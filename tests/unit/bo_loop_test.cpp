@@ -21,18 +21,7 @@ using Parameters = std::map<std::string, std::string>;
 dpbo::RunResult run(const std::string& algorithm, const Parameters& algorithm_parameters,
                     std::shared_ptr<dpbo::Objective> objective, std::uint64_t seed) {
     auto algo = dpbo::test::make<dpbo::Algorithm>(algorithm, algorithm_parameters);
-    dpbo::SerialEvaluator evaluator;
-    dpbo::ExperimentRng rng(seed);
-    auto noise = dpbo::PrivacyNoiseSource::from_seed(seed);
-    dpbo::RunObserver observer;
-    dpbo::RunContext context{*objective, evaluator, rng, noise, observer, dpbo::test::registry(), nullptr, nullptr, nullptr};
-    for (const auto& role : algo->components()) {
-        if (role.kind == dpbo::ModuleKind::Surrogate)
-            context.surrogate = dpbo::test::make<dpbo::Surrogate>(role.default_name, role.default_parameters);
-        if (role.kind == dpbo::ModuleKind::Acquisition)
-            context.acquisition = dpbo::test::make<dpbo::Acquisition>(role.default_name, role.default_parameters);
-    }
-    return algo->run(context);
+    return dpbo::test::run_algorithm(*algo, *objective, seed);
 }
 
 double final_regret(const dpbo::RunResult& result) { return result.trace.last("simple_regret"); }

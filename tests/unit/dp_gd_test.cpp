@@ -238,8 +238,7 @@ TEST_CASE("private gradient release: noise is N(0, (2B*sqrt(T)/(n*mu))^2) from t
     dpbo::ExperimentRng rng(1);
     auto noise = dpbo::PrivacyNoiseSource::from_seed(21);
     dpbo::RunObserver observer;
-    dpbo::RunContext context{*objective, evaluator, rng, noise, observer, dpbo::test::registry(), nullptr, nullptr,
-                             nullptr};
+    dpbo::RunContext context{*objective, evaluator, rng, noise, observer, dpbo::test::registry(), {}};
     dpbo::PrivateGradientSettings settings;
     settings.mu = 0.8;
     settings.steps = 200;

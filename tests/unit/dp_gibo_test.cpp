@@ -33,8 +33,8 @@ dpbo::RunResult run_dp_gibo(dpbo::Objective& objective, const Parameters& algori
                             std::uint64_t seed) {
     auto module = dpbo::test::make<dpbo::Algorithm>("dp-gibo", algorithm);
     dpbo::test::RunComponents components;
-    components.surrogate = dpbo::test::make<dpbo::Surrogate>("gp", surrogate);
-    components.acquisition = dpbo::test::make<dpbo::Acquisition>("gibo-trace");
+    components.roles["surrogate"] = dpbo::test::make<dpbo::Surrogate>("gp", surrogate);
+    components.roles["acquisition"] = dpbo::test::make<dpbo::Acquisition>("gibo-trace");
     return dpbo::test::run_algorithm(*module, objective, seed, components);
 }
 

@@ -131,12 +131,12 @@ std::vector<ScanCase> shipped_private_runs() {
                              job("dp-gd", {{"iterations", "3"}, {"mu", "1"}}, objective, parameters)});
         dpbo::JobSpec search =
             job("random-search", {{"budget", "6"}, {"value_sensitivity", "0.1"}}, objective, parameters);
-        search.mechanism = dpbo::ModuleChoice{"gaussian", {{"mu", "1"}}};
+        search.roles["mechanism"] = dpbo::ModuleChoice{"gaussian", {{"mu", "1"}}};
         cases.push_back({"random-search + gaussian on " + objective, search});
     }
     dpbo::JobSpec grid = job("grid-search", {{"per_dimension", "3"}, {"value_sensitivity", "0.1"}},
                              "normal-location", objectives.at("normal-location"));
-    grid.mechanism = dpbo::ModuleChoice{"laplace", {{"epsilon", "1"}}};
+    grid.roles["mechanism"] = dpbo::ModuleChoice{"laplace", {{"epsilon", "1"}}};
     cases.push_back({"grid-search + laplace on normal-location", grid});
     return cases;
 }

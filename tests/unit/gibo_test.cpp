@@ -82,8 +82,8 @@ GiboRun run_gibo(dpbo::Objective& objective, const Parameters& algorithm, const 
     auto module = dpbo::test::make<dpbo::Algorithm>("gibo", algorithm);
     RecordingEvaluator evaluator;
     dpbo::test::RunComponents components;
-    components.surrogate = dpbo::test::make<dpbo::Surrogate>("gp", surrogate);
-    components.acquisition = dpbo::test::make<dpbo::Acquisition>("gibo-trace");
+    components.roles["surrogate"] = dpbo::test::make<dpbo::Surrogate>("gp", surrogate);
+    components.roles["acquisition"] = dpbo::test::make<dpbo::Acquisition>("gibo-trace");
     components.evaluator = &evaluator;
     components.observer = observer;
     GiboRun run;

@@ -16,7 +16,7 @@ dpbo::JobSpec private_search(const std::filesystem::path& out) {
     dpbo::JobSpec job;
     job.algorithm = {"random-search", {{"budget", "30"}, {"value_sensitivity", "0.1"}}};
     job.objective = {"quadratic", {{"dim", "2"}}};
-    job.mechanism = dpbo::ModuleChoice{"gaussian", {{"mu", "1"}}};
+    job.roles["mechanism"] = dpbo::ModuleChoice{"gaussian", {{"mu", "1"}}};
     job.seed = 42;
     job.out_dir = out;
     return job;
@@ -97,13 +97,13 @@ TEST_CASE("runner: finished repeats are kept on resume, another job's folder is 
 TEST_CASE("runner: bad combinations are refused before anything runs") {
     dpbo::test::TemporaryDirectory dir;
     auto job = private_search(dir.path());
-    job.surrogate = dpbo::ModuleChoice{"quadratic", {}};
+    job.roles["surrogate"] = dpbo::ModuleChoice{"quadratic", {}};
     CHECK_THROWS_AS(run(job), dpbo::ValidationError);
     job = private_search(dir.path());
     job.repeat = 0;
     CHECK_THROWS_WITH_AS(run(job), doctest::Contains("--repeat"), dpbo::ValidationError);
     job = private_search(dir.path());
-    job.mechanism->parameters["mu"] = "-1";
+    job.roles["mechanism"].parameters["mu"] = "-1";
     CHECK_THROWS_WITH_AS(run(job), doctest::Contains("'mu'"), dpbo::ValidationError);
     CHECK(std::filesystem::is_empty(dir.path()));
 }

@@ -101,8 +101,8 @@ struct Harness {
         auto module = dpbo::test::make<dpbo::Algorithm>(algorithm, parameters);
         dpbo::ExperimentRng rng(seed);
         auto noise = dpbo::PrivacyNoiseSource::from_seed(seed);
-        dpbo::RunContext context{*objective, evaluator, rng,     noise,   *observer,
-                                 dpbo::test::registry(), nullptr, nullptr, mechanism};
+        dpbo::RunContext context{*objective, evaluator, rng, noise, *observer, dpbo::test::registry(), {}};
+        if (mechanism) context.roles.add("mechanism", mechanism);
         return module->run(context);
     }
 };

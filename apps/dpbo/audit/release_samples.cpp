@@ -74,8 +74,7 @@ RunResult AlgorithmWorld::run(std::uint64_t experiment_seed, PrivacyNoiseSource&
     ExperimentRng rng(experiment_seed);
     SerialEvaluator evaluator;
     RunObserver silent;
-    RunContext context{*objective_, evaluator, rng, noise, silent, registry_,
-                       components.surrogate, components.acquisition, components.mechanism};
+    RunContext context{*objective_, evaluator, rng, noise, silent, registry_, std::move(components.roles)};
     RunResult result = components.algorithm->run(context);
     const std::string who = fmt::format("algorithm '{}'", modules_.algorithm().name);
     try {

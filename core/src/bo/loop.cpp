@@ -53,9 +53,10 @@ namespace {
 class BoLoop {
 public:
     BoLoop(RunContext& context, const BoLoopSettings& settings, std::string algorithm)
-        : ctx_(context), settings_(settings), algorithm_(std::move(algorithm)), space_(context.objective.space()),
+        : ctx_(context), surrogate_(context.role<Surrogate>("surrogate")),
+          acquisition_(context.role<Acquisition>("acquisition")), settings_(settings), algorithm_(std::move(algorithm)), space_(context.objective.space()),
           maximise_(context.objective.sense() == Sense::Maximise) {
-        if (!ctx_.surrogate || !ctx_.acquisition)
+        if (!surrogate_ || !acquisition_)
             throw ValidationError(fmt::format("algorithm '{}' needs a surrogate and an acquisition", algorithm_));
         if (space_.is_finite()) {
             const std::size_t rows = space_.candidate_rows().n_rows;
@@ -82,7 +83,7 @@ public:
             }
             ++iteration;
             const double start = thread_cpu_seconds();
-            ctx_.surrogate->refit_if_due(ctx_.rng);
+            surrogate_->refit_if_due(ctx_.rng);
             const auto [unit_point, score] = propose(iteration);
             evaluate(unit_point);
             record(iteration, score, thread_cpu_seconds() - start);
@@ -128,10 +129,10 @@ private:
         acquisition_context.incumbent = best_model_value_;
         if (space_.is_finite()) {
             acquisition_context.candidate_count = candidates_unit_.n_rows;
-            const std::size_t row = best_candidate(*ctx_.acquisition, *ctx_.surrogate, acquisition_context, candidates_unit_,
+            const std::size_t row = best_candidate(*acquisition_, *surrogate_, acquisition_context, candidates_unit_,
                                                    settings_.revisit_candidates ? std::vector<bool>{} : evaluated_rows_);
             design_rows_.push_back(row);
-            const arma::vec score = ctx_.acquisition->score(*ctx_.surrogate, candidates_unit_.row(row), acquisition_context);
+            const arma::vec score = acquisition_->score(*surrogate_, candidates_unit_.row(row), acquisition_context);
             return {candidates_unit_.row(row), score(0)};
         }
         const arma::rowvec lower(space_.dim(), arma::fill::zeros);
@@ -141,7 +142,7 @@ private:
         if (sweep_.is_empty()) sweep_ = halton_points(settings_.optimiser.sweep_points, space_.dim(), ctx_.rng);
         AcquisitionOptimiserSettings optimiser = settings_.optimiser;
         optimiser.fixed_unit_sweep = &sweep_;
-        const AcquisitionOptimum best = maximise_in_box(*ctx_.acquisition, *ctx_.surrogate, acquisition_context, lower,
+        const AcquisitionOptimum best = maximise_in_box(*acquisition_, *surrogate_, acquisition_context, lower,
                                                         upper, optimiser, ctx_.rng);
         return {best.point, best.score};
     }
@@ -165,8 +166,8 @@ private:
         if (!maximise_) targets = -targets;
         // The model sees where the points really are (integer dimensions are rounded by from_unit).
         const arma::mat model_points = space_.is_finite() ? arma::mat(unit_points) : space_.to_unit(points);
-        if (ctx_.surrogate->size() == 0) ctx_.surrogate->condition(model_points, targets);
-        else ctx_.surrogate->append(model_points, targets);
+        if (surrogate_->size() == 0) surrogate_->condition(model_points, targets);
+        else surrogate_->append(model_points, targets);
         for (std::size_t i = 0; i < result.size(); ++i) {
             if (!best_point_.is_empty() && targets(i) <= best_model_value_) continue;
             best_model_value_ = targets(i);
@@ -204,6 +205,8 @@ private:
     }
 
     RunContext& ctx_;
+    std::shared_ptr<Surrogate> surrogate_;
+    std::shared_ptr<Acquisition> acquisition_;
     BoLoopSettings settings_;
     std::string algorithm_;
     const SearchSpace& space_;
@@ -232,12 +235,12 @@ SequentialBo::SequentialBo(const ParameterSet& parameters, std::string name, std
 
 SequentialBo::~SequentialBo() = default;
 
-std::vector<ComponentRole> SequentialBo::components() const {
+std::vector<Role> SequentialBo::roles() const {
     return {
-        {ModuleKind::Surrogate, true, "gp", "the model of the objective",
+        {"surrogate", ModuleKind::Surrogate, true, "gp", "the model of the objective",
          {{"kernel", "matern52"}, {"ard", "true"}, {"mean", "constant"}, {"standardise", "true"},
           {"fit", "marginal-likelihood"}}},
-        {ModuleKind::Acquisition, true, default_acquisition_, acquisition_doc_, {}},
+        {"acquisition", ModuleKind::Acquisition, true, default_acquisition_, acquisition_doc_, {}},
     };
 }
 

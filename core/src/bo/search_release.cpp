@@ -117,7 +117,7 @@ BestRelease release_best(const arma::mat& points, const arma::vec& exact_values,
 }
 
 RunResult run_data_independent_search(RunContext& context, const DataIndependentSearch& search) {
-    check_value_sensitivity(search.owner, context.mechanism != nullptr, search.value_sensitivity);
+    check_value_sensitivity(search.owner, context.role<Mechanism>("mechanism") != nullptr, search.value_sensitivity);
     if (search.point_count == 0 || search.batch_size == 0 || !search.points) {
         throw RunError(fmt::format(
             "{}: a search needs at least one point, a batch size ≥ 1 and a point source",
@@ -125,7 +125,7 @@ RunResult run_data_independent_search(RunContext& context, const DataIndependent
     }
     Objective& objective = context.objective;
     const Sense sense = objective.sense();
-    const bool is_private = context.mechanism != nullptr;
+    const bool is_private = context.role<Mechanism>("mechanism") != nullptr;
     const bool optimum_known = objective.known_optimum().has_value();
 
     RunResult result;
@@ -171,7 +171,7 @@ RunResult run_data_independent_search(RunContext& context, const DataIndependent
 
     const arma::vec exact_values = values.head(evaluated);
     BestRelease release = release_best(points.head_rows(evaluated), exact_values, sense,
-                                       context.mechanism, search.value_sensitivity, context.noise);
+                                       context.role<Mechanism>("mechanism"), search.value_sensitivity, context.noise);
     const double released_best = release.released_values(release.best_index);
     const double true_best = exact_values(release.best_index);
 

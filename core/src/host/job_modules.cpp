@@ -1,16 +1,61 @@
 #include "dpbo/host/job_modules.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
-#include "dpbo/acquisition.hpp"
-#include "dpbo/algorithm.hpp"
 #include "dpbo/errors.hpp"
-#include "dpbo/mechanism.hpp"
-#include "dpbo/objective.hpp"
 #include "dpbo/host/registry.hpp"
-#include "dpbo/surrogate.hpp"
+#include "dpbo/objective.hpp"
 
 namespace dpbo {
+
+namespace {
+
+bool valid_role_name(const std::string& name) {
+    if (name.empty() || !(name.front() >= 'a' && name.front() <= 'z')) return false;
+    return std::all_of(name.begin(), name.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+    });
+}
+
+std::string role_list(const std::vector<Role>& roles) {
+    std::string out;
+    for (const auto& role : roles)
+        out += fmt::format("{}{} ({}, {})", out.empty() ? "" : ", ", role.name, to_string(role.kind),
+                           role.required ? "required" : "optional");
+    return out.empty() ? "none" : out;
+}
+
+}  // namespace
+
+const std::vector<std::string>& reserved_role_names() {
+    static const std::vector<std::string> names = {"algorithm", "objective", "seed",   "repeat", "out",
+                                                   "config",    "set",       "budget", "help",   "json",
+                                                   "plugin-path", "neighbour"};
+    return names;
+}
+
+void check_declared_roles(const std::string& algorithm, const std::vector<Role>& roles) {
+    const auto& reserved = reserved_role_names();
+    for (std::size_t i = 0; i < roles.size(); ++i) {
+        const Role& role = roles[i];
+        const auto refuse = [&](const std::string& why) {
+            throw ValidationError(fmt::format("algorithm '{}' declares role {} '{}', which {}", algorithm, i + 1,
+                                              role.name, why));
+        };
+        if (!valid_role_name(role.name))
+            refuse("is not a role name (lower-case letters, digits, '_' or '-', starting with a letter)");
+        if (std::find(reserved.begin(), reserved.end(), role.name) != reserved.end())
+            refuse(fmt::format("is reserved for the host's own options ({})", fmt::join(reserved, ", ")));
+        if (role.kind == ModuleKind::Objective || role.kind == ModuleKind::Algorithm)
+            refuse(fmt::format("is of kind {}; a role takes a component (surrogate, acquisition, mechanism, "
+                               "accountant, ...), the objective and the algorithm are the job's own",
+                               to_string(role.kind)));
+        for (std::size_t j = 0; j < i; ++j)
+            if (roles[j].name == role.name) refuse(fmt::format("is declared twice (also role {})", j + 1));
+    }
+}
 
 JobModules::JobModules(PluginRegistry& registry, const JobSpec& spec)
     : registry_(registry), algorithm_(spec.algorithm), objective_(spec.objective) {
@@ -18,63 +63,57 @@ JobModules::JobModules(PluginRegistry& registry, const JobSpec& spec)
     const LoadedPlugin& objective = registry.require(ModuleKind::Objective, objective_.name);
     objective_parameters_ = validate_parameters(objective.manifest.schema, objective_.parameters,
                                                 fmt::format("objective '{}'", objective_.name));
-    resolve_components(spec);
+    resolve_roles(spec);
     // Creating the components once validates what parameters alone cannot (one against another).
     // The objective validates itself when the caller creates it: building one may be costly
     // (gp-lengthscales factorises its records), so it is not built twice.
     create_components();
 }
 
-void JobModules::resolve_components(const JobSpec& spec) {
-    const auto roles = registry_.create_as<Algorithm>(algorithm_.name, algorithm_.parameters)->components();
-    const auto declared = [&](ModuleKind kind) -> const ComponentRole* {
-        for (const auto& role : roles)
-            if (role.kind == kind) return &role;
-        return nullptr;
-    };
-    std::string uses;
-    for (const auto& role : roles)
-        uses += fmt::format("{}{} ({})", uses.empty() ? "" : ", ", to_string(role.kind),
-                            role.required ? "required" : "optional");
-    // A component given with parameters but no name means "the algorithm's default, with these".
-    const auto resolve = [&](ModuleKind kind, const std::optional<ModuleChoice>& given,
-                             std::optional<ModuleChoice>& resolved) {
-        const ComponentRole* role = declared(kind);
-        const bool named = given && !given->name.empty();
-        if (given && role == nullptr)
-            throw ValidationError(fmt::format("algorithm '{}' does not use a {} (it uses: {}); remove {}",
-                                              algorithm_.name, to_string(kind), uses.empty() ? "nothing" : uses,
-                                              named ? fmt::format("--{}", to_string(kind))
-                                                    : fmt::format("the {}.* settings", to_string(kind))));
+void JobModules::resolve_roles(const JobSpec& spec) {
+    declared_ = registry_.create_as<Algorithm>(algorithm_.name, algorithm_.parameters)->roles();
+    check_declared_roles(algorithm_.name, declared_);
+    for (const auto& [name, given] : spec.roles) {
+        const bool declared = std::any_of(declared_.begin(), declared_.end(), [&](const Role& r) { return r.name == name; });
+        if (declared) continue;
+        std::vector<std::string> names = {"algorithm", "objective"};
+        for (const auto& role : declared_) names.push_back(role.name);
+        const auto near = closest_match(name, names);
+        throw ValidationError(fmt::format("unknown role '{}' for algorithm '{}'{}; its roles: {}; remove {}", name,
+                                          algorithm_.name, near ? fmt::format(" (did you mean '{}'?)", *near) : "",
+                                          role_list(declared_),
+                                          given.name.empty() ? fmt::format("the {}.* settings", name)
+                                                             : fmt::format("--{} {}", name, given.name)));
+    }
+    for (const Role& role : declared_) {
+        const auto given = spec.roles.find(role.name);
+        const bool named = given != spec.roles.end() && !given->second.name.empty();
         ModuleChoice choice;
         if (named) {
-            choice = *given;
-        } else if (role != nullptr && !role->default_name.empty()) {
-            choice = ModuleChoice{role->default_name, given ? given->parameters : std::map<std::string, std::string>{}};
-        } else if (given || (role != nullptr && role->required)) {
-            throw ValidationError(fmt::format("algorithm '{}' needs a named {} ({}){}; name one with --{}",
-                                              algorithm_.name, to_string(kind), role->doc,
-                                              given ? " for the settings given" : "", to_string(kind)));
+            choice = given->second;
+        } else if (!role.default_module.empty()) {
+            choice.name = role.default_module;
+            if (given != spec.roles.end()) choice.parameters = given->second.parameters;
+        } else if (given != spec.roles.end() || role.required) {
+            throw ValidationError(fmt::format("algorithm '{}' needs a {} for its role '{}' ({}){}; name one with --{} NAME "
+                                              "(see 'dpbo list --kind {}')",
+                                              algorithm_.name, to_string(role.kind), role.name, role.doc,
+                                              given != spec.roles.end() ? " for the settings given" : "", role.name,
+                                              to_string(role.kind)));
         } else {
-            return;
+            continue;
         }
-        if (role != nullptr && choice.name == role->default_name)
-            for (const auto& [key, value] : role->default_parameters) choice.parameters.emplace(key, value);
-        registry_.require(kind, choice.name);
-        resolved = std::move(choice);
-    };
-    resolve(ModuleKind::Surrogate, spec.surrogate, surrogate_);
-    resolve(ModuleKind::Acquisition, spec.acquisition, acquisition_);
-    resolve(ModuleKind::Mechanism, spec.mechanism, mechanism_);
-}
-
-const std::optional<ModuleChoice>& JobModules::component(ModuleKind kind) const {
-    static const std::optional<ModuleChoice> none;
-    switch (kind) {
-        case ModuleKind::Surrogate: return surrogate_;
-        case ModuleKind::Acquisition: return acquisition_;
-        case ModuleKind::Mechanism: return mechanism_;
-        default: return none;
+        if (choice.name == role.default_module)
+            for (const auto& [key, value] : role.default_parameters) choice.parameters.emplace(key, value);
+        if (registry_.find(role.kind, choice.name) == nullptr)
+            for (const LoadedPlugin& plugin : registry_.plugins())
+                if (plugin.manifest.name == choice.name)
+                    throw ValidationError(fmt::format("role '{}' of algorithm '{}' takes a {}, but '{}' is a {} (see 'dpbo list "
+                                              "--kind {}')",
+                                                      role.name, algorithm_.name, to_string(role.kind), choice.name,
+                                                      to_string(plugin.manifest.kind), to_string(role.kind)));
+        registry_.require(role.kind, choice.name);
+        roles_.emplace(role.name, std::move(choice));
     }
 }
 
@@ -85,9 +124,10 @@ std::shared_ptr<Objective> JobModules::create_objective() const {
 JobComponents JobModules::create_components() const {
     JobComponents out;
     out.algorithm = registry_.create_as<Algorithm>(algorithm_.name, algorithm_.parameters);
-    if (surrogate_) out.surrogate = registry_.create_as<Surrogate>(surrogate_->name, surrogate_->parameters);
-    if (acquisition_) out.acquisition = registry_.create_as<Acquisition>(acquisition_->name, acquisition_->parameters);
-    if (mechanism_) out.mechanism = registry_.create_as<Mechanism>(mechanism_->name, mechanism_->parameters);
+    for (const auto& [name, choice] : roles_) {
+        const Role& role = *std::find_if(declared_.begin(), declared_.end(), [&](const Role& r) { return r.name == name; });
+        out.roles.add(name, registry_.create(role.kind, choice.name, choice.parameters));
+    }
     return out;
 }
 

@@ -7,19 +7,16 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "dpbo/acquisition.hpp"
 #include "dpbo/algorithm.hpp"
 #include "dpbo/util/cpu_clock.hpp"
 #include "dpbo/errors.hpp"
 #include "dpbo/evaluator.hpp"
 #include "dpbo/host/job_modules.hpp"
-#include "dpbo/mechanism.hpp"
 #include "dpbo/objective.hpp"
 #include "dpbo/observer.hpp"
 #include "dpbo/random.hpp"
 #include "dpbo/host/registry.hpp"
 #include "dpbo/host/result_io.hpp"
-#include "dpbo/surrogate.hpp"
 
 #ifndef DPBO_VERSION
 #define DPBO_VERSION "unknown"
@@ -179,9 +176,10 @@ private:
         json job;
         job["algorithm"] = module_json(resolve(registry_, ModuleKind::Algorithm, modules_.algorithm()));
         job["objective"] = module_json(resolve(registry_, ModuleKind::Objective, modules_.objective()));
-        for (const ModuleKind kind : {ModuleKind::Surrogate, ModuleKind::Acquisition, ModuleKind::Mechanism})
-            if (const auto& choice = modules_.component(kind))
-                job[std::string(to_string(kind))] = module_json(resolve(registry_, kind, *choice));
+        // Each role under its own name, in the order the algorithm declares them.
+        for (const Role& role : modules_.declared_roles())
+            if (const auto it = modules_.roles().find(role.name); it != modules_.roles().end())
+                job[role.name] = module_json(resolve(registry_, role.kind, it->second));
         job["seed"] = spec_.seed ? json(*spec_.seed) : json(nullptr);
         return job;
     }
@@ -225,14 +223,13 @@ private:
         }
 
         Modules modules = index == 0 ? std::move(probe_) : create();
-        const JobComponents& components = modules.components;
+        JobComponents& components = modules.components;
         const std::uint64_t experiment_seed = spec_.seed ? repeat_seed(*spec_.seed, index, 1) : os_random_u64();
         ExperimentRng rng(experiment_seed);
         PrivacyNoiseSource noise = spec_.seed ? PrivacyNoiseSource::from_seed(repeat_seed(*spec_.seed, index, 2))
                                               : PrivacyNoiseSource::from_os();
         SerialEvaluator evaluator;
-        RunContext context{*modules.objective, evaluator, rng, noise, observer, registry_,
-                           components.surrogate, components.acquisition, components.mechanism};
+        RunContext context{*modules.objective, evaluator, rng, noise, observer, registry_, std::move(components.roles)};
 
         // The key comes from a per-repeat seed derived from --seed; name the user's seed, not the key's.
         const std::string noise_source =

@@ -117,15 +117,15 @@ public:
         settings_.step = dpbo::step_rule_settings(p);
     }
 
-    std::vector<dpbo::ComponentRole> components() const override {
+    std::vector<dpbo::Role> roles() const override {
         return {
-            {dpbo::ModuleKind::Surrogate, true, "gp",
+            {"surrogate", dpbo::ModuleKind::Surrogate, true, "gp",
              "the GP whose posterior mean gradient estimates each record's gradient: fixed hyperparameters in the "
              "objective's coordinates, never fitted (it sees only locations); noise_variance is the σ² of "
              "Algorithm 1. Default: RBF with length-scale 1, as the paper",
              {{"kernel", "rbf"}, {"mean", "zero"}, {"standardise", "false"}, {"fit", "none"},
               {"noise_variance", "1e-6"}}},
-            {dpbo::ModuleKind::Acquisition, true, "gibo-trace",
+            {"acquisition", dpbo::ModuleKind::Acquisition, true, "gibo-trace",
              "chooses the points that most reduce the uncertainty of the gradient at θ (locations only)",
              {}},
         };

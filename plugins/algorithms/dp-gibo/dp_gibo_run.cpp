@@ -53,13 +53,14 @@ void check_space(const dpbo::Objective& objective) {
 class DpGiboRun {
 public:
     DpGiboRun(dpbo::RunContext& context, const DpGiboSettings& settings)
-        : ctx_(context), settings_(settings), space_(context.objective.space()),
+        : ctx_(context), surrogate_(context.role<dpbo::Surrogate>("surrogate")),
+          acquisition_(context.role<dpbo::Acquisition>("acquisition")), settings_(settings), space_(context.objective.space()),
           minimise_(context.objective.sense() == dpbo::Sense::Minimise),
           track_rng_(context.rng.derive_seed()) {
         check_space(ctx_.objective);
-        if (!ctx_.surrogate || !ctx_.acquisition)
+        if (!surrogate_ || !acquisition_)
             throw dpbo::ValidationError(fmt::format("{}: needs a surrogate and an acquisition", kOwner));
-        if (!ctx_.surrogate->provides_gradients()) {
+        if (!surrogate_->provides_gradients()) {
             throw dpbo::ValidationError(fmt::format(
                 "{}: the surrogate provides no posterior gradients; use 'gp' (kernel rbf, matern52 or polynomial)",
                 kOwner));
@@ -133,7 +134,7 @@ private:
         // The model sees only locations: zero targets, so no loss can reach its hyperparameters or
         // its mean. Losses enter only through G = A·Y below, and only clipped and noised.
         update_model(batch);
-        const arma::mat weights = ctx_.surrogate->mean_gradient_weights(theta_);  // d × |D|
+        const arma::mat weights = surrogate_->mean_gradient_weights(theta_);  // d × |D|
         arma::mat record_gradients = weights * batch.losses;                       // d × n
         if (settings_.centre_losses) {
             // Each record's losses minus their mean over the model's points: a per-record map, so the
@@ -142,7 +143,7 @@ private:
             record_gradients -= arma::sum(weights, 1) * (arma::sum(batch.losses, 0) / static_cast<double>(
                                                                                          batch.losses.n_rows));
         }
-        const double bias_proxy = arma::trace(ctx_.surrogate->gradient_covariance(theta_));
+        const double bias_proxy = arma::trace(surrogate_->gradient_covariance(theta_));
         const dpbo::ClippedAverage clipped = dpbo::clip_and_average(record_gradients, settings_.privacy.clipping_bound,
                                                                     kOwner);
         const arma::vec released = release_->release(clipped.mean);
@@ -172,7 +173,7 @@ private:
             // The surrogate already holds every earlier point (appended below, O(n²) each).
             batch.points = history_points_;
             batch.losses = history_losses_;
-            if (t == 1) ctx_.surrogate->condition(batch.points, arma::zeros<arma::vec>(0));
+            if (t == 1) surrogate_->condition(batch.points, arma::zeros<arma::vec>(0));
         } else {
             batch.points.set_size(0, dim_);
             batch.losses.set_size(0, settings_.privacy.records);
@@ -184,7 +185,7 @@ private:
                 batch.points = history_points_.rows(nearest);
                 batch.losses = history_losses_.rows(nearest);
             }
-            ctx_.surrogate->condition(batch.points, arma::zeros<arma::vec>(batch.points.n_rows));
+            surrogate_->condition(batch.points, arma::zeros<arma::vec>(batch.points.n_rows));
         }
         const arma::rowvec lower =
             settings_.local_box ? arma::max(lower_, theta_ - *settings_.local_box) : lower_;
@@ -195,17 +196,17 @@ private:
         context.dimension = dim_;
         context.anchor = theta_;
         context.pending.set_size(0, dim_);
-        batch.trace_after = arma::trace(ctx_.surrogate->gradient_covariance(theta_));
+        batch.trace_after = arma::trace(surrogate_->gradient_covariance(theta_));
         const arma::mat candidates = candidate_points(lower, upper);
         while (context.pending.n_rows < max_batch_) {
             if (settings_.bias_tolerance && batch.trace_after <= *settings_.bias_tolerance) break;
-            const arma::vec scores = ctx_.acquisition->score(*ctx_.surrogate, candidates, context);
+            const arma::vec scores = acquisition_->score(*surrogate_, candidates, context);
             const arma::uword best_row = scores.index_max();
             arma::rowvec chosen = candidates.row(best_row);
             double best_score = scores(best_row);
             if (settings_.optimiser.local_starts > 0) {
                 const dpbo::AcquisitionOptimum refined = dpbo::maximise_in_box(
-                    *ctx_.acquisition, *ctx_.surrogate, context, lower, upper, settings_.optimiser, ctx_.rng);
+                    *acquisition_, *surrogate_, context, lower, upper, settings_.optimiser, ctx_.rng);
                 if (refined.score > best_score) {
                     chosen = refined.point;
                     best_score = refined.score;
@@ -249,9 +250,9 @@ private:
     void update_model(const Batch& batch) {
         if (keeps_all_points()) {
             if (batch.new_points > 0)
-                ctx_.surrogate->append(batch.points.tail_rows(batch.new_points), arma::zeros<arma::vec>(batch.new_points));
+                surrogate_->append(batch.points.tail_rows(batch.new_points), arma::zeros<arma::vec>(batch.new_points));
         } else {
-            ctx_.surrogate->condition(batch.points, arma::zeros<arma::vec>(batch.points.n_rows));
+            surrogate_->condition(batch.points, arma::zeros<arma::vec>(batch.points.n_rows));
         }
     }
 
@@ -331,6 +332,8 @@ private:
     }
 
     dpbo::RunContext& ctx_;
+    std::shared_ptr<dpbo::Surrogate> surrogate_;
+    std::shared_ptr<dpbo::Acquisition> acquisition_;
     DpGiboSettings settings_;
     const dpbo::SearchSpace& space_;
     bool minimise_;

@@ -73,7 +73,8 @@ struct GiboSettings {
 class GiboRun {
 public:
     GiboRun(dpbo::RunContext& context, const GiboSettings& settings)
-        : ctx_(context), space_(context.objective.space()), maximise_(context.objective.sense() == dpbo::Sense::Maximise),
+        : ctx_(context), surrogate_(context.role<dpbo::Surrogate>("surrogate")),
+          acquisition_(context.role<dpbo::Acquisition>("acquisition")), space_(context.objective.space()), maximise_(context.objective.sense() == dpbo::Sense::Maximise),
           budget_(settings.budget), delta_(settings.delta), min_trace_reduction_(settings.min_trace_reduction),
           lr_(settings.lr), normalize_gradient_(settings.normalize_gradient),
           standard_deviation_scaling_(settings.standard_deviation_scaling), optimiser_(settings.optimiser),
@@ -83,9 +84,9 @@ public:
                 "{}: the objective's space is a finite candidate set; GIBO takes gradient steps and needs a box",
                 kOwner));
         }
-        if (!ctx_.surrogate || !ctx_.acquisition)
+        if (!surrogate_ || !acquisition_)
             throw dpbo::ValidationError(fmt::format("{}: needs a surrogate and an acquisition", kOwner));
-        if (!ctx_.surrogate->provides_gradients()) {
+        if (!surrogate_->provides_gradients()) {
             throw dpbo::ValidationError(fmt::format(
                 "{}: the surrogate provides no posterior gradients; use 'gp' with kernel rbf or matern52", kOwner));
         }
@@ -109,7 +110,7 @@ public:
             const double start = dpbo::thread_cpu_seconds();
             const double observed = evaluate(theta_);
             apply_window();
-            ctx_.surrogate->refit_if_due(ctx_.rng);
+            surrogate_->refit_if_due(ctx_.rng);
             const std::size_t batch = acquire(iteration);
             apply_window();
             const Step step = gradient_step();
@@ -158,8 +159,8 @@ private:
         data_targets_.resize(data_targets_.n_elem + 1);
         data_targets_(data_targets_.n_elem - 1) = target;
         // The first observation replaces whatever the surrogate held; later ones extend the factor.
-        if (data_points_.n_rows == 1) ctx_.surrogate->condition(model_point, arma::vec{target});
-        else ctx_.surrogate->append(model_point, arma::vec{target});
+        if (data_points_.n_rows == 1) surrogate_->condition(model_point, arma::vec{target});
+        else surrogate_->append(model_point, arma::vec{target});
         if (best_point_.is_empty() || target > best_target_) {
             best_target_ = target;
             best_point_ = point;
@@ -172,7 +173,7 @@ private:
         const arma::uword total = data_points_.n_rows;
         if (total - window_first_ <= max_points_) return;
         window_first_ = total - max_points_;
-        ctx_.surrogate->condition(data_points_.rows(window_first_, total - 1),
+        surrogate_->condition(data_points_.rows(window_first_, total - 1),
                                   data_targets_.subvec(window_first_, total - 1));
     }
 
@@ -189,7 +190,7 @@ private:
         double previous_score = 0.0;
         while (count < max_samples_ && spent() < budget_) {
             const dpbo::AcquisitionOptimum best =
-                dpbo::maximise_in_box(*ctx_.acquisition, *ctx_.surrogate, context, lower, upper, optimiser_, ctx_.rng);
+                dpbo::maximise_in_box(*acquisition_, *surrogate_, context, lower, upper, optimiser_, ctx_.rng);
             evaluate(best.point);
             ++count;
             // The score is −Tr Σ∇ after adding the point: the difference of consecutive scores is what
@@ -202,14 +203,14 @@ private:
 
     Step gradient_step() const {
         Step step;
-        const arma::vec gradient = ctx_.surrogate->mean_gradient(theta_);
-        const arma::mat covariance = ctx_.surrogate->gradient_covariance(theta_);
-        step.value_estimate = ctx_.surrogate->predict(theta_).mean(0);
+        const arma::vec gradient = surrogate_->mean_gradient(theta_);
+        const arma::mat covariance = surrogate_->gradient_covariance(theta_);
+        step.value_estimate = surrogate_->predict(theta_).mean(0);
         step.gradient_norm = arma::norm(gradient);
         step.gradient_trace = arma::trace(covariance);
         arma::rowvec direction = gradient.t();
         if (normalize_gradient_) {
-            const arma::vec scales = ctx_.surrogate->lengthscales();
+            const arma::vec scales = surrogate_->lengthscales();
             direction = direction / std::max(step.gradient_norm, kNormFloor) % scales.t();
         }
         if (standard_deviation_scaling_) direction /= arma::clamp(covariance.diag(), kVarianceFloor, arma::datum::inf).t();
@@ -252,6 +253,8 @@ private:
     }
 
     dpbo::RunContext& ctx_;
+    std::shared_ptr<dpbo::Surrogate> surrogate_;
+    std::shared_ptr<dpbo::Acquisition> acquisition_;
     const dpbo::SearchSpace& space_;
     bool maximise_;
     std::size_t budget_;
@@ -330,13 +333,13 @@ public:
         settings_.optimiser.local_evaluations = static_cast<std::size_t>(p.integer("local_evaluations"));
     }
 
-    std::vector<dpbo::ComponentRole> components() const override {
+    std::vector<dpbo::Role> roles() const override {
         return {
-            {dpbo::ModuleKind::Surrogate, true, "gp",
+            {"surrogate", dpbo::ModuleKind::Surrogate, true, "gp",
              "the GP whose posterior gradient drives the steps; as in the reference, a squared-exponential kernel "
              "with zero mean and fixed hyperparameters (give the length-scales of your problem)",
              {{"kernel", "rbf"}, {"mean", "zero"}, {"standardise", "false"}, {"fit", "none"}}},
-            {dpbo::ModuleKind::Acquisition, true, "gibo-trace",
+            {"acquisition", dpbo::ModuleKind::Acquisition, true, "gibo-trace",
              "chooses the points that most reduce the uncertainty of the gradient at θ",
              {}},
         };

@@ -55,10 +55,9 @@ public:
                                  ? std::optional<double>(parameters.real("value_sensitivity"))
                                  : std::nullopt) {}
 
-    std::vector<dpbo::ComponentRole> components() const override {
-        return {{.kind = dpbo::ModuleKind::Mechanism,
-                 .required = false,
-                 .default_name = "",
+    std::vector<dpbo::Role> roles() const override {
+        return {{.name = "mechanism",
+                 .kind = dpbo::ModuleKind::Mechanism,
                  .doc = "privatises the released values; without one nothing is private"}};
     }
 

@@ -26,7 +26,7 @@ struct BoLoopSettings {
 ParameterSchema bo_loop_schema(std::size_t default_budget, std::size_t default_initial);
 BoLoopSettings bo_loop_settings(const ParameterSet& parameters);
 
-// Runs the loop with context.surrogate and context.acquisition (both required). The result is not
+// Runs the loop with the roles "surrogate" and "acquisition" (both required). The result is not
 // private: every evaluated value and the best point are released as they are.
 RunResult run_bo_loop(RunContext& context, const BoLoopSettings& settings, const std::string& algorithm);
 
@@ -37,7 +37,7 @@ public:
     SequentialBo(const ParameterSet& parameters, std::string name, std::string default_acquisition,
                  std::string acquisition_doc);
     ~SequentialBo() override;
-    std::vector<ComponentRole> components() const override;
+    std::vector<Role> roles() const override;
     RunResult run(RunContext& context) override;
 
 private:

@@ -25,9 +25,9 @@ struct ModuleChoice {
 struct JobSpec {
     ModuleChoice algorithm;
     ModuleChoice objective;
-    std::optional<ModuleChoice> surrogate;
-    std::optional<ModuleChoice> acquisition;
-    std::optional<ModuleChoice> mechanism;
+    // The modules given for the algorithm's roles, by role name. A choice without a name carries
+    // settings for the role's default module.
+    std::map<std::string, ModuleChoice> roles;
     std::optional<std::uint64_t> seed;  // none: experiment seed and privacy noise from the OS
     std::size_t repeat = 1;
     std::filesystem::path out_dir;      // empty: nothing written

@@ -53,11 +53,11 @@ void read_config(const std::string& file, JobOptions& options, const po::variabl
     std::ifstream in(file);
     if (!in) throw ValidationError(fmt::format("--config '{}': cannot open the file", file));
     po::options_description known;
-    std::string algorithm, objective, surrogate, acquisition, mechanism, out, seed;
+    std::string algorithm, objective, surrogate, acquisition, mechanism, out, seed, budget;
     std::size_t repeat = 0;
     known.add_options()("algorithm", po::value(&algorithm))("objective", po::value(&objective))(
         "surrogate", po::value(&surrogate))("acquisition", po::value(&acquisition))("mechanism", po::value(&mechanism))(
-        "out", po::value(&out))("seed", po::value(&seed))("repeat", po::value(&repeat));
+        "out", po::value(&out))("seed", po::value(&seed))("repeat", po::value(&repeat))("budget", po::value(&budget));
     po::variables_map values;
     po::parsed_options parsed(nullptr);
     try {
@@ -79,6 +79,7 @@ void read_config(const std::string& file, JobOptions& options, const po::variabl
     take("mechanism", options.mechanism, mechanism);
     take("out", options.out, out);
     take("seed", options.seed_text, seed);
+    take("budget", options.budget, budget);
     if (values.count("repeat") && given["repeat"].defaulted()) options.repeat = repeat;
 
     std::map<std::string, std::string> command_line_sets;
@@ -87,7 +88,7 @@ void read_config(const std::string& file, JobOptions& options, const po::variabl
         if (option.string_key.find('.') == std::string::npos)
             throw ValidationError(fmt::format(
                 "--config '{}': unknown key '{}'; expected algorithm, objective, surrogate, acquisition, mechanism, "
-                "seed, repeat, out, or module parameters under [algorithm], [objective], ... sections",
+                "seed, repeat, out, budget, or module parameters under [algorithm], [objective], ... sections",
                 file, option.string_key));
         const std::string value = option.value.empty() ? "" : option.value.front();
         // Command-line --set values override the file: skip keys the command line sets.

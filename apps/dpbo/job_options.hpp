@@ -15,6 +15,7 @@ struct JobOptions {
     std::string algorithm, objective, surrogate, acquisition, mechanism, config, out;
     std::vector<std::string> settings;  // --set ROLE.KEY=VALUE
     std::string seed_text;
+    std::string budget;  // --budget as typed (dpbo run)
     std::size_t repeat = 1;
 };
 

@@ -16,6 +16,7 @@
 
 #include <doctest/doctest.h>
 
+#include "dpbo/accountant.hpp"
 #include "dpbo/acquisition.hpp"
 #include "dpbo/algorithm.hpp"
 #include "dpbo/evaluator.hpp"
@@ -41,16 +42,20 @@ RunResult run_algorithm(Algorithm& algorithm, Objective& objective, std::uint64_
     RunObserver quiet;
     ExperimentRng rng(seed);
     auto noise = PrivacyNoiseSource::from_seed(seed);
+    PrivacyLedger ledger(components.accountant ? components.accountant : make<Accountant>("gdp"), components.budget,
+                         noise, "the algorithm under test");
     RunContext context{objective,
                        components.evaluator != nullptr ? *components.evaluator : serial,
                        rng,
-                       noise,
+                       ledger,
                        components.observer != nullptr ? *components.observer : quiet,
                        registry(),
                        components.surrogate,
                        components.acquisition,
                        nullptr};
-    return algorithm.run(context);
+    RunResult result = algorithm.run(context);
+    result.privacy = ledger.statement_for(result.privacy);
+    return result;
 }
 
 arma::vec trace_column(const Trace& trace, const std::string& name) {

@@ -11,9 +11,11 @@
 
 #include "dpbo/evaluation.hpp"
 #include "dpbo/host/registry.hpp"
+#include "dpbo/privacy_ledger.hpp"
 #include "dpbo/result.hpp"
 
 namespace dpbo {
+class Accountant;
 class Acquisition;
 class Algorithm;
 class Evaluator;
@@ -44,9 +46,12 @@ struct RunComponents {
     std::shared_ptr<Acquisition> acquisition;
     Evaluator* evaluator = nullptr;
     RunObserver* observer = nullptr;
+    std::shared_ptr<Accountant> accountant;  // none: 'gdp' at its default δ
+    std::optional<PrivacyBudget> budget;
 };
 
-// Runs `algorithm` on `objective`, experiment randomness and privacy noise both seeded by `seed`.
+// Runs `algorithm` on `objective`, experiment randomness and privacy noise both seeded by `seed`,
+// releasing through a ledger as the runner does; the result's statement is the ledger's.
 RunResult run_algorithm(Algorithm& algorithm, Objective& objective, std::uint64_t seed,
                         const RunComponents& components = {});
 

@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <set>
 
+#include "dpbo/accountant.hpp"
 #include "dpbo/algorithm.hpp"
 #include "dpbo/acquisition.hpp"
 #include "dpbo/errors.hpp"
 #include "dpbo/evaluator.hpp"
 #include "dpbo/objective.hpp"
+#include "dpbo/privacy_ledger.hpp"
 #include "dpbo/observer.hpp"
 #include "dpbo/random.hpp"
 #include "dpbo/surrogate.hpp"
@@ -24,15 +26,18 @@ dpbo::RunResult run(const std::string& algorithm, const Parameters& algorithm_pa
     dpbo::SerialEvaluator evaluator;
     dpbo::ExperimentRng rng(seed);
     auto noise = dpbo::PrivacyNoiseSource::from_seed(seed);
+    dpbo::PrivacyLedger ledger(dpbo::test::make<dpbo::Accountant>("gdp"), std::nullopt, noise, algorithm);
     dpbo::RunObserver observer;
-    dpbo::RunContext context{*objective, evaluator, rng, noise, observer, dpbo::test::registry(), nullptr, nullptr, nullptr};
+    dpbo::RunContext context{*objective, evaluator, rng, ledger, observer, dpbo::test::registry(), nullptr, nullptr, nullptr};
     for (const auto& role : algo->components()) {
         if (role.kind == dpbo::ModuleKind::Surrogate)
             context.surrogate = dpbo::test::make<dpbo::Surrogate>(role.default_name, role.default_parameters);
         if (role.kind == dpbo::ModuleKind::Acquisition)
             context.acquisition = dpbo::test::make<dpbo::Acquisition>(role.default_name, role.default_parameters);
     }
-    return algo->run(context);
+    dpbo::RunResult result = algo->run(context);
+    result.privacy = ledger.statement_for(result.privacy);
+    return result;
 }
 
 double final_regret(const dpbo::RunResult& result) { return result.trace.last("simple_regret"); }

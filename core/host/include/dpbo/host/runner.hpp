@@ -6,14 +6,18 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "dpbo/privacy_ledger.hpp"
 #include "dpbo/result.hpp"
 
 namespace dpbo {
 
+class Accountant;
+class JobModules;
 class PluginRegistry;
 class RunObserver;
 
@@ -29,6 +33,7 @@ struct JobSpec {
     std::optional<ModuleChoice> acquisition;
     std::optional<ModuleChoice> mechanism;
     std::optional<std::uint64_t> seed;  // none: experiment seed and privacy noise from the OS
+    std::optional<PrivacyBudget> budget;  // none: every release the algorithm makes is composed
     std::size_t repeat = 1;
     std::filesystem::path out_dir;      // empty: nothing written
 };
@@ -54,8 +59,17 @@ using ObserverFor = std::function<RunObserver&(std::size_t repeat_index)>;
 // distinct inputs): the experiment seed is stream 1, the privacy-noise key stream 2.
 std::uint64_t repeat_seed(std::uint64_t seed, std::size_t index, std::uint64_t stream);
 
+// The run's accountant, in one place until algorithms declare an accountant role: 'gdp', reporting
+// its (ε, δ) equivalent at the algorithm's equivalent_delta (else the mechanism's, else its own
+// default), as DP-GIBO and DP-GD always reported it; 'basic' when the job attaches a mechanism not
+// calibrated by mu (Laplace, the analytic Gaussian, a stated ε), whose releases are ε- or (ε, δ)-DP
+// events that μ-GDP composition cannot take. `dpbo audit` runs algorithms with the same accountant.
+std::shared_ptr<Accountant> create_run_accountant(PluginRegistry& registry, const JobModules& modules);
+
 // Throws ValidationError (bad names, parameters, combinations, an output folder holding another
-// job's results) before running anything; RunError for failures during a run.
+// job's results) before running anything; RunError for failures during a run; BudgetExceeded when
+// a release would exceed job.budget — after writing that repeat's result.json (status "refused",
+// stop_reason "budget", the statement of what was spent and the releases made until then).
 JobReport run_job(PluginRegistry& registry, const JobSpec& job, const ObserverFor& observer_for);
 
 }  // namespace dpbo

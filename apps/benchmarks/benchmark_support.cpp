@@ -3,11 +3,13 @@
 
 #include <algorithm>
 
+#include "dpbo/accountant.hpp"
 #include "dpbo/acquisition.hpp"
 #include "dpbo/util/blas_threads.hpp"
 #include "dpbo/evaluator.hpp"
 #include "dpbo/objective.hpp"
 #include "dpbo/observer.hpp"
+#include "dpbo/privacy_ledger.hpp"
 #include "dpbo/random.hpp"
 #include "dpbo/surrogate.hpp"
 
@@ -35,11 +37,14 @@ RunResult run_once(const std::string& algorithm, const std::map<std::string, std
     ExperimentRng rng(seed);
     auto noise = PrivacyNoiseSource::from_seed(seed);
     RunObserver quiet;
-    RunContext context{*target, evaluator, rng, noise, quiet, modules, {}};
+    PrivacyLedger ledger(modules.create_as<Accountant>("gdp"), std::nullopt, noise, algorithm);
+    RunContext context{*target, evaluator, rng, ledger, quiet, modules, {}};
     if (!surrogate.empty()) context.roles.add("surrogate", modules.create_as<Surrogate>(surrogate, surrogate_parameters));
     if (!acquisition.empty())
         context.roles.add("acquisition", modules.create_as<Acquisition>(acquisition, acquisition_parameters));
-    return algo->run(context);
+    RunResult result = algo->run(context);
+    result.privacy = ledger.statement_for(result.privacy);
+    return result;
 }
 
 double median(std::vector<double> values) {

@@ -31,7 +31,9 @@
 #include <fmt/format.h>
 
 #include "benchmark_support.hpp"
+#include "dpbo/accountant.hpp"
 #include "dpbo/acquisition.hpp"
+#include "dpbo/privacy_ledger.hpp"
 #include "dpbo/algorithm.hpp"
 #include "dpbo/util/blas_threads.hpp"
 #include "dpbo/evaluator.hpp"
@@ -124,7 +126,8 @@ RunSummary run_one(std::size_t dim, std::uint64_t seed, const Options& options) 
     dpbo::ExperimentRng rng(seed);
     auto noise = dpbo::PrivacyNoiseSource::from_seed(seed);
     dpbo::RunObserver quiet;
-    dpbo::RunContext context{*objective, evaluator, rng, noise, quiet, modules, {}};
+    dpbo::PrivacyLedger ledger(modules.create_as<dpbo::Accountant>("gdp"), std::nullopt, noise, "gibo");
+    dpbo::RunContext context{*objective, evaluator, rng, ledger, quiet, modules, {}};
     context.roles.add("surrogate", surrogate);
     context.roles.add("acquisition", acquisition);
 

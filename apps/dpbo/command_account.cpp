@@ -8,6 +8,7 @@
 #include "cli.hpp"
 #include "dpbo/accountant.hpp"
 #include "dpbo/errors.hpp"
+#include "privacy_event_text.hpp"
 
 namespace dpbo::cli {
 
@@ -26,34 +27,6 @@ double parse_number(const std::string& text, const std::string& where) {
     return value;
 }
 
-// KIND:key=value,key=value[xR], e.g. gaussian:sigma=2,sensitivity=1x100
-PrivacyEvent parse_event(const std::string& text) {
-    const auto colon = text.find(':');
-    if (colon == std::string::npos || colon == 0)
-        throw ValidationError(fmt::format("--event '{}' is not of the form KIND:key=value,...[xREPEATS]", text));
-    PrivacyEvent event;
-    event.kind = text.substr(0, colon);
-    std::string body = text.substr(colon + 1);
-    if (const auto x = body.rfind('x'); x != std::string::npos && body.find('=', x) == std::string::npos) {
-        const double r = parse_number(body.substr(x + 1), fmt::format("--event '{}' repetitions", text));
-        if (r < 1 || std::floor(r) != r)
-            throw ValidationError(fmt::format("--event '{}': repetitions must be a whole number >= 1", text));
-        event.repetitions = static_cast<std::size_t>(r);
-        body = body.substr(0, x);
-    }
-    std::size_t start = 0;
-    while (start < body.size()) {
-        const std::size_t end = std::min(body.find(',', start), body.size());
-        const std::string item = body.substr(start, end - start);
-        const auto eq = item.find('=');
-        if (eq == std::string::npos || eq == 0)
-            throw ValidationError(fmt::format("--event '{}': '{}' is not key=value", text, item));
-        event.values[item.substr(0, eq)] = parse_number(item.substr(eq + 1), fmt::format("--event '{}' key '{}'", text, item.substr(0, eq)));
-        start = end + 1;
-    }
-    return event;
-}
-
 }  // namespace
 
 int command_account(const std::vector<std::string>& arguments) {
@@ -65,7 +38,10 @@ int command_account(const std::vector<std::string>& arguments) {
         ("accountant", po::value(&accountant_name)->default_value("gdp"), "accountant module")
         ("mu", po::value(&mus)->composing(), "compose a mu-GDP mechanism (repeatable)")
         ("event", po::value(&events)->composing(),
-         "compose an event KIND:key=value,...[xREPEATS], e.g. gaussian:sigma=2,sensitivity=1x100")
+         "compose an event KIND:key=value,...[xREPEATS], e.g. gaussian:sigma=2,sensitivity=1x100; kinds: "
+         "gaussian (sigma, sensitivity), gdp (mu), laplace (scale, sensitivity), exponential (epsilon, "
+         "quality_sensitivity), subsampled-gaussian (sampling_rate, noise_multiplier, steps, sampling, neighbouring), "
+         "pure (epsilon), approx (epsilon, delta)")
         ("epsilon", po::value(&epsilons)->composing(), "report the delta at this epsilon (repeatable)")
         ("delta", po::value(&deltas)->composing(), "report the epsilon at this delta (repeatable)");
     options.add(common_options(common));
@@ -83,9 +59,9 @@ int command_account(const std::vector<std::string>& arguments) {
     for (const auto& text : mus) {
         const double mu = parse_number(text, "--mu");
         if (!(mu > 0.0)) throw ValidationError(fmt::format("--mu '{}' must be > 0", text));
-        accountant->compose({"gdp", {{"mu", mu}}, 1});
+        accountant->compose({GdpEvent{mu}});
     }
-    for (const auto& text : events) accountant->compose(parse_event(text));
+    for (const auto& text : events) accountant->compose(parse_privacy_event(text));
 
     std::vector<double> epsilon_values, delta_values;
     for (const auto& text : epsilons) {
@@ -114,6 +90,10 @@ int command_account(const std::vector<std::string>& arguments) {
     if (common.json) {
         json out{{"accountant", accountant_name}, {"notion", to_string(total.notion)}, {"headline", total.headline()}};
         if (total.notion == PrivacyNotion::GaussianDP) out["mu"] = total.mu;
+        if (total.notion == PrivacyNotion::PureDP || total.notion == PrivacyNotion::ApproxDP) {
+            out["epsilon"] = total.epsilon;
+            out["delta"] = total.delta;
+        }
         out["epsilon_delta"] = pairs;
         print_json(out);
         return kSuccess;

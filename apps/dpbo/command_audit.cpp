@@ -14,8 +14,10 @@
 #include "audit/audit_statistics.hpp"
 #include "audit/release_samples.hpp"
 #include "cli.hpp"
+#include "dpbo/accountant.hpp"
 #include "dpbo/errors.hpp"
 #include "dpbo/mechanism.hpp"
+#include "dpbo/privacy_ledger.hpp"
 #include "dpbo/random.hpp"
 #include "job_options.hpp"
 
@@ -25,6 +27,16 @@ namespace {
 
 constexpr std::size_t kMechanismRuns = 100000;
 constexpr std::size_t kAlgorithmRuns = 4000;
+constexpr const char* kMechanismNeighbouring = "query answers x and x + Δ, Δ the stated sensitivity";
+constexpr const char* kMechanismUnit = "one answer of a query of sensitivity Δ";
+
+// The accountant that composes the mechanism's events: 'gdp' (its (ε, δ) equivalent at --delta)
+// for μ-GDP and Gaussian events, 'basic' for pure and approximate DP ones.
+std::shared_ptr<Accountant> mechanism_accountant(PluginRegistry& registry, const Mechanism& mechanism, double delta) {
+    auto gdp = registry.create_as<Accountant>("gdp", {{"delta", fmt::format("{}", delta)}});
+    if (gdp->accepts(mechanism.event().kind())) return gdp;
+    return registry.create_as<Accountant>("basic");
+}
 
 struct AuditOptions {
     JobOptions job;
@@ -272,9 +284,24 @@ int command_audit(const std::vector<std::string>& arguments) {
         auto mechanism = registry.create_as<Mechanism>(mechanism_name, parameters);
         mechanism->calibrate(options.sensitivity);
         const std::string who = fmt::format("mechanism '{}'", mechanism_name);
-        set_claim(mechanism->guarantee(), who);
-        samples = audit::sample_mechanism(*mechanism, options.value, options.sensitivity, runs, noise_first,
-                                          noise_second);
+        // The claim is the ledger's statement of one release; each world then releases through a
+        // ledger of its own that keeps no log.
+        const auto ledger = [&](PrivacyNoiseSource& noise) {
+            auto made = std::make_unique<PrivacyLedger>(mechanism_accountant(registry, *mechanism, options.delta),
+                                                        std::nullopt, noise, who, PrivacyLedger::Log::Discard);
+            made->set_scope(kMechanismNeighbouring, kMechanismUnit);
+            return made;
+        };
+        PrivacyNoiseSource unused = PrivacyNoiseSource::from_seed(0);
+        const auto probe = ledger(unused);
+        PrivacyEvent one = mechanism->event();
+        one.what = "one release";
+        probe->charge(one);
+        set_claim(probe->statement_for(mechanism->guarantee()), who);
+        const auto ledger_first = ledger(noise_first);
+        const auto ledger_second = ledger(noise_second);
+        samples = audit::sample_mechanism(*mechanism, options.value, options.sensitivity, runs, *ledger_first,
+                                          *ledger_second);
         json settings_json = json::object();
         for (const auto& [key, value] : parameters) settings_json[key] = value;
         subject.description = {{"kind", "mechanism"}, {"name", mechanism_name}, {"parameters", settings_json},

@@ -11,7 +11,8 @@ namespace dpbo::cli {
 namespace {
 
 constexpr ModuleKind kKinds[] = {ModuleKind::Algorithm, ModuleKind::Objective, ModuleKind::Surrogate,
-                                 ModuleKind::Acquisition, ModuleKind::Mechanism, ModuleKind::Accountant};
+                                 ModuleKind::Acquisition, ModuleKind::Mechanism, ModuleKind::Selection,
+                                 ModuleKind::Accountant};
 
 std::optional<ModuleKind> parse_kind(const std::string& text) {
     if (text.empty()) return std::nullopt;

@@ -46,6 +46,9 @@ int command_run(const std::vector<std::string>& arguments) {
         ("seed", po::value(&options.seed_text),
          "make the run reproducible; privacy noise is then not secure (default: seeds from the OS CSPRNG)")
         ("repeat", po::value(&options.repeat)->default_value(1), "independent repeats")
+        ("budget", po::value(&options.budget),
+         "privacy budget the run may spend: mu=M (mu-GDP), epsilon=E,delta=D or epsilon=E; the release that "
+         "would exceed it is refused before its noise is drawn, and what was released until then is written")
         ("out", po::value(&options.out), "output folder (default: results/ALGORITHM-OBJECTIVE-TIME); "
                                          "finished repeats found there are kept, not rerun");
     described.add(common_options(common));
@@ -88,6 +91,7 @@ int command_run(const std::vector<std::string>& arguments) {
     }
     name_roles(job, options);
     if (!options.seed_text.empty()) job.seed = parse_seed(options.seed_text);
+    if (!options.budget.empty()) job.budget = PrivacyBudget::parse(options.budget);
     job.repeat = options.repeat;
     job.out_dir = options.out.empty() ? default_out_dir(job) : std::filesystem::path(options.out);
 

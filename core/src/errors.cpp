@@ -8,4 +8,7 @@ ValidationError::~ValidationError() = default;
 RunError::RunError(const std::string& message) : std::runtime_error(message) {}
 RunError::~RunError() = default;
 
+BudgetExceeded::BudgetExceeded(const std::string& message) : RunError(message) {}
+BudgetExceeded::~BudgetExceeded() = default;
+
 }  // namespace dpbo

@@ -1,12 +1,19 @@
-// The Mechanism interface's out-of-line parts.
+// The Mechanism interface's out-of-line parts: the one path from a value to its noisy release.
 #include "dpbo/mechanism.hpp"
+
+#include "dpbo/privacy_ledger.hpp"
 
 namespace dpbo {
 
-std::string_view to_string(SensitivityNorm norm) {
-    return norm == SensitivityNorm::L1 ? "L1" : "L2";
-}
-
 Mechanism::~Mechanism() = default;
+
+arma::vec Mechanism::release(const arma::vec& value, PrivacyLedger& ledger, const std::string& what) const {
+    PrivacyEvent charged = event();
+    charged.what = what;
+    const std::size_t entry = ledger.charge(charged);
+    arma::vec released = add_noise(value, ledger.noise());
+    ledger.record_release(entry, released);
+    return released;
+}
 
 }  // namespace dpbo

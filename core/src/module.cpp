@@ -9,11 +9,12 @@
 namespace dpbo {
 
 namespace {
-constexpr std::array<std::pair<ModuleKind, std::string_view>, 6> kKindNames{{
+constexpr std::array<std::pair<ModuleKind, std::string_view>, 7> kKindNames{{
     {ModuleKind::Objective, "objective"},
     {ModuleKind::Surrogate, "surrogate"},
     {ModuleKind::Acquisition, "acquisition"},
     {ModuleKind::Mechanism, "mechanism"},
+    {ModuleKind::Selection, "selection"},
     {ModuleKind::Accountant, "accountant"},
     {ModuleKind::Algorithm, "algorithm"},
 }};

@@ -54,3 +54,50 @@ TEST_CASE("cli account: bad input exits 2 naming the option or value") {
     CHECK(accountant.exit_code == 2);
     CHECK(contains(accountant.err, "unknown accountant 'rdp'"));
 }
+
+TEST_CASE("cli account: typed events of every kind the basic accountant takes, and clear refusals") {
+    const auto basic = run_dpbo({"account", "--accountant", "basic", "--event", "laplace:scale=2,sensitivity=1",
+                                 "--event", "exponential:epsilon=0.25,quality_sensitivity=1x2", "--event",
+                                 "pure:epsilon=0.1", "--event", "approx:epsilon=0.2,delta=1e-6", "--epsilon", "1.3",
+                                 "--json"});
+    CAPTURE(basic.err);
+    REQUIRE(basic.exit_code == 0);
+    const auto out = nlohmann::json::parse(basic.out);
+    CHECK(out["notion"] == "(epsilon, delta)-DP");
+    CHECK(out["epsilon"].get<double>() == doctest::Approx(1.3).epsilon(1e-15));
+    CHECK(out["delta"].get<double>() == 1e-6);
+    CHECK(out["epsilon_delta"][0]["delta"].get<double>() == 1e-6);
+
+    const auto gdp_laplace = run_dpbo({"account", "--event", "laplace:scale=1,sensitivity=1"});
+    CHECK(gdp_laplace.exit_code == 2);
+    CHECK(contains(gdp_laplace.err, "accountant 'gdp': cannot account a 'laplace' event"));
+    CHECK(contains(gdp_laplace.err, "it accepts: gaussian, gdp"));
+    const auto basic_gaussian = run_dpbo({"account", "--accountant", "basic", "--mu", "1"});
+    CHECK(basic_gaussian.exit_code == 2);
+    CHECK(contains(basic_gaussian.err, "'gdp'"));
+    const auto subsampled =
+        run_dpbo({"account", "--event",
+                  "subsampled-gaussian:sampling_rate=0.01,noise_multiplier=1.1,steps=100,sampling=poisson,"
+                  "neighbouring=add-remove-one"});
+    CHECK(subsampled.exit_code == 2);
+    CHECK(contains(subsampled.err, "cannot account a 'subsampled-gaussian' event"));
+
+    const auto kind = run_dpbo({"account", "--event", "renyi:alpha=2"});
+    CHECK(kind.exit_code == 2);
+    CHECK(contains(kind.err, "unknown kind 'renyi'"));
+    CHECK(contains(kind.err, "gaussian, gdp, laplace, exponential, subsampled-gaussian, pure, approx"));
+    const auto key = run_dpbo({"account", "--event", "gaussian:sigma=1,sensitivity=1,rate=0.1"});
+    CHECK(key.exit_code == 2);
+    CHECK(contains(key.err, "kind 'gaussian' has no key 'rate'; its keys: sigma, sensitivity"));
+    const auto missing = run_dpbo({"account", "--event", "approx:epsilon=1"});
+    CHECK(missing.exit_code == 2);
+    CHECK(contains(missing.err, "needs key 'delta'"));
+    const auto scheme = run_dpbo({"account", "--event",
+                                  "subsampled-gaussian:sampling_rate=0.01,noise_multiplier=1.1,steps=100,"
+                                  "sampling=shuffle,neighbouring=add-remove-one"});
+    CHECK(scheme.exit_code == 2);
+    CHECK(contains(scheme.err, "'shuffle' is not allowed; allowed: poisson, fixed-size-without-replacement"));
+    const auto invalid = run_dpbo({"account", "--event", "approx:epsilon=1,delta=1"});
+    CHECK(invalid.exit_code == 2);
+    CHECK(contains(invalid.err, "'delta' = 1"));
+}

@@ -16,9 +16,11 @@
 
 #include <doctest/doctest.h>
 
+#include "dpbo/accountant.hpp"
 #include "dpbo/acquisition.hpp"
 #include "dpbo/algorithm.hpp"
 #include "dpbo/evaluator.hpp"
+#include "dpbo/mechanism.hpp"
 #include "dpbo/objective.hpp"
 #include "dpbo/observer.hpp"
 #include "dpbo/random.hpp"
@@ -53,14 +55,28 @@ RunResult run_algorithm(Algorithm& algorithm, Objective& objective, std::uint64_
     }
     for (const auto& [name, module] : components.roles)
         if (!roles.has(name)) FAIL("run_algorithm: the algorithm declares no role '" << name << "'");
+    // The runner's choice: the algorithm's accountant role, else the one its mechanisms ask for, else gdp.
+    std::shared_ptr<Accountant> accountant = components.accountant;
+    for (const Role& role : algorithm.roles()) {
+        if (accountant || !roles.has(role.name)) continue;
+        if (role.kind == ModuleKind::Accountant) accountant = roles.get<Accountant>(role.name);
+        if (role.kind == ModuleKind::Mechanism) {
+            const AccountantChoice choice = roles.get<Mechanism>(role.name)->accountant();
+            accountant = make<Accountant>(choice.name, choice.parameters);
+        }
+    }
+    PrivacyLedger ledger(accountant ? accountant : make<Accountant>("gdp"), components.budget, noise,
+                         "the algorithm under test");
     RunContext context{objective,
                        components.evaluator != nullptr ? *components.evaluator : serial,
                        rng,
-                       noise,
+                       ledger,
                        components.observer != nullptr ? *components.observer : quiet,
                        registry(),
                        std::move(roles)};
-    return algorithm.run(context);
+    RunResult result = algorithm.run(context);
+    result.privacy = ledger.statement_for(result.privacy);
+    return result;
 }
 
 arma::vec trace_column(const Trace& trace, const std::string& name) {

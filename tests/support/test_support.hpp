@@ -11,9 +11,11 @@
 
 #include "dpbo/evaluation.hpp"
 #include "dpbo/host/registry.hpp"
+#include "dpbo/privacy_ledger.hpp"
 #include "dpbo/result.hpp"
 
 namespace dpbo {
+class Accountant;
 class Algorithm;
 class Evaluator;
 class Objective;
@@ -41,11 +43,14 @@ struct RunComponents {
     std::map<std::string, std::shared_ptr<Module>> roles;
     Evaluator* evaluator = nullptr;
     RunObserver* observer = nullptr;
+    std::shared_ptr<Accountant> accountant;  // none: 'gdp' at its default δ
+    std::optional<PrivacyBudget> budget;
 };
 
 // Runs `algorithm` on `objective`, experiment randomness and privacy noise both seeded by `seed`.
 // Every role the algorithm declares and `components` leaves out gets its default module with the
 // default parameters, as `dpbo run` would give it; a required role without a default fails the test.
+// Privacy releases go through a ledger as in the runner; the result's statement is the ledger's.
 RunResult run_algorithm(Algorithm& algorithm, Objective& objective, std::uint64_t seed,
                         const RunComponents& components = {});
 

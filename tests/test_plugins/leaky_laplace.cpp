@@ -48,10 +48,12 @@ public:
 
     double noise_scale() const override { return scale(); }
 
-    arma::vec release(const arma::vec& value, dpbo::PrivacyNoiseSource& noise) const override {
-        arma::vec out = value;
-        for (auto& v : out) v += scale() * (std::log(uniform_open(noise)) - std::log(uniform_open(noise)));
-        return out;
+    // It claims ε-DP (and does not keep it): stated, not derived from its scale.
+    dpbo::AccountantChoice accountant() const override { return {"basic", {}}; }
+
+    dpbo::PrivacyEvent event() const override {
+        scale();
+        return {dpbo::PureDpEvent{epsilon_}};
     }
 
     dpbo::PrivacyStatement guarantee() const override {
@@ -59,6 +61,13 @@ public:
         statement.mechanism = fmt::format("floating-point Laplace noise, b = {} (test only: deliberately leaky)", scale());
         statement.assumptions = {"none that hold: the test suite's example of a broken sampler"};
         return statement;
+    }
+
+protected:
+    arma::vec add_noise(const arma::vec& value, dpbo::PrivacyNoiseSource& noise) const override {
+        arma::vec out = value;
+        for (auto& v : out) v += scale() * (std::log(uniform_open(noise)) - std::log(uniform_open(noise)));
+        return out;
     }
 
 private:

@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <set>
 
+#include "dpbo/accountant.hpp"
 #include "dpbo/algorithm.hpp"
 #include "dpbo/acquisition.hpp"
 #include "dpbo/errors.hpp"
 #include "dpbo/evaluator.hpp"
 #include "dpbo/objective.hpp"
+#include "dpbo/privacy_ledger.hpp"
 #include "dpbo/observer.hpp"
 #include "dpbo/random.hpp"
 #include "dpbo/surrogate.hpp"

@@ -23,6 +23,7 @@
 #include "dpbo/objective.hpp"
 #include "dpbo/observer.hpp"
 #include "dpbo/privacy/private_gradient.hpp"
+#include "dpbo/privacy_ledger.hpp"
 #include "dpbo/random.hpp"
 #include "dpbo/result.hpp"
 #include "test_support.hpp"
@@ -52,6 +53,9 @@ dpbo::RunResult run_dp_gd(dpbo::Objective& objective, const Parameters& paramete
     auto algorithm = dpbo::test::make<dpbo::Algorithm>("dp-gd", parameters);
     dpbo::test::RunComponents components;
     components.observer = observer;
+    // The runner's accountant: gdp, reporting at the algorithm's equivalent_delta.
+    if (parameters.count("equivalent_delta"))
+        components.accountant = dpbo::test::make<dpbo::Accountant>("gdp", {{"delta", parameters.at("equivalent_delta")}});
     return dpbo::test::run_algorithm(*algorithm, objective, seed, components);
 }
 
@@ -154,7 +158,7 @@ TEST_CASE("dp-gd: the statement is the GDP accountant's composition of T release
         REQUIRE_NOTHROW(statement.validate());
         auto accountant = dpbo::test::make<dpbo::Accountant>("gdp", {{"delta", std::to_string(c.delta)}});
         for (std::size_t t = 0; t < c.iterations; ++t)
-            accountant->compose({"gdp", {{"mu", c.mu / std::sqrt(static_cast<double>(c.iterations))}}, 1});
+            accountant->compose({dpbo::GdpEvent{c.mu / std::sqrt(static_cast<double>(c.iterations))}});
         const dpbo::PrivacyStatement expected = accountant->total();
         CAPTURE(c.mu);
         CHECK(statement.notion == dpbo::PrivacyNotion::GaussianDP);
@@ -237,8 +241,9 @@ TEST_CASE("private gradient release: noise is N(0, (2B*sqrt(T)/(n*mu))^2) from t
     dpbo::SerialEvaluator evaluator;
     dpbo::ExperimentRng rng(1);
     auto noise = dpbo::PrivacyNoiseSource::from_seed(21);
+    dpbo::PrivacyLedger ledger(dpbo::test::make<dpbo::Accountant>("gdp"), std::nullopt, noise, "test");
     dpbo::RunObserver observer;
-    dpbo::RunContext context{*objective, evaluator, rng, noise, observer, dpbo::test::registry(), {}};
+    dpbo::RunContext context{*objective, evaluator, rng, ledger, observer, dpbo::test::registry(), {}};
     dpbo::PrivateGradientSettings settings;
     settings.mu = 0.8;
     settings.steps = 200;

@@ -79,7 +79,7 @@ TEST_CASE("dp-gibo states exactly the GDP accountant's composition of its T rele
          {"sweep_points", "16"}, {"local_starts", "0"}},
         kPolynomial, 3);
     auto accountant = dpbo::test::make<dpbo::Accountant>("gdp", {{"delta", "1e-6"}});
-    accountant->compose({"gdp", {{"mu", 1.5 / 3.0}}, 9});
+    accountant->compose({dpbo::GdpEvent{1.5 / 3.0}, 9});
     const dpbo::PrivacyStatement expected = accountant->total();
     CHECK(result.privacy.notion == dpbo::PrivacyNotion::GaussianDP);
     CHECK(result.privacy.mu == doctest::Approx(1.5).epsilon(1e-12));

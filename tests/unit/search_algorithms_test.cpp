@@ -11,11 +11,13 @@
 
 #include <doctest/doctest.h>
 
+#include "dpbo/accountant.hpp"
 #include "dpbo/algorithm.hpp"
 #include "dpbo/errors.hpp"
 #include "dpbo/evaluator.hpp"
 #include "dpbo/mechanism.hpp"
 #include "dpbo/objective.hpp"
+#include "dpbo/privacy_ledger.hpp"
 #include "dpbo/observer.hpp"
 #include "dpbo/random.hpp"
 #include "dpbo/result.hpp"
@@ -92,6 +94,7 @@ private:
 struct Harness {
     std::shared_ptr<dpbo::Objective> objective;
     std::shared_ptr<dpbo::Mechanism> mechanism;
+    std::string accountant = "gdp";  // the runner's: 'basic' for a mechanism not calibrated by mu
     std::uint64_t seed = 1;
     RecordingEvaluator evaluator;
     dpbo::RunObserver plain_observer;
@@ -101,9 +104,12 @@ struct Harness {
         auto module = dpbo::test::make<dpbo::Algorithm>(algorithm, parameters);
         dpbo::ExperimentRng rng(seed);
         auto noise = dpbo::PrivacyNoiseSource::from_seed(seed);
-        dpbo::RunContext context{*objective, evaluator, rng, noise, *observer, dpbo::test::registry(), {}};
+        dpbo::PrivacyLedger ledger(dpbo::test::make<dpbo::Accountant>(accountant), std::nullopt, noise, algorithm);
+        dpbo::RunContext context{*objective, evaluator, rng, ledger, *observer, dpbo::test::registry(), {}};
         if (mechanism) context.roles.add("mechanism", mechanism);
-        return module->run(context);
+        dpbo::RunResult result = module->run(context);
+        result.privacy = ledger.statement_for(result.privacy);
+        return result;
     }
 };
 
@@ -326,6 +332,7 @@ TEST_CASE("grid-search: an L1 mechanism is calibrated to Δ·k") {
     Harness harness;
     harness.objective = dpbo::test::make<dpbo::Objective>("quadratic");
     harness.mechanism = dpbo::test::make<dpbo::Mechanism>("laplace", {{"epsilon", "1"}});
+    harness.accountant = "basic";
     const dpbo::RunResult result =
         harness.run("grid-search", {{"per_dimension", "5"}, {"value_sensitivity", "0.01"}});
     REQUIRE(harness.mechanism->sensitivity_norm() == dpbo::SensitivityNorm::L1);

@@ -10,6 +10,7 @@
 #include "dpbo/mechanism.hpp"
 #include "dpbo/objective.hpp"
 #include "dpbo/observer.hpp"
+#include "dpbo/privacy_ledger.hpp"
 #include "dpbo/random.hpp"
 #include "dpbo/host/registry.hpp"
 
@@ -26,7 +27,7 @@ void check_finite(double value, const std::string& coordinate, const std::string
 }  // namespace
 
 ReleaseSamples sample_mechanism(const Mechanism& mechanism, double value, double sensitivity, std::size_t runs,
-                                PrivacyNoiseSource& noise_first, PrivacyNoiseSource& noise_second) {
+                                PrivacyLedger& ledger_first, PrivacyLedger& ledger_second) {
     ReleaseSamples samples;
     samples.coordinates = {"release"};
     samples.first.set_size(runs, 1);
@@ -34,8 +35,8 @@ ReleaseSamples sample_mechanism(const Mechanism& mechanism, double value, double
     const arma::vec x{value};
     const arma::vec x_prime{value + sensitivity};
     for (std::size_t i = 0; i < runs; ++i) {
-        samples.first(i, 0) = mechanism.release(x, noise_first)(0);
-        samples.second(i, 0) = mechanism.release(x_prime, noise_second)(0);
+        samples.first(i, 0) = mechanism.release(x, ledger_first, "audit release in world D")(0);
+        samples.second(i, 0) = mechanism.release(x_prime, ledger_second, "audit release in world D′")(0);
         check_finite(samples.first(i, 0), "release", "the mechanism");
         check_finite(samples.second(i, 0), "release", "the mechanism");
     }
@@ -74,10 +75,12 @@ RunResult AlgorithmWorld::run(std::uint64_t experiment_seed, PrivacyNoiseSource&
     ExperimentRng rng(experiment_seed);
     SerialEvaluator evaluator;
     RunObserver silent;
-    RunContext context{*objective_, evaluator, rng, noise, silent, registry_, std::move(components.roles)};
-    RunResult result = components.algorithm->run(context);
     const std::string who = fmt::format("algorithm '{}'", modules_.algorithm().name);
+    PrivacyLedger ledger(create_run_accountant(registry_, modules_, components.roles), std::nullopt, noise, who);
+    RunContext context{*objective_, evaluator, rng, ledger, silent, registry_, std::move(components.roles)};
+    RunResult result = components.algorithm->run(context);
     try {
+        result.privacy = ledger.statement_for(result.privacy);
         result.privacy.validate();
     } catch (const ValidationError& e) {
         throw RunError(fmt::format("{} produced an invalid privacy statement: {}", who, e.what()));

@@ -17,6 +17,7 @@ namespace dpbo {
 class Mechanism;
 class Objective;
 class PluginRegistry;
+class PrivacyLedger;
 class PrivacyNoiseSource;
 }  // namespace dpbo
 
@@ -29,9 +30,11 @@ struct ReleaseSamples {
 };
 
 // `runs` releases of the 1-coordinate query value `value` (world D) and `value + sensitivity` (D′)
-// by a calibrated mechanism. Throws RunError if a release is not a finite number.
+// by a calibrated mechanism, each world's through its own ledger (no budget; build it with
+// PrivacyLedger::Log::Discard, the audit keeps the samples itself). Throws RunError if a release is
+// not a finite number.
 ReleaseSamples sample_mechanism(const Mechanism& mechanism, double value, double sensitivity, std::size_t runs,
-                                PrivacyNoiseSource& noise_first, PrivacyNoiseSource& noise_second);
+                                PrivacyLedger& ledger_first, PrivacyLedger& ledger_second);
 
 // The values a run releases, flattened: every RunResult.released entry (column-major, named
 // "NAME[i]" or "NAME[i,j]"), then every trace column not marked evaluation-only at every row
@@ -48,8 +51,9 @@ ObservedRelease observed_release(const RunResult& result);
 class AlgorithmWorld {
 public:
     AlgorithmWorld(PluginRegistry& registry, const JobSpec& spec);
-    // One run with experiment randomness from `experiment_seed` and privacy noise from `noise`;
-    // throws RunError if the run's privacy statement is invalid or nothing is released.
+    // One run with experiment randomness from `experiment_seed` and privacy noise from `noise`,
+    // releasing through a ledger with the runner's accountant and no budget; the result's statement
+    // is the ledger's. Throws RunError if that statement is invalid or nothing is released.
     RunResult run(std::uint64_t experiment_seed, PrivacyNoiseSource& noise) const;
     const JobModules& modules() const { return modules_; }
 

@@ -13,7 +13,7 @@ class Evaluator;
 class ExperimentRng;
 class ModuleFactory;
 class Objective;
-class PrivacyNoiseSource;
+class PrivacyLedger;
 class RunObserver;
 
 // A part an algorithm takes besides its objective, declared as data. From this list alone the host
@@ -57,7 +57,10 @@ struct RunContext {
     Objective& objective;
     Evaluator& evaluator;
     ExperimentRng& rng;           // initial designs, tie breaks: reproducible
-    PrivacyNoiseSource& noise;    // privacy noise only
+    // Every private release is charged here, and only through it (a Mechanism's release, a
+    // Selection's select) is privacy noise drawn. The algorithm states its scope on it once, and
+    // returns the words of its privacy statement; the host makes the statement from the ledger.
+    PrivacyLedger& ledger;
     RunObserver& observer;
     ModuleFactory& modules;
     RoleModules roles;
@@ -79,7 +82,9 @@ public:
     // so defaults may follow them.
     virtual std::vector<Role> roles() const { return {}; }
     // Throws ValidationError when the objective lacks what the method needs (per-record losses,
-    // a finite candidate set, ...), RunError when the run fails.
+    // a finite candidate set, ...), RunError when the run fails. The result's `privacy` holds the
+    // statement's words (released, assumptions, mechanism; NotPrivate to claim nothing): its numbers
+    // are the ledger's, filled in by the host with context.ledger.statement_for(result.privacy).
     virtual RunResult run(RunContext& context) = 0;
 };
 

@@ -22,4 +22,13 @@ public:
     ~RunError() override;
 };
 
+// A release refused because it would exceed the run's stated privacy budget. Thrown by the privacy
+// ledger before any noise is drawn; the message names the budget, the would-be spend and the
+// refused release. The host still writes what was released until then. Exit code 1, as any RunError.
+class BudgetExceeded : public RunError {
+public:
+    explicit BudgetExceeded(const std::string& message);
+    ~BudgetExceeded() override;
+};
+
 }  // namespace dpbo

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include "dpbo/evaluator.hpp"
 #include "dpbo/mechanism.hpp"
 #include "dpbo/observer.hpp"
+#include "dpbo/privacy_ledger.hpp"
 #include "dpbo/random.hpp"
 
 namespace dpbo {
@@ -26,10 +28,27 @@ std::size_t best_index(const arma::vec& values, Sense sense) {
     return sense == Sense::Minimise ? values.index_min() : values.index_max();
 }
 
-// Each of the k values moves by at most Δ, so the vector moves by at most Δ√k in L2, Δk in L1.
+constexpr const char* kNeighbouring = "replace one record";
+constexpr const char* kProtectedUnit = "one record of the data behind the objective";
+
+// Each of the k values moves by at most Δ, so the vector moves by at most Δ√k in L2, Δk in L1, Δ in L∞.
 double vector_sensitivity(SensitivityNorm norm, double per_value, std::size_t k) {
     const double count = static_cast<double>(k);
-    return norm == SensitivityNorm::L2 ? per_value * std::sqrt(count) : per_value * count;
+    switch (norm) {
+        case SensitivityNorm::L2: return per_value * std::sqrt(count);
+        case SensitivityNorm::L1: return per_value * count;
+        case SensitivityNorm::LInf: return per_value;
+    }
+    return per_value * count;
+}
+
+std::string_view sensitivity_factor(SensitivityNorm norm) {
+    switch (norm) {
+        case SensitivityNorm::L2: return "√k";
+        case SensitivityNorm::L1: return "k";
+        case SensitivityNorm::LInf: return "1";
+    }
+    return "k";
 }
 
 PrivacyStatement exact_release_statement() {
@@ -41,9 +60,10 @@ PrivacyStatement exact_release_statement() {
 
 PrivacyStatement noisy_release_statement(const Mechanism& mechanism, std::size_t k,
                                          double per_value, double sensitivity) {
+    // The guarantee's notion is the claim; the ledger's composition gives the numbers.
     PrivacyStatement statement = mechanism.guarantee();
-    statement.neighbouring = "replace one record";
-    statement.protected_unit = "one record of the data behind the objective";
+    statement.neighbouring = kNeighbouring;
+    statement.protected_unit = kProtectedUnit;
     statement.released = {
         fmt::format("the k = {} objective values with noise", k),
         "the best point and its noisy value (post-processing of the noisy values)"};
@@ -57,10 +77,9 @@ PrivacyStatement noisy_release_statement(const Mechanism& mechanism, std::size_t
         "applied once to the vector of k = {} values, whose {} sensitivity is {} = {}·{} for "
         "the per-value sensitivity {}",
         k, to_string(mechanism.sensitivity_norm()), sensitivity, per_value,
-        mechanism.sensitivity_norm() == SensitivityNorm::L2 ? "√k" : "k", per_value);
+        sensitivity_factor(mechanism.sensitivity_norm()), per_value);
     statement.mechanism =
         statement.mechanism.empty() ? application : statement.mechanism + "; " + application;
-    statement.validate();
     return statement;
 }
 
@@ -88,7 +107,7 @@ void check_value_sensitivity(const std::string& owner, bool has_mechanism,
 
 BestRelease release_best(const arma::mat& points, const arma::vec& exact_values, Sense sense,
                          const std::shared_ptr<Mechanism>& mechanism,
-                         std::optional<double> value_sensitivity, PrivacyNoiseSource& noise) {
+                         std::optional<double> value_sensitivity, PrivacyLedger& ledger) {
     const std::size_t k = exact_values.n_elem;
     if (k == 0 || points.n_rows != k) {
         throw RunError(fmt::format(
@@ -108,7 +127,9 @@ BestRelease release_best(const arma::mat& points, const arma::vec& exact_values,
         const double sensitivity =
             vector_sensitivity(mechanism->sensitivity_norm(), *value_sensitivity, k);
         mechanism->calibrate(sensitivity);
-        release.released_values = mechanism->release(exact_values, noise);
+        ledger.set_scope(kNeighbouring, kProtectedUnit);
+        release.released_values =
+            mechanism->release(exact_values, ledger, fmt::format("the {} evaluated objective values", k));
         release.privacy = noisy_release_statement(*mechanism, k, *value_sensitivity, sensitivity);
     }
     release.best_index = best_index(release.released_values, sense);
@@ -171,7 +192,7 @@ RunResult run_data_independent_search(RunContext& context, const DataIndependent
 
     const arma::vec exact_values = values.head(evaluated);
     BestRelease release = release_best(points.head_rows(evaluated), exact_values, sense,
-                                       context.role<Mechanism>("mechanism"), search.value_sensitivity, context.noise);
+                                       context.role<Mechanism>("mechanism"), search.value_sensitivity, context.ledger);
     const double released_best = release.released_values(release.best_index);
     const double true_best = exact_values(release.best_index);
 

@@ -7,13 +7,16 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "dpbo/accountant.hpp"
 #include "dpbo/algorithm.hpp"
 #include "dpbo/util/cpu_clock.hpp"
 #include "dpbo/errors.hpp"
 #include "dpbo/evaluator.hpp"
 #include "dpbo/host/job_modules.hpp"
+#include "dpbo/mechanism.hpp"
 #include "dpbo/objective.hpp"
 #include "dpbo/observer.hpp"
+#include "dpbo/privacy_ledger.hpp"
 #include "dpbo/random.hpp"
 #include "dpbo/host/registry.hpp"
 #include "dpbo/host/result_io.hpp"
@@ -148,6 +151,58 @@ struct Modules {
     JobComponents components;
 };
 
+}  // namespace
+
+std::shared_ptr<Accountant> create_run_accountant(PluginRegistry& registry, const JobModules& modules,
+                                                  const RoleModules& roles) {
+    for (const Role& role : modules.declared_roles())
+        if (role.kind == ModuleKind::Accountant && roles.has(role.name)) return roles.get<Accountant>(role.name);
+    std::optional<AccountantChoice> chosen;
+    std::string chosen_by;
+    for (const Role& role : modules.declared_roles()) {
+        if (role.kind != ModuleKind::Mechanism || !roles.has(role.name)) continue;
+        const AccountantChoice wanted = roles.get<Mechanism>(role.name)->accountant();
+        if (chosen && chosen->name != wanted.name)
+            throw ValidationError(fmt::format("algorithm '{}': the mechanisms of roles {} and '{}' are composed by "
+                                              "different accountants ('{}' and '{}'), and the algorithm declares no "
+                                              "accountant role to compose both",
+                                              modules.algorithm().name, chosen_by, role.name, chosen->name, wanted.name));
+        if (!chosen) chosen = wanted, chosen_by = fmt::format("'{}'", role.name);
+    }
+    if (chosen) return registry.create_as<Accountant>(chosen->name, chosen->parameters);
+    return registry.create_as<Accountant>("gdp", {});
+}
+
+namespace {
+
+// What a repeat refused by its budget spent: the composition of the releases made before the
+// refusal, each listed with its event.
+PrivacyStatement refused_statement(const PrivacyLedger& ledger) {
+    if (ledger.charges() == 0) {
+        return PrivacyStatement::not_private({"nothing: the first private release was refused by the budget"},
+                                             "the run was stopped before any private release");
+    }
+    PrivacyStatement statement = ledger.spent();
+    const PrivacyStatement scope = ledger.statement_for(statement);
+    statement.neighbouring = scope.neighbouring;
+    statement.protected_unit = scope.protected_unit;
+    for (const LedgerEntry& entry : ledger.log()) statement.released.push_back(entry.event.describe());
+    statement.assumptions = scope.assumptions;
+    statement.assumptions.push_back(
+        "the run was stopped by its budget: only the releases listed were made, and nothing computed from them "
+        "after the refusal was released");
+    return statement;
+}
+
+std::vector<ReleasedValue> logged_releases(const PrivacyLedger& ledger) {
+    std::vector<ReleasedValue> out;
+    for (std::size_t i = 0; i < ledger.log().size(); ++i) {
+        const LedgerEntry& entry = ledger.log()[i];
+        out.push_back({fmt::format("release_{}", i + 1), entry.event.describe(), arma::mat(entry.released)});
+    }
+    return out;
+}
+
 const JobSpec& checked(const JobSpec& spec) {
     if (spec.repeat == 0) throw ValidationError("--repeat must be at least 1");
     return spec;
@@ -181,6 +236,8 @@ private:
             if (const auto it = modules_.roles().find(role.name); it != modules_.roles().end())
                 job[role.name] = module_json(resolve(registry_, role.kind, it->second));
         job["seed"] = spec_.seed ? json(*spec_.seed) : json(nullptr);
+        // Only when given, so results written before budgets existed still resume.
+        if (spec_.budget) job["budget"] = spec_.budget->text();
         return job;
     }
 
@@ -228,8 +285,10 @@ private:
         ExperimentRng rng(experiment_seed);
         PrivacyNoiseSource noise = spec_.seed ? PrivacyNoiseSource::from_seed(repeat_seed(*spec_.seed, index, 2))
                                               : PrivacyNoiseSource::from_os();
+        const std::string algorithm_name = fmt::format("algorithm '{}'", spec_.algorithm.name);
+        PrivacyLedger ledger(create_run_accountant(registry_, modules_, components.roles), spec_.budget, noise, algorithm_name);
         SerialEvaluator evaluator;
-        RunContext context{*modules.objective, evaluator, rng, noise, observer, registry_, std::move(components.roles)};
+        RunContext context{*modules.objective, evaluator, rng, ledger, observer, registry_, std::move(components.roles)};
 
         // The key comes from a per-repeat seed derived from --seed; name the user's seed, not the key's.
         const std::string noise_source =
@@ -239,7 +298,17 @@ private:
                        : noise.describe();
         const auto wall_start = std::chrono::steady_clock::now();
         const double cpu_start = process_cpu_seconds();
-        RunResult result = components.algorithm->run(context);
+        RunResult result;
+        try {
+            result = components.algorithm->run(context);
+        } catch (const BudgetExceeded& refusal) {
+            observer.on_finish();
+            write_refusal(outcome, dir, job, index, ledger, experiment_seed, noise_source, *modules.objective);
+            throw BudgetExceeded(outcome.result_file.empty()
+                                     ? std::string(refusal.what())
+                                     : fmt::format("{}; what was released until then is in {}", refusal.what(),
+                                                   outcome.result_file.string()));
+        }
         const double cpu_seconds = process_cpu_seconds() - cpu_start;
         const double wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
         observer.on_finish();
@@ -251,6 +320,7 @@ private:
             result.evaluation_only.push_back(std::move(reference));
         }
         try {
+            result.privacy = ledger.statement_for(result.privacy);
             result.privacy.validate();
         } catch (const ValidationError& e) {
             throw RunError(fmt::format("algorithm '{}' produced an invalid privacy statement: {}", spec_.algorithm.name,
@@ -259,24 +329,12 @@ private:
         if (result.released.empty())
             throw RunError(fmt::format("algorithm '{}' released nothing", spec_.algorithm.name));
 
-        json out;
-        out["dpbo_version"] = DPBO_VERSION;
-        out["job"] = job;
-        out["repeat"] = index + 1;
-        out["privacy"] = privacy_json(result.privacy, spec_.seed);
-        out["released"] = releases_to_json(result.released);
+        json out = result_head(job, index, result.privacy, result.released);
         out["evaluation_only"] = releases_to_json(result.evaluation_only);
         out["evaluation_only_note"] =
             "computed from the data without privatisation, to judge the run; not part of the release (nor are the "
             "run's timings, which depend on the data through the objective's cost)";
-        out["randomness"] = {
-            {"experiment_seed", experiment_seed},
-            {"experiment_seed_source", spec_.seed ? "derived from --seed" : "operating system CSPRNG"},
-            {"privacy_noise", noise_source},
-            {"reproducible", spec_.seed.has_value()}};
-        out["objective"] = {{"sense", to_string(modules.objective->sense())},
-                            {"data", modules.objective->data_description()},
-                            {"records", modules.objective->record_count()}};
+        add_provenance(out, experiment_seed, noise_source, *modules.objective);
         out["evaluations"] = result.evaluations;
         out["stop_reason"] = result.stop_reason;
         out["timing"] = {{"wall_seconds", wall_seconds}, {"cpu_seconds", cpu_seconds}, {"evaluation_only", true}};
@@ -302,6 +360,48 @@ private:
                                      fmt::format("{:.3f} s wall, {:.3f} s CPU", wall_seconds, cpu_seconds));
         outcome.summary.emplace_back("privacy noise", noise_source);
         return outcome;
+    }
+
+    // What every result.json starts with: the job, the repeat, the statement, the released values.
+    json result_head(const json& job, std::size_t index, const PrivacyStatement& privacy,
+                     const std::vector<ReleasedValue>& released) const {
+        json out;
+        out["dpbo_version"] = DPBO_VERSION;
+        out["job"] = job;
+        out["repeat"] = index + 1;
+        out["privacy"] = privacy_json(privacy, spec_.seed);
+        out["released"] = releases_to_json(released);
+        return out;
+    }
+
+    // Where the randomness came from and what the objective is.
+    void add_provenance(json& out, std::uint64_t experiment_seed, const std::string& noise_source,
+                        const Objective& objective) const {
+        out["randomness"] = {
+            {"experiment_seed", experiment_seed},
+            {"experiment_seed_source", spec_.seed ? "derived from --seed" : "operating system CSPRNG"},
+            {"privacy_noise", noise_source},
+            {"reproducible", spec_.seed.has_value()}};
+        out["objective"] = {{"sense", to_string(objective.sense())},
+                            {"data", objective.data_description()},
+                            {"records", objective.record_count()}};
+    }
+
+    // A repeat refused by the budget still leaves a record: what it released (the ledger's log) and
+    // what that spent. No trace: the run stopped inside an iteration.
+    void write_refusal(RepeatOutcome& outcome, const fs::path& dir, const json& job, std::size_t index,
+                       const PrivacyLedger& ledger, std::uint64_t experiment_seed, const std::string& noise_source,
+                       const Objective& objective) const {
+        const PrivacyStatement statement = refused_statement(ledger);
+        json out = result_head(job, index, statement, logged_releases(ledger));
+        add_provenance(out, experiment_seed, noise_source, objective);
+        out["status"] = "refused";
+        out["stop_reason"] = "budget";
+        out["budget"] = {{"stated", spec_.budget->text()}, {"describes", spec_.budget->describe()},
+                         {"releases_made", ledger.charges()}};
+        out["trace"] = nullptr;
+        outcome.json = out.dump(2);
+        if (!dir.empty()) write_file_atomically(outcome.result_file, outcome.json + "\n");
     }
 
     PluginRegistry& registry_;

@@ -4,11 +4,11 @@
 
 #include <fmt/format.h>
 
-#include "dpbo/accountant.hpp"
 #include "dpbo/algorithm.hpp"
 #include "dpbo/errors.hpp"
 #include "dpbo/mechanism.hpp"
 #include "dpbo/module_factory.hpp"
+#include "dpbo/privacy_ledger.hpp"
 
 namespace dpbo {
 
@@ -49,6 +49,9 @@ double floating_point_allowance(std::size_t records, std::size_t dimension) {
     return (std::sqrt(d) * n * n + d + 4.0) * 0x1.0p-50;
 }
 
+constexpr const char* kNeighbouring = "replace one record";
+constexpr const char* kProtectedUnit = "one record of the objective's sensitive data";
+
 // Past this, n is so large that the allowance would be a visible share of the noise.
 constexpr double kLargestAllowance = 1e-3;
 
@@ -83,6 +86,7 @@ PrivateGradientRelease::PrivateGradientRelease(RunContext& context, const std::s
                                           owner_, settings_.records, settings_.dimension, kLargestAllowance));
     }
     mechanism_->calibrate(calibrated_sensitivity());
+    context_.ledger.set_scope(kNeighbouring, kProtectedUnit);
 }
 
 PrivateGradientRelease::~PrivateGradientRelease() = default;
@@ -106,30 +110,26 @@ arma::vec PrivateGradientRelease::release(const arma::vec& clipped_average) {
         throw RunError(fmt::format("{}: release {} asked for, but the privacy budget covers {} releases", owner_,
                                    releases_ + 1, settings_.steps));
     }
+    arma::vec released =
+        mechanism_->release(clipped_average, context_.ledger, fmt::format("gradient at step {}", releases_ + 1));
     ++releases_;
-    return mechanism_->release(clipped_average, context_.noise);
+    return released;
 }
 
 PrivacyStatement PrivateGradientRelease::statement(std::vector<std::string> released,
                                                    std::vector<std::string> assumptions) const {
-    const auto accountant =
-        context_.modules.create_as<Accountant>(settings_.accountant, {{"delta", exact(settings_.equivalent_delta)}});
-    PrivacyStatement statement;
-    if (releases_ == 0) {
-        statement = PrivacyStatement::not_private(std::move(released), "no private gradient was released");
-        return statement;
-    }
-    accountant->compose({"gdp", {{"mu", per_step_mu()}}, releases_});
-    statement = accountant->total();
-    statement.neighbouring = "replace one record";
-    statement.protected_unit = "one record of the objective's sensitive data";
+    if (releases_ == 0) return PrivacyStatement::not_private(std::move(released), "no private gradient was released");
+    // The notion is a claim only: the ledger replaces it, and the numbers, by its composition.
+    PrivacyStatement statement = PrivacyStatement::gaussian_dp(per_step_mu());
+    statement.neighbouring = kNeighbouring;
+    statement.protected_unit = kProtectedUnit;
     statement.released = std::move(released);
     statement.mechanism = fmt::format(
         "{} releases of the per-record-clipped average gradient (B = {:.6g}, n = {}, L2 sensitivity 2B/n = {:.6g}, "
         "calibrated to {:.17g} to cover the floating-point error of the average) through the Gaussian mechanism, "
-        "σ = 2B√T/(nμ) = {:.6g} per coordinate, each {:.6g}-GDP; composed by accountant '{}'. Each release: {}",
+        "σ = 2B√T/(nμ) = {:.6g} per coordinate, each {:.6g}-GDP, charged to the run's privacy ledger. Each release: {}",
         releases_, settings_.clipping_bound, settings_.records, sensitivity(), calibrated_sensitivity(),
-        noise_stddev(), per_step_mu(), settings_.accountant, mechanism_->guarantee().mechanism);
+        noise_stddev(), per_step_mu(), mechanism_->guarantee().mechanism);
     statement.assumptions = std::move(assumptions);
     statement.assumptions.push_back(
         "holds for any data and any clipping bound B: clipping, not an assumption on the data, bounds the "

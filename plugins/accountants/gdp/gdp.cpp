@@ -2,7 +2,8 @@
 // Cor. 3.3), and μ-GDP converts to (ε, δ(ε))-DP for every ε (Cor. 2.13).
 #include <cmath>
 #include <cstddef>
-#include <map>
+#include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -19,57 +20,21 @@ namespace {
 
 constexpr const char* kOwner = "accountant 'gdp'";
 
-// Every key must be one the kind defines: an extra key (say a sampling rate) would change the
-// guarantee in a way this accountant cannot account, so ignoring it would overstate privacy.
-void refuse_unknown_keys(const dpbo::PrivacyEvent& event, const std::vector<std::string>& known) {
-    for (const auto& [key, value] : event.values) {
-        bool is_known = false;
-        for (const auto& name : known) is_known = is_known || name == key;
-        if (!is_known) {
-            throw dpbo::ValidationError(fmt::format(
-                "{}: event kind '{}' has unknown value '{}' = {}; allowed: {}", kOwner, event.kind,
-                key, value, fmt::join(known, ", ")));
-        }
-    }
-}
-
-double positive_value(const dpbo::PrivacyEvent& event, const std::string& key) {
-    const auto it = event.values.find(key);
-    if (it == event.values.end()) {
-        throw dpbo::ValidationError(fmt::format(
-            "{}: event kind '{}' needs value '{}' (a finite number > 0)", kOwner, event.kind, key));
-    }
-    if (!std::isfinite(it->second) || it->second <= 0.0) {
-        throw dpbo::ValidationError(fmt::format(
-            "{}: event kind '{}' has '{}' = {}; allowed: a finite number > 0", kOwner, event.kind,
-            key, it->second));
-    }
-    return it->second;
-}
-
-// The μ of one repetition of the event.
+// The μ of one repetition of an accepted (already checked) event.
 double event_mu(const dpbo::PrivacyEvent& event) {
-    if (event.kind == "gdp") {
-        refuse_unknown_keys(event, {"mu"});
-        return positive_value(event, "mu");
+    if (const auto* gdp = std::get_if<dpbo::GdpEvent>(&event.mechanism)) return gdp->mu;
+    const auto& gaussian = std::get<dpbo::GaussianEvent>(event.mechanism);
+    // Gaussian noise of standard deviation σ on an L2-sensitivity-Δ query is (Δ/σ)-GDP; the quotient
+    // is rounded up (the exact residual μσ − Δ tells the direction), never below the true μ.
+    double mu = gaussian.sensitivity / gaussian.sigma;
+    if (std::fma(mu, gaussian.sigma, -gaussian.sensitivity) < 0.0)
+        mu = std::nextafter(mu, std::numeric_limits<double>::infinity());
+    if (!std::isfinite(mu)) {
+        throw dpbo::ValidationError(fmt::format(
+            "{}: event 'gaussian' with sensitivity = {} and sigma = {} gives an infinite mu", kOwner,
+            gaussian.sensitivity, gaussian.sigma));
     }
-    if (event.kind == "gaussian") {
-        refuse_unknown_keys(event, {"sigma", "sensitivity"});
-        const double sigma = positive_value(event, "sigma");
-        const double sensitivity = positive_value(event, "sensitivity");
-        // Gaussian noise of standard deviation σ on an L2-sensitivity-Δ query is (Δ/σ)-GDP.
-        const double mu = sensitivity / sigma;
-        if (!std::isfinite(mu)) {
-            throw dpbo::ValidationError(fmt::format(
-                "{}: event kind 'gaussian' with sensitivity = {} and sigma = {} gives an infinite mu",
-                kOwner, sensitivity, sigma));
-        }
-        return mu;
-    }
-    throw dpbo::ValidationError(fmt::format(
-        "{}: event kind '{}' is not supported; allowed: gdp (value mu), gaussian (values sigma, "
-        "sensitivity)",
-        kOwner, event.kind));
+    return mu;
 }
 
 class GdpAccountant final : public dpbo::Accountant {
@@ -88,19 +53,28 @@ public:
     explicit GdpAccountant(const dpbo::ParameterSet& parameters)
         : report_delta_(parameters.real("delta")) {}
 
-    std::vector<std::string> event_kinds() const override { return {"gdp", "gaussian"}; }
+    GdpAccountant(const GdpAccountant& other)
+        : report_delta_(other.report_delta_), groups_(other.groups_), releases_(other.releases_) {}
+
+    std::vector<dpbo::PrivacyEventKind> accepted_kinds() const override {
+        return {dpbo::PrivacyEventKind::Gaussian, dpbo::PrivacyEventKind::Gdp};
+    }
 
     void compose(const dpbo::PrivacyEvent& event) override {
+        check_event(event, kOwner);
         const double mu = event_mu(event);
-        if (event.repetitions == 0) {
-            throw dpbo::ValidationError(fmt::format(
-                "{}: event kind '{}' has repetitions = 0; allowed: an integer >= 1", kOwner,
-                event.kind));
+        // Releases at the same μ (a run's T steps, charged one by one) form one group of r
+        // repetitions contributing √r·μ, exactly as if composed at once: summing r equal squares
+        // would round differently.
+        if (!groups_.empty() && groups_.back().mu == mu) {
+            groups_.back().repetitions += event.repetitions;
+        } else {
+            groups_.push_back({mu, event.repetitions});
         }
-        // r repetitions of μ-GDP contribute r·μ² = (√r·μ)², so compose_gdp sees one entry each.
-        contributions_.push_back(std::sqrt(static_cast<double>(event.repetitions)) * mu);
         releases_ += event.repetitions;
     }
+
+    std::unique_ptr<dpbo::Accountant> clone() const override { return std::make_unique<GdpAccountant>(*this); }
 
     double delta_for_epsilon(double epsilon) const override {
         return dpbo::gdp_delta(composed_mu("delta_for_epsilon()"), epsilon);
@@ -115,24 +89,32 @@ public:
         auto statement = dpbo::PrivacyStatement::gaussian_dp(mu);
         statement.equivalent_epsilon_delta = {{dpbo::gdp_epsilon(mu, report_delta_), report_delta_}};
         statement.mechanism = fmt::format(
-            "μ-GDP composition of {} releases (events: {}): μ = sqrt(Σ r·μ²) = {} (Dong, Roth & "
+            "μ-GDP composition of {} releases (groups of equal μ: {}): μ = sqrt(Σ r·μ²) = {} (Dong, Roth & "
             "Su 2022, Cor. 3.3)",
-            releases_, contributions_.size(), mu);
+            releases_, groups_.size(), mu);
         return statement;
     }
 
 private:
     double composed_mu(const char* operation) const {
-        if (contributions_.empty()) {
+        if (groups_.empty()) {
             throw dpbo::RunError(fmt::format(
                 "{}: {} called with no events composed; compose at least one event first", kOwner,
                 operation));
         }
-        return dpbo::compose_gdp(contributions_);
+        std::vector<double> contributions;
+        for (const Group& group : groups_)
+            contributions.push_back(std::sqrt(static_cast<double>(group.repetitions)) * group.mu);
+        return dpbo::compose_gdp(contributions);
     }
 
+    struct Group {
+        double mu;
+        std::size_t repetitions;
+    };
+
     double report_delta_;
-    std::vector<double> contributions_;
+    std::vector<Group> groups_;
     std::size_t releases_ = 0;
 };
 

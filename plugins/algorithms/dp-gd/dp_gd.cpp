@@ -256,6 +256,13 @@ public:
         settings_.step = dpbo::step_rule_settings(p);
     }
 
+    std::vector<dpbo::Role> roles() const override {
+        return {{"accountant", dpbo::ModuleKind::Accountant, true, "gdp",
+                 "composes the T Gaussian gradient releases (μ-GDP composition is exact for them); its (ε, δ) "
+                 "equivalent is reported at equivalent_delta",
+                 {{"delta", fmt::format("{:.17g}", settings_.equivalent_delta)}}}};
+    }
+
     dpbo::RunResult run(dpbo::RunContext& context) override { return DpGdRun(context, settings_).run(); }
 
 private:

@@ -128,6 +128,10 @@ public:
             {"acquisition", dpbo::ModuleKind::Acquisition, true, "gibo-trace",
              "chooses the points that most reduce the uncertainty of the gradient at θ (locations only)",
              {}},
+            {"accountant", dpbo::ModuleKind::Accountant, true, "gdp",
+             "composes the T Gaussian gradient releases (μ-GDP composition is exact for them); its (ε, δ) "
+             "equivalent is reported at equivalent_delta",
+             {{"delta", fmt::format("{:.17g}", settings_.privacy.equivalent_delta)}}},
         };
     }
 

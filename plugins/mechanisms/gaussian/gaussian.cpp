@@ -166,8 +166,17 @@ public:
 
     double noise_scale() const override { return require_sigma("noise_scale()"); }
 
-    arma::vec release(const arma::vec& value, dpbo::PrivacyNoiseSource& noise) const override {
-        return dpbo::privacy::gaussian_release(value, require_sigma("release()"), noise);
+    // A μ-calibrated release is stated as μ-GDP, the analytic one as (ε, δ)-DP: what guarantee()
+    // claims, so the composed statement carries the very numbers the user configured.
+    dpbo::AccountantChoice accountant() const override {
+        if (mu_) return {"gdp", {{"delta", fmt::format("{:.17g}", equivalent_delta_)}}};
+        return {"basic", {}};  // the analytic Gaussian's releases are (ε, δ)-DP events
+    }
+
+    dpbo::PrivacyEvent event() const override {
+        require_sigma("event()");
+        if (mu_) return {dpbo::GdpEvent{*mu_}};
+        return {dpbo::ApproxDpEvent{epsilon_, delta_}};
     }
 
     dpbo::PrivacyStatement guarantee() const override {
@@ -191,6 +200,11 @@ public:
         statement.assumptions.push_back(
             fmt::format("the query's L2 sensitivity is at most Δ = {}", *sensitivity_));
         return statement;
+    }
+
+protected:
+    arma::vec add_noise(const arma::vec& value, dpbo::PrivacyNoiseSource& noise) const override {
+        return dpbo::privacy::gaussian_release(value, require_sigma("release()"), noise);
     }
 
 private:

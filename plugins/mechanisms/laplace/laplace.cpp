@@ -57,8 +57,10 @@ public:
 
     double noise_scale() const override { return require_scale("noise_scale()"); }
 
-    arma::vec release(const arma::vec& value, dpbo::PrivacyNoiseSource& noise) const override {
-        return dpbo::privacy::laplace_release(value, require_scale("release()"), noise);
+    dpbo::AccountantChoice accountant() const override { return {"basic", {}}; }
+
+    dpbo::PrivacyEvent event() const override {
+        return {dpbo::LaplaceEvent{require_scale("event()"), *sensitivity_}};
     }
 
     dpbo::PrivacyStatement guarantee() const override {
@@ -72,6 +74,11 @@ public:
         statement.assumptions.push_back(
             fmt::format("the query's L1 sensitivity is at most Δ = {}", *sensitivity_));
         return statement;
+    }
+
+protected:
+    arma::vec add_noise(const arma::vec& value, dpbo::PrivacyNoiseSource& noise) const override {
+        return dpbo::privacy::laplace_release(value, require_scale("release()"), noise);
     }
 
 private:

@@ -67,7 +67,33 @@ public:
         return std::sqrt(2.0 * std::exp(-decay)) / -std::expm1(-decay);
     }
 
-    arma::vec release(const arma::vec& value, dpbo::PrivacyNoiseSource& noise) const override {
+    // What one release costs: ε-DP, stated by this mechanism (the SDK's accountants know no
+    // geometric event; a pure-DP event is exactly its guarantee).
+    dpbo::AccountantChoice accountant() const override { return {"basic", {}}; }
+
+    dpbo::PrivacyEvent event() const override {
+        require_calibrated("event()");
+        return {dpbo::PureDpEvent{epsilon_}};
+    }
+
+    dpbo::PrivacyStatement guarantee() const override {
+        require_calibrated("guarantee()");
+        dpbo::PrivacyStatement statement = dpbo::PrivacyStatement::pure_dp(epsilon_);
+        statement.mechanism =
+            "two-sided geometric noise P(Z = z) ∝ α^|z|, α = exp(−ε/Δ) = " +
+            exact_text(std::exp(-epsilon_ / sensitivity_)) +
+            ", added to each coordinate; sampled exactly with integer arithmetic (Canonne, Kamath "
+            "& Steinke 2020, Alg. 2), released as the double nearest to the noisy integer (exact "
+            "below 2^53); no slack";
+        statement.assumptions.push_back("the released query is integer-valued and its L1 "
+                                        "sensitivity is at most Δ = " +
+                                        exact_text(sensitivity_));
+        return statement;
+    }
+
+protected:
+    // Called by release() once the event is charged to the run's ledger.
+    arma::vec add_noise(const arma::vec& value, dpbo::PrivacyNoiseSource& noise) const override {
         require_calibrated("release()");
         // Every coordinate is checked before any noise is drawn, and the message names the
         // coordinate but never its value: the value is the un-noised, sensitive answer.
@@ -85,21 +111,6 @@ public:
             released[i] = dpbo::privacy::discrete_laplace_release(value[i], decay, noise);
         }
         return released;
-    }
-
-    dpbo::PrivacyStatement guarantee() const override {
-        require_calibrated("guarantee()");
-        dpbo::PrivacyStatement statement = dpbo::PrivacyStatement::pure_dp(epsilon_);
-        statement.mechanism =
-            "two-sided geometric noise P(Z = z) ∝ α^|z|, α = exp(−ε/Δ) = " +
-            exact_text(std::exp(-epsilon_ / sensitivity_)) +
-            ", added to each coordinate; sampled exactly with integer arithmetic (Canonne, Kamath "
-            "& Steinke 2020, Alg. 2), released as the double nearest to the noisy integer (exact "
-            "below 2^53); no slack";
-        statement.assumptions.push_back("the released query is integer-valued and its L1 "
-                                        "sensitivity is at most Δ = " +
-                                        exact_text(sensitivity_));
-        return statement;
     }
 
 private:

@@ -16,7 +16,6 @@
 
 namespace dpbo {
 
-class Accountant;
 class Mechanism;
 class PrivacyNoiseSource;
 struct RunContext;
@@ -39,11 +38,11 @@ struct PrivateGradientSettings {
     std::size_t dimension = 1;      // d, the released vector's length
     double equivalent_delta = 1e-5; // δ at which the (ε, δ) equivalent is reported
     std::string mechanism = "gaussian";
-    std::string accountant = "gdp";
 };
 
-// Builds and validates the per-step mechanism and the accountant before the first release, so a
-// run never starts with a privacy setting it cannot honour.
+// Builds and validates the per-step mechanism before the first release, so a run never starts with
+// a privacy setting it cannot honour, and states the run's privacy scope (replace one record) on
+// the context's ledger. Each release is charged to that ledger, which composes them.
 class PrivateGradientRelease {
 public:
     PrivateGradientRelease(RunContext& context, const std::string& owner, const PrivateGradientSettings& settings);
@@ -57,12 +56,14 @@ public:
     double noise_stddev() const;  // per coordinate: 2B√T/(nμ), times the same (1 + allowance)
     std::size_t releases() const { return releases_; }
 
-    // clipped average + N(0, noise_stddev² I) from the privacy-noise source; throws RunError after
-    // T releases (a further one would exceed the stated budget).
+    // clipped average + N(0, noise_stddev² I), charged to the ledger as "gradient at step t" before
+    // the noise is drawn; throws RunError after T releases (a further one would exceed μ), and what
+    // the ledger throws (BudgetExceeded) when the run's budget refuses it.
     arma::vec release(const arma::vec& clipped_average);
 
-    // The statement for the whole path, from the accountant's composition of the releases made
-    // (T of them when the run completed; fewer if it stopped early, never more).
+    // The words of the whole path's statement (what was released, how, on what assumptions); the
+    // numbers are the ledger's composition of the releases made (T when the run completed, fewer if
+    // it stopped early). Not private when nothing was released.
     PrivacyStatement statement(std::vector<std::string> released, std::vector<std::string> assumptions) const;
 
 private:

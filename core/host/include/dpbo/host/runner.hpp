@@ -6,15 +6,20 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "dpbo/privacy_ledger.hpp"
 #include "dpbo/result.hpp"
 
 namespace dpbo {
 
+class Accountant;
+class JobModules;
 class PluginRegistry;
+class RoleModules;
 class RunObserver;
 
 struct ModuleChoice {
@@ -29,6 +34,7 @@ struct JobSpec {
     // settings for the role's default module.
     std::map<std::string, ModuleChoice> roles;
     std::optional<std::uint64_t> seed;  // none: experiment seed and privacy noise from the OS
+    std::optional<PrivacyBudget> budget;  // none: every release the algorithm makes is composed
     std::size_t repeat = 1;
     std::filesystem::path out_dir;      // empty: nothing written
 };
@@ -54,8 +60,17 @@ using ObserverFor = std::function<RunObserver&(std::size_t repeat_index)>;
 // distinct inputs): the experiment seed is stream 1, the privacy-noise key stream 2.
 std::uint64_t repeat_seed(std::uint64_t seed, std::size_t index, std::uint64_t stream);
 
+// The run's accountant: the module of the algorithm's accountant role when it declares one (DP-GIBO,
+// DP-GD: gdp, reporting at their equivalent_delta); otherwise the accountant the run's mechanisms ask
+// for (Mechanism::accountant(): gdp for μ-GDP releases, basic for ε- or (ε, δ)-DP ones), refusing
+// mechanisms that ask for different ones; otherwise gdp. `dpbo audit` runs algorithms with the same.
+std::shared_ptr<Accountant> create_run_accountant(PluginRegistry& registry, const JobModules& modules,
+                                                  const RoleModules& roles);
+
 // Throws ValidationError (bad names, parameters, combinations, an output folder holding another
-// job's results) before running anything; RunError for failures during a run.
+// job's results) before running anything; RunError for failures during a run; BudgetExceeded when
+// a release would exceed job.budget — after writing that repeat's result.json (status "refused",
+// stop_reason "budget", the statement of what was spent and the releases made until then).
 JobReport run_job(PluginRegistry& registry, const JobSpec& job, const ObserverFor& observer_for);
 
 }  // namespace dpbo

@@ -1,0 +1,113 @@
+#pragma once
+// The run's privacy ledger: every private release is charged here before its noise is drawn. The
+// ledger composes the events through the run's accountant as they happen, refuses (BudgetExceeded)
+// the release that would exceed the stated budget, keeps a log of what was released, and makes the
+// run's privacy statement from what was actually charged — so what a run claims is what it spent.
+//
+// Privacy noise is reachable only through the ledger's private noise(), which only the Mechanism
+// and Selection base classes may call: a release cannot draw privacy noise without being charged.
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <armadillo>
+
+#include "dpbo/privacy_event.hpp"
+#include "dpbo/privacy_statement.hpp"
+
+namespace dpbo {
+
+class Accountant;
+class Mechanism;
+class PrivacyNoiseSource;
+class Selection;
+
+// A stated budget: "mu=1" (μ-GDP), "epsilon=3,delta=1e-5" ((ε, δ)-DP) or "epsilon=1" (ε-DP).
+//
+// Rounding: T releases at μ/√T compose to sqrt(T·(μ/√T)²), which can exceed μ by an ulp or two
+// although the calibration spent exactly μ. A budget is therefore met when the spend is at most the
+// budget times (1 + kRelativeTolerance), 4 units in the last place; the statement of a run with a
+// budget says so. The tolerance is far below any privacy parameter's meaningful digits and below the
+// accuracy of the conversions themselves.
+struct PrivacyBudget {
+    static constexpr double kRelativeTolerance = 4.0 * 0x1.0p-52;
+
+    std::optional<double> mu;
+    std::optional<double> epsilon;
+    double delta = 0.0;  // with epsilon; 0: pure ε-DP
+
+    // Throws ValidationError naming the text, the offending key or value and what is allowed.
+    static PrivacyBudget parse(const std::string& text);
+    // "mu=1" / "epsilon=3,delta=1e-05" / "epsilon=1": parse(text()) gives the same budget.
+    std::string text() const;
+    // "1-GDP" / "(3, 1e-05)-DP" / "1-DP".
+    std::string describe() const;
+};
+
+// One charged release: its event (with `what`) and, for mechanism and selection releases, what it
+// released (empty for a direct charge).
+struct LedgerEntry {
+    PrivacyEvent event;
+    arma::vec released;
+};
+
+class PrivacyLedger {
+public:
+    enum class Log { Keep, Discard };
+
+    // `owner` names the algorithm in errors ("algorithm 'dp-gibo'"). Log::Discard keeps no entries,
+    // for audits that release hundreds of thousands of times; the composition is kept either way.
+    PrivacyLedger(std::shared_ptr<Accountant> accountant, std::optional<PrivacyBudget> budget,
+                  PrivacyNoiseSource& noise, std::string owner, Log log = Log::Keep);
+    ~PrivacyLedger();
+    PrivacyLedger(const PrivacyLedger&) = delete;
+    PrivacyLedger& operator=(const PrivacyLedger&) = delete;
+
+    // The algorithm states once what its guarantee protects ("replace one record", "one record of
+    // the objective's data"); stating it again with other words is a RunError.
+    void set_scope(const std::string& neighbouring, const std::string& protected_unit);
+    bool has_scope() const { return !neighbouring_.empty(); }
+
+    // Checks the event, composes it on a copy of the accountant and compares with the budget; throws
+    // ValidationError for an invalid or unaccountable event, RunError without a scope, BudgetExceeded
+    // when the budget would be exceeded — in every case before anything is composed or drawn. Returns
+    // the entry's index in the log (or the count of charges when the log is discarded).
+    std::size_t charge(const PrivacyEvent& event);
+
+    std::size_t charges() const { return charges_; }
+    const std::vector<LedgerEntry>& log() const { return log_; }
+    const std::optional<PrivacyBudget>& budget() const { return budget_; }
+    const std::string& owner() const { return owner_; }
+    // The composition so far, in the accountant's native notion; RunError when nothing was charged.
+    PrivacyStatement spent() const;
+
+    // The run's statement. Numbers (notion, ε, δ, μ, RDP curve, equivalents) come from the
+    // accountant's total(); the words (released, assumptions, mechanism) from `described`, the scope
+    // from set_scope(). With nothing charged the statement is `described`, which must then be not
+    // private: an algorithm claiming a private notion without a charge is a RunError. A description
+    // that claims nothing keeps claiming nothing even after charges (something else was released
+    // exactly), with the spend named in its mechanism line.
+    PrivacyStatement statement_for(const PrivacyStatement& described) const;
+
+private:
+    friend class Mechanism;
+    friend class Selection;
+    PrivacyNoiseSource& noise() { return noise_; }
+    void record_release(std::size_t entry, const arma::vec& released);
+
+    void check_budget(const Accountant& trial, const PrivacyEvent& event) const;
+
+    std::shared_ptr<Accountant> accountant_;
+    std::optional<PrivacyBudget> budget_;
+    PrivacyNoiseSource& noise_;
+    std::string owner_;
+    Log log_mode_;
+    std::string neighbouring_;
+    std::string protected_unit_;
+    std::size_t charges_ = 0;
+    std::vector<LedgerEntry> log_;
+};
+
+}  // namespace dpbo

@@ -1,0 +1,28 @@
+// The Selection interface's out-of-line parts: the one path from scores to a private choice.
+#include "dpbo/selection.hpp"
+
+#include <fmt/format.h>
+
+#include "dpbo/errors.hpp"
+#include "dpbo/privacy_ledger.hpp"
+
+namespace dpbo {
+
+Selection::~Selection() = default;
+
+std::size_t Selection::select(const arma::vec& scores, PrivacyLedger& ledger, const std::string& what) const {
+    if (scores.is_empty())
+        throw RunError(fmt::format("{}: selection '{}' was given no scores to choose from", ledger.owner(), what));
+    PrivacyEvent charged = event();
+    charged.what = what;
+    const std::size_t entry = ledger.charge(charged);
+    const std::size_t chosen = choose(scores, ledger.noise());
+    if (chosen >= scores.n_elem) {
+        throw RunError(fmt::format("{}: selection '{}' chose index {} of {} scores", ledger.owner(), what, chosen,
+                                   scores.n_elem));
+    }
+    ledger.record_release(entry, arma::vec{static_cast<double>(chosen)});
+    return chosen;
+}
+
+}  // namespace dpbo

@@ -277,7 +277,11 @@ private:
             {"experiment_seed_source", spec_.seed ? "derived from --seed" : "operating system CSPRNG"},
             {"privacy_noise", noise_source},
             {"reproducible", spec_.seed.has_value()}};
+        json outputs = json::array();
+        for (const Output& output : modules.objective->outputs())
+            outputs.push_back({{"name", output.name}, {"sense", to_string(output.sense)}});
         out["objective"] = {{"sense", to_string(modules.objective->sense())},
+                            {"outputs", outputs},
                             {"data", modules.objective->data_description()},
                             {"records", modules.objective->record_count()}};
         out["evaluations"] = result.evaluations;

@@ -3,6 +3,8 @@
 #include <array>
 #include <utility>
 
+#include <fmt/format.h>
+
 #include "dpbo/module.hpp"
 #include "dpbo/module_factory.hpp"
 
@@ -33,6 +35,12 @@ std::optional<ModuleKind> module_kind_from_string(std::string_view text) {
 }
 
 Module::~Module() = default;
+
+std::string Module::describe_origin() const {
+    if (origin_.name.empty()) return std::string(to_string(kind()));
+    if (origin_.file.empty()) return fmt::format("{} '{}'", to_string(kind()), origin_.name);
+    return fmt::format("{} '{}' (from {})", to_string(kind()), origin_.name, origin_.file.string());
+}
 ModuleFactory::~ModuleFactory() = default;
 
 }  // namespace dpbo

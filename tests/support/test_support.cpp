@@ -37,6 +37,14 @@ Evaluations evaluate(Objective& objective, const arma::mat& points, bool per_rec
     return objective.evaluate(points, request);
 }
 
+Evaluations evaluate_as_run(Objective& objective, const arma::mat& points, bool per_record, ExperimentRng* rng) {
+    EvaluationRequest request;
+    request.per_record = per_record;
+    request.rng = rng;
+    SerialEvaluator evaluator;
+    return evaluator.evaluate(objective, points, request);
+}
+
 RunResult run_algorithm(Algorithm& algorithm, Objective& objective, std::uint64_t seed,
                         const RunComponents& components) {
     SerialEvaluator serial;

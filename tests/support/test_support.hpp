@@ -33,9 +33,15 @@ std::shared_ptr<Interface> make(const std::string& name,
     return registry().create_as<Interface>(name, parameters);
 }
 
-// objective.evaluate(points) with per-record losses (by default) and an optional experiment generator.
+// objective.evaluate(points) with per-record losses (by default) and an optional experiment
+// generator: exactly what the objective returns, unchecked and without observation noise.
 Evaluations evaluate(Objective& objective, const arma::mat& points, bool per_record = true,
                      ExperimentRng* rng = nullptr);
+// The points evaluated as a run evaluates them, through a SerialEvaluator: the points are checked
+// against the space, the result against the objective contract, and the objective's observation
+// noise is added to the values.
+Evaluations evaluate_as_run(Objective& objective, const arma::mat& points, bool per_record = true,
+                            ExperimentRng* rng = nullptr);
 
 // What an algorithm runs with besides its objective: modules for some of its roles, by role name;
 // a serial evaluator and a silent observer unless given.

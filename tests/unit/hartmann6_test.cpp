@@ -99,11 +99,9 @@ TEST_CASE("hartmann6: a batch equals the points one at a time") {
 TEST_CASE("hartmann6: observation noise has the requested spread and needs a generator") {
     auto noisy = dpbo::test::make<dpbo::Objective>("hartmann6", {{"noise_stddev", "0.5"}});
     const arma::mat points = arma::repmat(arma::rowvec(6, arma::fill::value(0.5)), 4000, 1);
-    CHECK_THROWS_AS(noisy->evaluate(points, dpbo::EvaluationRequest{}), dpbo::RunError);
+    CHECK_THROWS_AS(dpbo::test::evaluate_as_run(*noisy, points, false), dpbo::RunError);
     dpbo::ExperimentRng rng(7);
-    dpbo::EvaluationRequest request;
-    request.rng = &rng;
-    const arma::vec noise = noisy->evaluate(points, request).values - (-0.5053149917022333);
+    const arma::vec noise = dpbo::test::evaluate_as_run(*noisy, points, false, &rng).values - (-0.5053149917022333);
     // m = 4000 draws: the sample standard deviation has relative standard error ≈ 1/√(2(m−1))
     // = 0.0112; 4 standard errors (two-sided false-failure probability 6e-5) allow ±0.0224 on 0.5.
     // The mean has standard error 0.5/√m = 0.0079; 4 of them allow ±0.032.

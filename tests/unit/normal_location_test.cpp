@@ -158,14 +158,14 @@ TEST_CASE("normal-location: observation noise perturbs the values only, never th
     const arma::mat points = {{0.0, 0.0, 0.0, 0.0, 0.0}, {1.0, 1.0, 1.0, 1.0, 1.0}};
     dpbo::ExperimentRng rng(2);
     const dpbo::Evaluations clean = evaluate(*exact, points, true);
-    const dpbo::Evaluations observed = evaluate(*noisy, points, true, &rng);
+    const dpbo::Evaluations observed = dpbo::test::evaluate_as_run(*noisy, points, true, &rng);
     CHECK(arma::approx_equal(observed.per_record, clean.per_record, "absdiff", 0.0));
     CHECK(arma::abs(observed.values - clean.values).min() > 0.0);
     // The noise is exactly the documented experiment generator's N(0, 0.5²) draws.
     dpbo::ExperimentRng replay(2);
     const arma::vec draws = 0.5 * replay.normal(2, 1);
     CHECK(arma::abs(observed.values - clean.values - draws).max() <= 1e-12);
-    CHECK_THROWS_AS(evaluate(*noisy, points, false), dpbo::RunError);
+    CHECK_THROWS_AS(dpbo::test::evaluate_as_run(*noisy, points, false), dpbo::RunError);
 }
 
 TEST_CASE("normal-location: bad parameters are refused naming the key") {

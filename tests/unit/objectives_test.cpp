@@ -18,9 +18,7 @@ using Parameters = std::map<std::string, std::string>;
 
 arma::vec values_at(dpbo::Objective& objective, const arma::mat& points,
                     dpbo::ExperimentRng* rng = nullptr) {
-    dpbo::EvaluationRequest request;
-    request.rng = rng;
-    return objective.evaluate(points, request).values;
+    return dpbo::test::evaluate_as_run(objective, points, false, rng).values;
 }
 
 double value_at(dpbo::Objective& objective, const arma::rowvec& point) {

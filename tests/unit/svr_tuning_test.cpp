@@ -317,7 +317,7 @@ TEST_CASE("svr-tuning: per-record squared errors average to the validation MSE")
     CHECK(arma::approx_equal(arma::mean(result.per_record, 1), result.values, "reldiff", 1e-13));
     // Different hyperparameters give different losses (the points matter), and values alone
     // are the same numbers.
-    CHECK(arma::var(result.values) > 0.0);
+    CHECK(arma::var(arma::vec(result.values)) > 0.0);
     const dpbo::Evaluations values_only = evaluate(*objective, points, false);
     CHECK(values_only.per_record.is_empty());
     CHECK(arma::approx_equal(values_only.values, result.values, "absdiff", 0.0));

@@ -1,11 +1,10 @@
 #pragma once
 // What an objective returns for a batch of points. Each method takes what it needs: one value per
-// point; per-record losses (b×n) for record-decomposable objectives (DP-GIBO clips per record);
-// several named outputs per point (DPareto: "epsilon" and "error"); the candidate row index for
-// finite sets (Kusner, PO-GP-UCB).
+// point and output (DPareto: "epsilon" and "error" side by side); per-record losses (b×n) for
+// record-decomposable objectives (DP-GIBO clips per record); the candidate row index for finite
+// sets (Kusner, PO-GP-UCB).
 #include <cstddef>
 #include <cstdint>
-#include <map>
 #include <string>
 
 #include <armadillo>
@@ -24,14 +23,13 @@ struct EvaluationRequest {
 
 struct Evaluations {
     arma::mat points;           // b × d, the points as evaluated
-    arma::vec values;           // b, the objective (minimised or maximised per Objective::sense)
+    // b × k, one column per Objective::outputs() entry, each minimised or maximised by its own
+    // sense. With one output, values(i), values.n_elem and `arma::vec v = values` read it as a vector.
+    arma::mat values;
     arma::mat per_record;       // b × n when requested; values == mean of each row
-    std::map<std::string, arma::vec> outputs;  // named extra outputs, b each
     arma::uvec candidate_rows;  // b, for finite candidate sets
 
-    std::size_t size() const { return values.n_elem; }
-    // Throws RunError naming the module and the offending sizes or NaN entries.
-    void check(const std::string& producer, std::size_t dim) const;
+    std::size_t size() const { return values.n_rows; }
 };
 
 // Declares the `noise_stddev` parameter every benchmark objective shares (default 0: exact values).
@@ -52,10 +50,12 @@ struct SyntheticRecordSettings {
 };
 SyntheticRecordSettings synthetic_record_settings(const ParameterSet& parameters);
 
-// Adds N(0, stddev²) observation noise to `values` from the request's experiment generator (a no-op
-// for stddev == 0). Throws RunError naming `owner` when noise is asked for but the request carries
-// no generator.
-void add_observation_noise(arma::vec& values, double stddev, const EvaluationRequest& request,
+// Adds N(0, stddev²) observation noise to every entry of `values` from the request's experiment
+// generator (a no-op for stddev == 0). Throws RunError naming `owner` when noise is asked for but the
+// request carries no generator. The evaluator calls it with Objective::observation_noise_stddev();
+// an objective whose per-record losses are themselves noisy observations may call it inside
+// evaluate(), as long as its values stay the mean of those rows.
+void add_observation_noise(arma::mat& values, double stddev, const EvaluationRequest& request,
                            const std::string& owner);
 
 }  // namespace dpbo

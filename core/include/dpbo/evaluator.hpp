@@ -14,7 +14,9 @@ class Objective;
 class Evaluator {
 public:
     virtual ~Evaluator();
-    // Checks the points lie in the objective's space and the result's shape, then counts them.
+    // Checks the points lie in the objective's space, checks what the objective returned against
+    // its contract (dpbo/evaluation_contract.hpp), adds the objective's declared observation noise
+    // to the values, then counts the points.
     Evaluations evaluate(Objective& objective, const arma::mat& points,
                          const EvaluationRequest& request);
     std::size_t evaluations() const { return count_; }

@@ -1,6 +1,12 @@
 #pragma once
 // An objective needs three things: its space, its sense and a batch evaluate(). Everything else is
 // optional and has a default that says "not provided".
+//
+// What evaluate() returns is checked by the host for every batch (dpbo/evaluation_contract.hpp):
+// one row of values per point and one column per declared output, no NaN, per-record losses of
+// b × record_count() when asked for, and values equal to the mean of each per-record row. The
+// values are exact: observation noise is declared (observation_noise_stddev) and added by the host
+// after the check.
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,6 +23,12 @@ namespace dpbo {
 enum class Sense { Minimise, Maximise };
 std::string_view to_string(Sense sense);
 
+// One column of Evaluations::values: its name (for the trace and the result) and its own sense.
+struct Output {
+    std::string name;
+    Sense sense = Sense::Minimise;
+};
+
 struct KnownOptimum {
     double value = 0.0;
     arma::mat points;  // one row per known optimiser; may be empty when only the value is known
@@ -30,13 +42,20 @@ public:
 
     virtual const SearchSpace& space() const = 0;
     virtual Sense sense() const { return Sense::Minimise; }
+    // The columns of Evaluations::values. The default is one output, "value", with sense(): a
+    // single-output objective overrides nothing. Several outputs (DPareto's privacy loss and error)
+    // each carry their own sense; sense() then describes none of them and is not read.
+    virtual std::vector<Output> outputs() const { return {{"value", sense()}}; }
+    // Exact values for the points (see the contract above); never adds observation noise itself.
     virtual Evaluations evaluate(const arma::mat& points, const EvaluationRequest& request) = 0;
+    // Standard deviation of the Gaussian observation noise the host adds to every value after
+    // checking the exact ones (never to per-record losses), drawn from the request's experiment
+    // generator. 0: the values are observed exactly.
+    virtual double observation_noise_stddev() const { return 0.0; }
 
     virtual std::optional<KnownOptimum> known_optimum() const { return std::nullopt; }
     // n for record-decomposable objectives f(θ) = (1/n) Σ L(θ, x_i); 0 otherwise.
     virtual std::size_t record_count() const { return 0; }
-    // Names of the extra outputs evaluate() fills (DPareto's oracles).
-    virtual std::vector<std::string> output_names() const { return {}; }
     // n × d true per-record gradients at one point, for gradient-based baselines (DP-GD).
     virtual bool provides_record_gradients() const { return false; }
     virtual arma::mat record_gradients(const arma::rowvec& point) const;
@@ -47,6 +66,8 @@ public:
     // Figures computed from the sensitive data for judging runs (e.g. the loss at the data's true
     // parameters); the host writes them under evaluation_only, never as part of a release.
     virtual std::vector<ReleasedValue> reference_values() const { return {}; }
+
+    std::size_t output_count() const { return outputs().size(); }
 
     // Simple regret of a value with respect to the known optimum (≥ 0), or nullopt.
     std::optional<double> regret(double value) const;

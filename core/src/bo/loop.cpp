@@ -4,8 +4,10 @@
 #include <limits>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "dpbo/acquisition.hpp"
+#include "dpbo/bo/pareto.hpp"
 #include "dpbo/util/cpu_clock.hpp"
 #include "dpbo/errors.hpp"
 #include "dpbo/evaluator.hpp"
@@ -47,182 +49,305 @@ BoLoopSettings bo_loop_settings(const ParameterSet& p) {
     return s;
 }
 
+InitialDesign::~InitialDesign() = default;
+StoppingPolicy::~StoppingPolicy() = default;
+LoopStatistics::~LoopStatistics() = default;
+
+Proposal QuasiRandomDesign::design(const SearchSpace& space, std::size_t count, ExperimentRng& rng) const {
+    Proposal proposal;
+    if (space.is_finite()) {
+        const arma::mat& candidates = space.candidate_rows();
+        const std::size_t rows = candidates.n_rows;
+        count = std::min(count, rows);
+        std::vector<std::size_t> order(rows);
+        for (std::size_t i = 0; i < rows; ++i) order[i] = i;
+        for (std::size_t i = 0; i < count; ++i) std::swap(order[i], order[i + rng.index(rows - i)]);
+        proposal.candidate_rows.set_size(count);
+        for (std::size_t i = 0; i < count; ++i) proposal.candidate_rows(i) = order[i];
+        proposal.points = candidates.rows(proposal.candidate_rows);
+    } else {
+        proposal.points = space.from_unit(halton_points(count, space.dim(), rng));
+    }
+    proposal.scores.set_size(proposal.points.n_rows);
+    proposal.scores.fill(std::numeric_limits<double>::quiet_NaN());
+    return proposal;
+}
+
+std::string BudgetStopping::stop_reason(const BoLoop& loop, RunObserver& observer) {
+    if (loop.observations() >= loop.settings().budget) return "budget";
+    if (observer.should_stop()) return "observer";
+    return {};
+}
+
+std::vector<TraceColumn> StandardStatistics::columns(const BoLoop& loop) const {
+    std::vector<TraceColumn> columns = {{"iteration"}, {"evaluations"}};
+    if (loop.outputs().size() == 1) {
+        columns.insert(columns.end(), {{"value"}, {"best_value"}});
+    } else {
+        for (const Output& output : loop.outputs()) columns.push_back({fmt::format("value[{}]", output.name)});
+        columns.push_back({"front_size"});
+    }
+    columns.insert(columns.end(), {{"acquisition"}, {"cpu_seconds", true}});  // timings: evaluation-only
+    const Objective& objective = loop.context().objective;
+    if (loop.outputs().size() == 1 && objective.known_optimum()) columns.push_back({"simple_regret"});
+    for (auto& c : Trace::vector_columns("x", objective.space().dim(), false)) columns.push_back(c);
+    return columns;
+}
+
+std::vector<double> StandardStatistics::row(const BoLoop& loop, double score, double cpu_seconds) const {
+    const arma::uword last = loop.observations() - 1;
+    std::vector<double> row = {static_cast<double>(loop.iteration()), static_cast<double>(loop.observations())};
+    if (loop.outputs().size() == 1) {
+        row.insert(row.end(), {loop.observed_values()(last, 0), loop.best_value()});
+    } else {
+        for (arma::uword j = 0; j < loop.outputs().size(); ++j) row.push_back(loop.observed_values()(last, j));
+        row.push_back(static_cast<double>(loop.pareto_front().n_elem));
+    }
+    row.insert(row.end(), {score, cpu_seconds});
+    if (loop.outputs().size() == 1)
+        if (const auto regret = loop.context().objective.regret(loop.best_value())) row.push_back(*regret);
+    for (const double x : loop.observed_points().row(last)) row.push_back(x);
+    return row;
+}
+
 namespace {
 
-// The state the loop's steps share; one object per run.
-class BoLoop {
-public:
-    BoLoop(RunContext& context, const BoLoopSettings& settings, std::string algorithm)
-        : ctx_(context), surrogate_(context.role<Surrogate>("surrogate")),
-          acquisition_(context.role<Acquisition>("acquisition")), settings_(settings), algorithm_(std::move(algorithm)), space_(context.objective.space()),
-          maximise_(context.objective.sense() == Sense::Maximise) {
-        if (!surrogate_ || !acquisition_)
-            throw ValidationError(fmt::format("algorithm '{}' needs a surrogate and an acquisition", algorithm_));
-        if (space_.is_finite()) {
-            const std::size_t rows = space_.candidate_rows().n_rows;
-            if (!settings_.revisit_candidates && settings_.budget > rows)
-                throw ValidationError(fmt::format("algorithm '{}': budget = {} exceeds the {} candidates (set "
-                                                  "revisit_candidates = true to allow repeats)",
-                                                  algorithm_, settings_.budget, rows));
-            evaluated_rows_.assign(rows, false);
-            candidates_unit_ = space_.to_unit(space_.candidate_rows());
-        }
-        setup_trace();
-    }
-
-    RunResult run() {
-        const std::size_t planned = settings_.budget - settings_.initial_points + 1;
-        ctx_.observer.on_start(planned);
-        initial_design();
-        std::size_t iteration = 0;
-        std::string stop = "budget";
-        while (ctx_.evaluator.evaluations() < settings_.budget) {
-            if (ctx_.observer.should_stop()) {
-                stop = "observer";
-                break;
-            }
-            ++iteration;
-            const double start = thread_cpu_seconds();
-            surrogate_->refit_if_due(ctx_.rng);
-            const auto [unit_point, score] = propose(iteration);
-            evaluate(unit_point);
-            record(iteration, score, thread_cpu_seconds() - start);
-        }
-        return finish(stop);
-    }
-
-private:
-    void setup_trace() {
-        std::vector<TraceColumn> columns = {{"iteration"}, {"evaluations"}, {"value"}, {"best_value"},
-                                            {"acquisition"}, {"cpu_seconds", true}};  // timings: evaluation-only
-        if (ctx_.objective.known_optimum()) columns.push_back({"simple_regret"});
-        for (auto& c : Trace::vector_columns("x", space_.dim(), false)) columns.push_back(c);
-        trace_.set_columns(std::move(columns));
-    }
-
-    double to_model(double value) const { return maximise_ ? value : -value; }
-
-    void initial_design() {
-        arma::mat unit;
-        if (space_.is_finite()) {
-            const std::size_t rows = candidates_unit_.n_rows;
-            const std::size_t count = std::min(settings_.initial_points, rows);
-            std::vector<std::size_t> order(rows);
-            for (std::size_t i = 0; i < rows; ++i) order[i] = i;
-            for (std::size_t i = 0; i < count; ++i) std::swap(order[i], order[i + ctx_.rng.index(rows - i)]);
-            unit.set_size(count, space_.dim());
-            for (std::size_t i = 0; i < count; ++i) {
-                unit.row(i) = candidates_unit_.row(order[i]);
-                design_rows_.push_back(order[i]);
-            }
-        } else {
-            unit = halton_points(settings_.initial_points, space_.dim(), ctx_.rng);
-        }
-        evaluate(unit);
-        record(0, std::numeric_limits<double>::quiet_NaN(), 0.0);
-    }
-
-    std::pair<arma::rowvec, double> propose(std::size_t iteration) {
-        AcquisitionContext acquisition_context;
-        acquisition_context.iteration = iteration;
-        acquisition_context.dimension = space_.dim();
-        acquisition_context.incumbent = best_model_value_;
-        if (space_.is_finite()) {
-            acquisition_context.candidate_count = candidates_unit_.n_rows;
-            const std::size_t row = best_candidate(*acquisition_, *surrogate_, acquisition_context, candidates_unit_,
-                                                   settings_.revisit_candidates ? std::vector<bool>{} : evaluated_rows_);
-            design_rows_.push_back(row);
-            const arma::vec score = acquisition_->score(*surrogate_, candidates_unit_.row(row), acquisition_context);
-            return {candidates_unit_.row(row), score(0)};
-        }
-        const arma::rowvec lower(space_.dim(), arma::fill::zeros);
-        const arma::rowvec upper(space_.dim(), arma::fill::ones);
-        // One sweep for the whole run: the surrogate then updates its predictions there in O(n)
-        // per new point rather than recomputing them in O(n²) (local refinement moves off it).
-        if (sweep_.is_empty()) sweep_ = halton_points(settings_.optimiser.sweep_points, space_.dim(), ctx_.rng);
-        AcquisitionOptimiserSettings optimiser = settings_.optimiser;
-        optimiser.fixed_unit_sweep = &sweep_;
-        const AcquisitionOptimum best = maximise_in_box(*acquisition_, *surrogate_, acquisition_context, lower,
-                                                        upper, optimiser, ctx_.rng);
-        return {best.point, best.score};
-    }
-
-    void evaluate(const arma::mat& unit_points) {
-        // Finite sets evaluate the stored rows themselves, never a round trip through the unit cube.
-        arma::mat points(unit_points.n_rows, space_.dim());
-        if (space_.is_finite()) {
-            const std::size_t first = design_rows_.size() - unit_points.n_rows;
-            for (std::size_t i = 0; i < unit_points.n_rows; ++i) {
-                points.row(i) = space_.candidate_rows().row(design_rows_[first + i]);
-                evaluated_rows_[design_rows_[first + i]] = true;
-            }
-        } else {
-            points = space_.from_unit(unit_points);
-        }
-        EvaluationRequest request;
-        request.rng = &ctx_.rng;
-        const Evaluations result = ctx_.evaluator.evaluate(ctx_.objective, points, request);
-        arma::vec targets = result.values;
-        if (!maximise_) targets = -targets;
-        // The model sees where the points really are (integer dimensions are rounded by from_unit).
-        const arma::mat model_points = space_.is_finite() ? arma::mat(unit_points) : space_.to_unit(points);
-        if (surrogate_->size() == 0) surrogate_->condition(model_points, targets);
-        else surrogate_->append(model_points, targets);
-        for (std::size_t i = 0; i < result.size(); ++i) {
-            if (!best_point_.is_empty() && targets(i) <= best_model_value_) continue;
-            best_model_value_ = targets(i);
-            best_point_ = points.row(i);
-        }
-        last_point_ = points.row(points.n_rows - 1);
-        last_value_ = result.values(result.size() - 1);
-    }
-
-    void record(std::size_t iteration, double score, double cpu_seconds) {
-        const double best_value = maximise_ ? best_model_value_ : -best_model_value_;
-        std::vector<double> row = {static_cast<double>(iteration), static_cast<double>(ctx_.evaluator.evaluations()),
-                                   last_value_, best_value, score, cpu_seconds};
-        if (const auto regret = ctx_.objective.regret(best_value)) row.push_back(*regret);
-        for (std::size_t j = 0; j < space_.dim(); ++j) row.push_back(last_point_(j));
-        trace_.add_row(std::move(row));
-        ctx_.observer.on_iteration(iteration, trace_);
-    }
-
-    RunResult finish(const std::string& stop) {
-        RunResult result;
-        const double best_value = maximise_ ? best_model_value_ : -best_model_value_;
-        result.released.push_back({"best_point", "the best evaluated point", best_point_});
-        result.released.push_back({"best_value", "its observed value", arma::mat{best_value}});
-        if (const auto regret = ctx_.objective.regret(best_value))
-            result.released.push_back({"simple_regret", "of the best observed value", arma::mat{*regret}});
-        result.privacy = PrivacyStatement::not_private(
-            {"every evaluated point and its value", "the best point and its value"},
-            fmt::format("'{}' is not private: it evaluates and releases values of the objective as they are",
-                        algorithm_));
-        result.trace = std::move(trace_);
-        result.evaluations = ctx_.evaluator.evaluations();
-        result.stop_reason = stop;
-        return result;
-    }
-
-    RunContext& ctx_;
-    std::shared_ptr<Surrogate> surrogate_;
-    std::shared_ptr<Acquisition> acquisition_;
-    BoLoopSettings settings_;
-    std::string algorithm_;
-    const SearchSpace& space_;
-    bool maximise_;
-    arma::mat candidates_unit_;
-    arma::mat sweep_;
-    std::vector<bool> evaluated_rows_;
-    std::vector<std::size_t> design_rows_;
-    Trace trace_;
-    arma::rowvec best_point_;
-    double best_model_value_ = -std::numeric_limits<double>::infinity();
-    arma::rowvec last_point_;
-    double last_value_ = 0.0;
-};
+std::string output_names(const std::vector<Output>& outputs) {
+    std::vector<std::string> names;
+    for (const Output& output : outputs) names.push_back(fmt::format("{} ({})", output.name, to_string(output.sense)));
+    return fmt::format("{}", fmt::join(names, ", "));
+}
 
 }  // namespace
+
+BoLoop::BoLoop(RunContext& context, const BoLoopSettings& settings, std::string algorithm, BoLoopPolicies policies)
+    : ctx_(context), surrogate_(context.role<Surrogate>("surrogate")),
+      acquisition_(context.role<Acquisition>("acquisition")), settings_(settings), algorithm_(std::move(algorithm)),
+      policies_(std::move(policies)),
+      space_(context.objective.space()), outputs_(context.objective.outputs()) {
+    if (!surrogate_ || !acquisition_)
+        throw ValidationError(fmt::format("algorithm '{}' needs a surrogate and an acquisition", algorithm_));
+    if (outputs_.empty())
+        throw ValidationError(fmt::format("{} declares no outputs", ctx_.objective.describe_origin()));
+    if (acquisition_->supported_outputs() != outputs_.size())
+        throw ValidationError(fmt::format(
+            "algorithm '{}': {} scores {} output{}, but {} declares {}: {}; choose an acquisition for {} output{}",
+            algorithm_, acquisition_->describe_origin(), acquisition_->supported_outputs(),
+            acquisition_->supported_outputs() == 1 ? "" : "s", ctx_.objective.describe_origin(), outputs_.size(),
+            output_names(outputs_), outputs_.size(), outputs_.size() == 1 ? "" : "s"));
+    std::vector<Sense> senses;
+    for (const Output& output : outputs_) senses.push_back(output.sense);
+    signs_ = maximisation_signs(senses);
+    if (!policies_.design) policies_.design = std::make_shared<QuasiRandomDesign>();
+    if (!policies_.stopping) policies_.stopping = std::make_shared<BudgetStopping>();
+    if (!policies_.statistics) policies_.statistics = std::make_shared<StandardStatistics>();
+    if (space_.is_finite()) {
+        const std::size_t rows = space_.candidate_rows().n_rows;
+        if (!settings_.revisit_candidates && settings_.budget > rows)
+            throw ValidationError(fmt::format("algorithm '{}': budget = {} exceeds the {} candidates (set "
+                                              "revisit_candidates = true to allow repeats)",
+                                              algorithm_, settings_.budget, rows));
+        evaluated_rows_.assign(rows, false);
+        candidates_unit_ = space_.to_unit(space_.candidate_rows());
+    }
+    observed_points_.set_size(0, space_.dim());
+    observed_values_.set_size(0, outputs_.size());
+    model_targets_.set_size(0, outputs_.size());
+    trace_.set_columns(policies_.statistics->columns(*this));
+}
+
+BoLoop::~BoLoop() = default;
+
+double BoLoop::best_value() const { return signs_(0) * best_model_value_; }
+
+arma::uvec BoLoop::pareto_front() const {
+    std::vector<Sense> senses;
+    for (const Output& output : outputs_) senses.push_back(output.sense);
+    return non_dominated(observed_values_, senses);
+}
+
+AcquisitionContext BoLoop::acquisition_context() const {
+    AcquisitionContext context;
+    context.iteration = iteration_;
+    context.dimension = space_.dim();
+    context.outputs = outputs_.size();
+    context.incumbent = best_model_value_;
+    if (outputs_.size() > 1) {
+        context.front_indices = pareto_front();
+        context.front = model_targets_.rows(context.front_indices);
+    }
+    if (space_.is_finite()) context.candidate_count = candidates_unit_.n_rows;
+    return context;
+}
+
+BoLoop::Choice BoLoop::choose(const AcquisitionContext& acquisition_context, const std::vector<bool>& excluded) {
+    Choice choice;
+    if (space_.is_finite()) {
+        choice.row = best_candidate(*acquisition_, *surrogate_, acquisition_context, candidates_unit_, excluded);
+        choice.unit_point = candidates_unit_.row(choice.row);
+        choice.score = acquisition_->score(*surrogate_, candidates_unit_.row(choice.row), acquisition_context)(0);
+        return choice;
+    }
+    const arma::rowvec lower(space_.dim(), arma::fill::zeros);
+    const arma::rowvec upper(space_.dim(), arma::fill::ones);
+    // One sweep for the whole run: the surrogate then updates its predictions there in O(n) per
+    // new point rather than recomputing them in O(n²) (local refinement moves off it).
+    if (sweep_.is_empty()) sweep_ = halton_points(settings_.optimiser.sweep_points, space_.dim(), ctx_.rng);
+    AcquisitionOptimiserSettings optimiser = settings_.optimiser;
+    optimiser.fixed_unit_sweep = &sweep_;
+    const AcquisitionOptimum best =
+        maximise_in_box(*acquisition_, *surrogate_, acquisition_context, lower, upper, optimiser, ctx_.rng);
+    choice.unit_point = best.point;
+    choice.score = best.score;
+    return choice;
+}
+
+Proposal BoLoop::propose(std::size_t q) {
+    proposal_start_ = thread_cpu_seconds();
+    timing_ = true;
+    if (observations() == 0) {
+        pending_ = policies_.design->design(space_, settings_.initial_points, ctx_.rng);
+        return pending_;
+    }
+    if (q == 0) throw ValidationError(fmt::format("algorithm '{}': propose(q) needs q ≥ 1", algorithm_));
+    ++iteration_;
+    surrogate_->refit_if_due(ctx_.rng);
+    const AcquisitionContext acquisition_context = this->acquisition_context();
+    std::vector<bool> excluded = settings_.revisit_candidates ? std::vector<bool>{} : evaluated_rows_;
+    if (space_.is_finite() && q > 1 && excluded.empty()) excluded.assign(candidates_unit_.n_rows, false);
+    const std::size_t held = surrogate_->size();
+    arma::mat unit_points(q, space_.dim());
+    Proposal proposal;
+    proposal.scores.set_size(q);
+    if (space_.is_finite()) proposal.candidate_rows.set_size(q);
+    for (std::size_t i = 0; i < q; ++i) {
+        const Choice choice = choose(acquisition_context, excluded);
+        unit_points.row(i) = choice.unit_point;
+        proposal.scores(i) = choice.score;
+        if (space_.is_finite()) {
+            proposal.candidate_rows(i) = choice.row;
+            if (q > 1) excluded[choice.row] = true;
+        }
+        if (i + 1 == q) break;
+        // The kriging believer: pretend the point returned the posterior mean, so the next choice
+        // sees its uncertainty gone without moving the model's estimate anywhere.
+        const arma::mat fantasy_point = choice.unit_point;
+        if (outputs_.size() == 1) {
+            surrogate_->append(fantasy_point, surrogate_->predict(fantasy_point).mean);
+        } else {
+            surrogate_->append_outputs(fantasy_point, surrogate_->predict_outputs(fantasy_point).mean);
+        }
+    }
+    if (surrogate_->size() != held) surrogate_->truncate(held);
+    // Finite sets evaluate the stored rows themselves, never a round trip through the unit cube.
+    proposal.points = space_.is_finite() ? arma::mat(space_.candidate_rows().rows(proposal.candidate_rows))
+                                         : space_.from_unit(unit_points);
+    pending_ = proposal;
+    return proposal;
+}
+
+arma::uvec BoLoop::rows_of(const Evaluations& evaluations) const {
+    if (pending_.candidate_rows.n_elem == evaluations.points.n_rows &&
+        arma::approx_equal(pending_.points, evaluations.points, "absdiff", 0.0))
+        return pending_.candidate_rows;
+    if (evaluations.candidate_rows.n_elem == evaluations.points.n_rows) {
+        for (const arma::uword row : evaluations.candidate_rows)
+            if (row >= candidates_unit_.n_rows)
+                throw ValidationError(fmt::format("algorithm '{}': observed candidate row {} of a set of {}",
+                                                  algorithm_, row, candidates_unit_.n_rows));
+        return evaluations.candidate_rows;
+    }
+    throw ValidationError(fmt::format("algorithm '{}': on a finite candidate set, observe() needs the points of the "
+                                      "last proposal or Evaluations::candidate_rows",
+                                      algorithm_));
+}
+
+void BoLoop::observe(const Evaluations& evaluations) {
+    const arma::uword b = evaluations.points.n_rows;
+    if (b == 0) throw ValidationError(fmt::format("algorithm '{}': observe() was given no points", algorithm_));
+    if (evaluations.points.n_cols != space_.dim() || evaluations.values.n_rows != b ||
+        evaluations.values.n_cols != outputs_.size())
+        throw ValidationError(fmt::format("algorithm '{}': observe() was given {} × {} points and {} × {} values; "
+                                          "expected b × {} and b × {} (one column per output)",
+                                          algorithm_, b, evaluations.points.n_cols, evaluations.values.n_rows,
+                                          evaluations.values.n_cols, space_.dim(), outputs_.size()));
+    // The model sees where the points really are (integer dimensions are rounded by from_unit).
+    arma::mat model_points;
+    if (space_.is_finite()) {
+        const arma::uvec rows = rows_of(evaluations);
+        model_points = candidates_unit_.rows(rows);
+        for (const arma::uword row : rows) evaluated_rows_[row] = true;
+    } else {
+        model_points = space_.to_unit(evaluations.points);
+    }
+    if (outputs_.size() == 1) {
+        arma::vec targets = evaluations.values;
+        if (signs_(0) < 0) targets = -targets;
+        if (surrogate_->size() == 0) surrogate_->condition(model_points, targets);
+        else surrogate_->append(model_points, targets);
+        for (arma::uword i = 0; i < b; ++i) {
+            if (!best_point_.is_empty() && targets(i) <= best_model_value_) continue;
+            best_model_value_ = targets(i);
+            best_point_ = evaluations.points.row(i);
+        }
+        model_targets_ = arma::join_cols(model_targets_, arma::mat(targets));
+    } else {
+        arma::mat targets = evaluations.values;
+        targets.each_row() %= signs_;
+        if (surrogate_->size() == 0) surrogate_->condition_outputs(model_points, targets);
+        else surrogate_->append_outputs(model_points, targets);
+        model_targets_ = arma::join_cols(model_targets_, targets);
+    }
+    observed_points_ = arma::join_cols(observed_points_, evaluations.points);
+    observed_values_ = arma::join_cols(observed_values_, evaluations.values);
+
+    const double score = pending_.scores.n_elem == b ? pending_.scores(b - 1) : std::numeric_limits<double>::quiet_NaN();
+    // The design's row carries no time, as a row of a loop that has not started choosing.
+    const double cpu = timing_ && iteration_ > 0 ? thread_cpu_seconds() - proposal_start_ : 0.0;
+    timing_ = false;
+    pending_ = Proposal{};
+    trace_.add_row(policies_.statistics->row(*this, score, cpu));
+    ctx_.observer.on_iteration(iteration_, trace_);
+}
+
+RunResult BoLoop::run() {
+    ctx_.observer.on_start(settings_.budget - settings_.initial_points + 1);
+    EvaluationRequest request;
+    request.rng = &ctx_.rng;
+    while (true) {
+        if (observations() > 0) {
+            const std::string stop = policies_.stopping->stop_reason(*this, ctx_.observer);
+            if (!stop.empty()) return result(stop);
+        }
+        const Proposal proposal = propose(1);
+        observe(ctx_.evaluator.evaluate(ctx_.objective, proposal.points, request));
+    }
+}
+
+RunResult BoLoop::result(const std::string& stop_reason) {
+    RunResult result;
+    if (outputs_.size() == 1) {
+        result.released.push_back({"best_point", "the best evaluated point", best_point_});
+        result.released.push_back({"best_value", "its observed value", arma::mat{best_value()}});
+        if (const auto regret = ctx_.objective.regret(best_value()))
+            result.released.push_back({"simple_regret", "of the best observed value", arma::mat{*regret}});
+    } else {
+        const arma::uvec front = pareto_front();
+        result.released.push_back({"pareto_points", "the evaluated points no other evaluated point dominates",
+                                   observed_points_.rows(front)});
+        result.released.push_back({"pareto_values",
+                                   fmt::format("their observed values, one column per output: {}", output_names(outputs_)),
+                                   observed_values_.rows(front)});
+    }
+    result.privacy = PrivacyStatement::not_private(
+        {"every evaluated point and its value", outputs_.size() == 1 ? "the best point and its value"
+                                                                     : "the Pareto front's points and values"},
+        fmt::format("'{}' is not private: it evaluates and releases values of the objective as they are", algorithm_));
+    result.trace = trace_;
+    result.evaluations = observations();
+    result.stop_reason = stop_reason;
+    return result;
+}
 
 RunResult run_bo_loop(RunContext& context, const BoLoopSettings& settings, const std::string& algorithm) {
     return BoLoop(context, settings, algorithm).run();

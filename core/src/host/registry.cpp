@@ -202,6 +202,7 @@ std::shared_ptr<Module> PluginRegistry::create(ModuleKind kind, const std::strin
     if (module->kind() != kind)
         throw failed(fmt::format("its factory made a {}, the manifest says {}", to_string(module->kind()),
                                  to_string(kind)));
+    module->origin_ = ModuleOrigin{name, plugin.path};
     // The deleter holds the library: the module's code stays mapped until the module is gone.
     std::shared_ptr<void> library = plugin.library;
     return std::shared_ptr<Module>(module.release(), [library](Module* m) { delete m; });

@@ -382,7 +382,11 @@ private:
             {"experiment_seed_source", spec_.seed ? "derived from --seed" : "operating system CSPRNG"},
             {"privacy_noise", noise_source},
             {"reproducible", spec_.seed.has_value()}};
+        json outputs = json::array();
+        for (const Output& output : objective.outputs())
+            outputs.push_back({{"name", output.name}, {"sense", to_string(output.sense)}});
         out["objective"] = {{"sense", to_string(objective.sense())},
+                            {"outputs", outputs},
                             {"data", objective.data_description()},
                             {"records", objective.record_count()}};
     }

@@ -11,7 +11,8 @@
 //
 // noise_stddev perturbs the mean values only, as an observation of f would be; the per-record
 // losses stay exact, because they are the records' own contributions, which DP-GIBO clips and
-// privatises itself (its guarantee never relies on this noise).
+// privatises itself (its guarantee never relies on this noise). The host adds it after checking the
+// exact values (observation_noise_stddev()).
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -71,6 +72,8 @@ public:
     }
 
     const dpbo::SearchSpace& space() const override { return space_; }
+    // Added by the host after it checks the exact values.
+    double observation_noise_stddev() const override { return setup_.noise_stddev; }
 
     dpbo::Evaluations evaluate(const arma::mat& points, const dpbo::EvaluationRequest& request) override {
         check_columns(points.n_cols, "points have");
@@ -86,7 +89,6 @@ public:
             per_record.each_row() += half_squared_norms_.t();
             result.per_record = std::move(per_record);
         }
-        dpbo::add_observation_noise(result.values, setup_.noise_stddev, request, kOwner);
         return result;
     }
 

@@ -225,10 +225,12 @@ public:
     }
 
     const dpbo::SearchSpace& space() const override { return space_; }
+    // Added by the host after it checks the exact values.
+    double observation_noise_stddev() const override { return noise_stddev_; }
     dpbo::Sense sense() const override { return sense_; }
 
     dpbo::Evaluations evaluate(const arma::mat& points,
-                               const dpbo::EvaluationRequest& request) override {
+                               const dpbo::EvaluationRequest& /*request*/) override {
         if (points.n_cols != dim_) {
             throw dpbo::RunError(fmt::format("{}: points have {} columns; dim = {}", kOwner,
                                              points.n_cols, dim_));
@@ -241,7 +243,6 @@ public:
         } else {
             result.values = posterior_mean(points);
         }
-        dpbo::add_observation_noise(result.values, noise_stddev_, request, kOwner);
         return result;
     }
 

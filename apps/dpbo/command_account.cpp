@@ -8,26 +8,10 @@
 #include "cli.hpp"
 #include "dpbo/accountant.hpp"
 #include "dpbo/errors.hpp"
+#include "job_options.hpp"
 #include "privacy_event_text.hpp"
 
 namespace dpbo::cli {
-
-namespace {
-
-double parse_number(const std::string& text, const std::string& where) {
-    std::size_t used = 0;
-    double value = 0.0;
-    try {
-        value = std::stod(text, &used);
-    } catch (const std::exception&) {
-        used = 0;
-    }
-    if (used != text.size() || text.empty() || !std::isfinite(value))
-        throw ValidationError(fmt::format("{}: '{}' is not a finite number", where, text));
-    return value;
-}
-
-}  // namespace
 
 int command_account(const std::vector<std::string>& arguments) {
     CommonOptions common;
@@ -57,7 +41,7 @@ int command_account(const std::vector<std::string>& arguments) {
     load_plugins(registry, common);
     auto accountant = registry.create_as<Accountant>(accountant_name);
     for (const auto& text : mus) {
-        const double mu = parse_number(text, "--mu");
+        const double mu = parse_finite_number(text, "--mu");
         if (!(mu > 0.0)) throw ValidationError(fmt::format("--mu '{}' must be > 0", text));
         accountant->compose({GdpEvent{mu}});
     }
@@ -65,12 +49,12 @@ int command_account(const std::vector<std::string>& arguments) {
 
     std::vector<double> epsilon_values, delta_values;
     for (const auto& text : epsilons) {
-        const double e = parse_number(text, "--epsilon");
+        const double e = parse_finite_number(text, "--epsilon");
         if (e < 0.0) throw ValidationError(fmt::format("--epsilon '{}' must be >= 0", text));
         epsilon_values.push_back(e);
     }
     for (const auto& text : deltas) {
-        const double d = parse_number(text, "--delta");
+        const double d = parse_finite_number(text, "--delta");
         if (!(d > 0.0 && d < 1.0)) throw ValidationError(fmt::format("--delta '{}' must lie in (0, 1)", text));
         delta_values.push_back(d);
     }

@@ -1,6 +1,7 @@
 #include "job_options.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 
 #include <fmt/format.h>
@@ -168,6 +169,19 @@ std::uint64_t parse_whole_number(const std::string& text, const std::string& opt
     }
     if (used != text.size() || text.empty() || text.front() == '-')
         throw ValidationError(fmt::format("{} '{}' is not a non-negative integer", option, text));
+    return value;
+}
+
+double parse_finite_number(const std::string& text, const std::string& where) {
+    std::size_t used = 0;
+    double value = 0.0;
+    try {
+        value = std::stod(text, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used != text.size() || text.empty() || !std::isfinite(value))
+        throw ValidationError(fmt::format("{}: '{}' is not a finite number", where, text));
     return value;
 }
 

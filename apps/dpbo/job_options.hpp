@@ -52,6 +52,8 @@ void name_roles(JobSpec& job, const JobOptions& options);
 
 // A whole number ≥ 0 given to `option` (text as typed); throws ValidationError naming both otherwise.
 std::uint64_t parse_whole_number(const std::string& text, const std::string& option);
+// A finite number given to `where` (text as typed); throws ValidationError naming both otherwise.
+double parse_finite_number(const std::string& text, const std::string& where);
 // --seed: a non-negative integer.
 std::uint64_t parse_seed(const std::string& text);
 

@@ -9,26 +9,14 @@
 #include <fmt/format.h>
 
 #include "dpbo/errors.hpp"
+#include "job_options.hpp"
 
 namespace dpbo::cli {
 
 namespace {
 
-double parse_number(const std::string& text, const std::string& where) {
-    std::size_t used = 0;
-    double value = 0.0;
-    try {
-        value = std::stod(text, &used);
-    } catch (const std::exception&) {
-        used = 0;
-    }
-    if (used != text.size() || text.empty() || !std::isfinite(value))
-        throw ValidationError(fmt::format("{}: '{}' is not a finite number", where, text));
-    return value;
-}
-
 std::size_t parse_count(const std::string& text, const std::string& where) {
-    const double value = parse_number(text, where);
+    const double value = parse_finite_number(text, where);
     if (value < 1 || std::floor(value) != value || value > 1e15)
         throw ValidationError(fmt::format("{}: '{}' is not a whole number >= 1", where, text));
     return static_cast<std::size_t>(value);
@@ -53,7 +41,7 @@ public:
             throw ValidationError(fmt::format("--event '{}': kind '{}' needs key '{}'", text_, kind_, key));
         return it->second;
     }
-    double number(const std::string& key) const { return parse_number(raw(key), where(key)); }
+    double number(const std::string& key) const { return parse_finite_number(raw(key), where(key)); }
     std::size_t count(const std::string& key) const { return parse_count(raw(key), where(key)); }
     template <class Enum>
     Enum choice(const std::string& key, const std::vector<std::pair<std::string, Enum>>& options) const {

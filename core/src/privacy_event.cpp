@@ -56,6 +56,16 @@ std::string_view to_string(SensitivityNorm norm) {
     return "unknown";
 }
 
+double vector_sensitivity(SensitivityNorm norm, double per_value, std::size_t k) {
+    const double count = static_cast<double>(k);
+    switch (norm) {
+        case SensitivityNorm::L2: return per_value * std::sqrt(count);
+        case SensitivityNorm::L1: return per_value * count;
+        case SensitivityNorm::LInf: return per_value;
+    }
+    return per_value * count;
+}
+
 std::string_view to_string(PrivacyEventKind kind) {
     switch (kind) {
         case PrivacyEventKind::Gaussian: return "gaussian";

@@ -20,16 +20,6 @@ namespace {
 
 constexpr const char* kOwner = "algorithm 'test-two-releases'";
 
-// The sensitivity of k values that each move by at most Δ, in the mechanism's norm.
-double vector_sensitivity(dpbo::SensitivityNorm norm, double per_value, std::size_t k) {
-    switch (norm) {
-        case dpbo::SensitivityNorm::L1: return per_value * static_cast<double>(k);
-        case dpbo::SensitivityNorm::L2: return per_value * std::sqrt(static_cast<double>(k));
-        case dpbo::SensitivityNorm::LInf: return per_value;
-    }
-    throw dpbo::RunError(fmt::format("{}: unknown sensitivity norm", kOwner));
-}
-
 class TwoReleases final : public dpbo::Algorithm {
 public:
     static dpbo::ParameterSchema schema() {
@@ -64,7 +54,7 @@ public:
         const arma::vec values = context.evaluator.evaluate(context.objective, points, request).values.col(0);
 
         context.ledger.set_scope("replace one record", "one record of the objective's data");
-        values_release->calibrate(vector_sensitivity(values_release->sensitivity_norm(), sensitivity_, points_));
+        values_release->calibrate(dpbo::vector_sensitivity(values_release->sensitivity_norm(), sensitivity_, points_));
         const arma::vec noisy_values = values_release->release(values, context.ledger, "the evaluated values");
         mean_release->calibrate(sensitivity_);
         const arma::vec noisy_mean = mean_release->release(arma::vec{arma::mean(values)}, context.ledger, "their mean");

@@ -14,6 +14,9 @@ namespace dpbo {
 // The norm in which a query's sensitivity is stated.
 enum class SensitivityNorm { L1, L2, LInf };
 std::string_view to_string(SensitivityNorm norm);
+// The sensitivity, in `norm`, of k values that each move by at most `per_value` between neighbouring
+// datasets: Δk (L1), Δ√k (L2), Δ (L∞).
+double vector_sensitivity(SensitivityNorm norm, double per_value, std::size_t k);
 
 // Gaussian noise of standard deviation σ on a query of L2 sensitivity Δ: (Δ/σ)-GDP.
 struct GaussianEvent {

@@ -32,16 +32,6 @@ constexpr const char* kNeighbouring = "replace one record";
 constexpr const char* kProtectedUnit = "one record of the data behind the objective";
 
 // Each of the k values moves by at most Δ, so the vector moves by at most Δ√k in L2, Δk in L1, Δ in L∞.
-double vector_sensitivity(SensitivityNorm norm, double per_value, std::size_t k) {
-    const double count = static_cast<double>(k);
-    switch (norm) {
-        case SensitivityNorm::L2: return per_value * std::sqrt(count);
-        case SensitivityNorm::L1: return per_value * count;
-        case SensitivityNorm::LInf: return per_value;
-    }
-    return per_value * count;
-}
-
 std::string_view sensitivity_factor(SensitivityNorm norm) {
     switch (norm) {
         case SensitivityNorm::L2: return "√k";

@@ -5,7 +5,8 @@
 
 namespace {
 dpbo::Manifest throwing_manifest() { throw std::runtime_error("deliberate failure in the manifest factory"); }
-const dpbo::PluginHeader header{dpbo::kPluginMagic, dpbo::kAbiVersion, "test", &throwing_manifest};
+const dpbo::PluginHeader header{dpbo::kPluginMagic, dpbo::kAbiVersion, DPBO_BUILD_SIGNATURE, "test",
+                                &throwing_manifest};
 const dpbo::PluginHeader* entry() { return &header; }
 }  // namespace
 

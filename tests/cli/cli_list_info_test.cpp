@@ -23,7 +23,7 @@ TEST_CASE("cli list: shows every module grouped by kind with its file") {
 TEST_CASE("cli list: broken plugins are named with their reasons, good ones still listed, exit 0") {
     const auto r = run_dpbo({"list", "--plugin-path", DPBO_TEST_BROKEN_PLUGIN_DIR});
     CHECK(r.exit_code == 0);
-    CHECK(contains(r.out, "refused files (5)"));
+    CHECK(contains(r.out, "refused files (8)"));
     CHECK(contains(r.out, "broken-no_entry_symbol.so"));
     CHECK(contains(r.out, "no entry symbol"));
     CHECK(contains(r.out, "broken-other_abi.so"));
@@ -32,6 +32,12 @@ TEST_CASE("cli list: broken plugins are named with their reasons, good ones stil
     CHECK(contains(r.out, "deliberate failure in the manifest factory"));
     CHECK(contains(r.out, "not_a_library.so"));
     CHECK(contains(r.out, "not a shared library"));
+    CHECK(contains(r.out, "broken-narrow_words.so"));
+    CHECK(contains(r.out, "built with 32-bit Armadillo words (arma::uword), this dpbo with 64-bit words"));
+    CHECK(contains(r.out, "broken-old_string_abi.so"));
+    CHECK(contains(r.out, "built with libstdc++ dual ABI _GLIBCXX_USE_CXX11_ABI=0, this dpbo with "
+                          "_GLIBCXX_USE_CXX11_ABI=1"));
+    CHECK(contains(r.out, "broken-other_armadillo.so"));
     for (const auto* name : {"extra-sphere", "exploding-objective", "branin", "gaussian", "random-search"})
         CHECK(contains(r.out, name));
 }
@@ -42,7 +48,7 @@ TEST_CASE("cli list: --json and --kind, DPBO_PLUGIN_PATH is searched too") {
     const auto out = nlohmann::json::parse(r.out);
     for (const auto& m : out["modules"]) CHECK(m["kind"] == "mechanism");
     CHECK(out["modules"].size() == 2);
-    CHECK(out["refused"].size() == 5);
+    CHECK(out["refused"].size() == 8);
     CHECK(out["searched"][0]["origin"] == "DPBO_PLUGIN_PATH");
 
     const auto bad = run_dpbo({"list", "--kind", "mechanismz"});

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The SDK round trip, as a plugin author would do it:
-#   1. install the dpbo build into a fresh prefix P and check the layout;
+#   1. install the dpbo build into a fresh prefix P and check the layout: the headers installed
+#      are exactly the plugin contract (core/include/dpbo), no host header among them;
 #   2. build sdk/examples/geometric-mechanism out of tree with find_package(dpbo) from P only;
-#   3. install the plugin into P and ask P/bin/dpbo about it (list, info, list --json);
+#   3. check that a plugin including a host header (dpbo/host/*.hpp) does not compile against P;
+#      install the example plugin into P and ask P/bin/dpbo about it (list, info, list --json);
 #   4. the same for sdk/examples/record-objective, a record objective with the neighbour switch,
 #      and audit DP-GIBO's claim on it with a tiny `dpbo audit` run.
 # Usage: install_roundtrip.sh <dpbo build dir> <dpbo source dir>
@@ -88,9 +90,18 @@ in_tree_plugins=("$prefix"/lib/dpbo/plugins/*.so)
 shopt -u nullglob
 [[ ${#in_tree_plugins[@]} -gt 0 ]] || fail "no plugin installed in $prefix/lib/dpbo/plugins"
 echo "   ${#in_tree_plugins[@]} in-tree plugin(s) installed"
-for header in "$source_dir"/core/include/dpbo/*.hpp; do
-    [[ -f "$prefix/include/dpbo/$(basename "$header")" ]] ||
-        fail "header $(basename "$header") is not installed in $prefix/include/dpbo"
+check "the installed headers are the plugin contract, core/include/dpbo, and nothing else"
+contract_headers=$(cd "$source_dir/core/include" && find dpbo -type f -name '*.hpp' | LC_ALL=C sort)
+installed_headers=$(cd "$prefix/include" && find . -type f | sed 's|^\./||' | LC_ALL=C sort)
+if [[ "$installed_headers" != "$contract_headers" ]]; then
+    diff <(echo "$contract_headers") <(echo "$installed_headers") >&2 || true
+    fail "$prefix/include differs from core/include/dpbo (< only in the source, > only installed)"
+fi
+host_headers=(runner.hpp registry.hpp job_modules.hpp result_io.hpp)
+[[ ! -e "$prefix/include/dpbo/host" ]] || fail "$prefix/include/dpbo/host exists; host headers must not be installed"
+for header in "${host_headers[@]}"; do
+    found=$(find "$prefix/include" -name "$header")
+    [[ -z "$found" ]] || fail "host header $header is installed ($found); only the plugin contract may be"
 done
 for file in dpboConfig.cmake dpboConfigVersion.cmake dpboTargets.cmake dpboPlugin.cmake; do
     [[ -f "$prefix/lib/cmake/dpbo/$file" ]] || fail "$prefix/lib/cmake/dpbo/$file is missing"
@@ -154,6 +165,37 @@ exported=$(nm -D --defined-only -C "$installed_plugin" | cut -d' ' -f3- |
     grep -Ev '(^|[ (<])(std|__gnu_cxx)::|^_init$|^_fini$' || true)
 [[ "$exported" == "dpbo_plugin" ]] ||
     fail "$installed_plugin exports '$(echo "$exported" | tr '\n' ';')', expected only dpbo_plugin"
+
+# ---------------------------------------------------------------------------------------------
+# A plugin author who reaches for a host header must get a compile error, not a header that
+# happens to match the host's build today.
+stage "an out-of-tree plugin that includes a host header does not compile"
+host_probe="$work/host-header-probe"
+mkdir -p "$host_probe/src"
+{
+    echo 'cmake_minimum_required(VERSION 3.25)'
+    echo 'project(host_header_probe LANGUAGES CXX)'
+    echo 'find_package(dpbo REQUIRED)'
+    for header in "${host_headers[@]}"; do
+        stem=${header%.hpp}
+        printf '#include <dpbo/plugin.hpp>\n#include <dpbo/host/%s>\n' "$header" >"$host_probe/src/$stem.cpp"
+        echo "dpbo_add_plugin(probe-$stem SOURCES src/$stem.cpp NO_INSTALL)"
+    done
+} >"$host_probe/CMakeLists.txt"
+run_logged configure-host-probe "$cmake" -S "$host_probe" -B "$host_probe/build" \
+    -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF -DCMAKE_BUILD_TYPE=Release
+for header in "${host_headers[@]}"; do
+    stem=${header%.hpp}
+    check "#include <dpbo/host/$header> is not found"
+    if LC_ALL=C "$cmake" --build "$host_probe/build" --target "probe-$stem" >"$log/host-probe-$stem.txt" 2>&1; then
+        fail "an out-of-tree plugin including <dpbo/host/$header> compiled against $prefix"
+    fi
+    grep -q "dpbo/host/$header: No such file or directory" "$log/host-probe-$stem.txt" || {
+        cat "$log/host-probe-$stem.txt" >&2
+        fail "the plugin including <dpbo/host/$header> failed for another reason than the missing header"
+    }
+done
+stage_done
 
 # ---------------------------------------------------------------------------------------------
 stage "ask the installed dpbo about the plugin"

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <armadillo>
+
 #include "dpbo/errors.hpp"
 #include "dpbo/objective.hpp"
 #include "dpbo/host/registry.hpp"
@@ -39,7 +41,37 @@ TEST_CASE("registry: every broken file is refused with its reason and no good mo
     CHECK(reason_for(registry, "broken-throwing_manifest").find("deliberate failure in the manifest factory") !=
           std::string::npos);
     CHECK(reason_for(registry, "not_a_library").find("not a shared library") != std::string::npos);
-    CHECK(registry.refused().size() == 5);
+    CHECK(registry.refused().size() == 8);
+}
+
+TEST_CASE("registry: a plugin built with another Armadillo or libstdc++ configuration is refused, naming both values") {
+    const auto registry = broken_and_good();
+    const std::string release = std::to_string(ARMA_VERSION_MAJOR) + "." + std::to_string(ARMA_VERSION_MINOR) + ".";
+    CHECK(reason_for(registry, "broken-other_armadillo") ==
+          "built with Armadillo " + release + std::to_string(ARMA_VERSION_PATCH + 1) + ", this dpbo with Armadillo " +
+              release + std::to_string(ARMA_VERSION_PATCH) +
+              " (ARMA_VERSION_*); rebuild it against the Armadillo this dpbo was built with");
+    // Compiled with ARMA_32BIT_WORD: it links and loads, only its header tells.
+    CHECK(reason_for(registry, "broken-narrow_words") ==
+          "built with 32-bit Armadillo words (arma::uword), this dpbo with 64-bit words; rebuild it with the same "
+          "ARMA_64BIT_WORD / ARMA_32BIT_WORD setting");
+    // Compiled with _GLIBCXX_USE_CXX11_ABI=0: the same.
+    CHECK(reason_for(registry, "broken-old_string_abi") ==
+          "built with libstdc++ dual ABI _GLIBCXX_USE_CXX11_ABI=0, this dpbo with _GLIBCXX_USE_CXX11_ABI=1; rebuild it "
+          "with _GLIBCXX_USE_CXX11_ABI=1");
+    // Refused before the manifest was read, so neither module exists.
+    for (const auto* name : {"narrow-sphere", "old-abi-sphere"}) {
+        CAPTURE(name);
+        CHECK(registry.find(dpbo::ModuleKind::Objective, name) == nullptr);
+    }
+}
+
+TEST_CASE("registry: the refusal report names the file of a build mismatch") {
+    const auto registry = broken_and_good();
+    const std::string report = registry.describe_search();
+    CHECK(report.find("broken-narrow_words.so: built with 32-bit Armadillo words") != std::string::npos);
+    CHECK(report.find("broken-old_string_abi.so: built with libstdc++ dual ABI _GLIBCXX_USE_CXX11_ABI=0") !=
+          std::string::npos);
 }
 
 TEST_CASE("registry: loading the same directory twice adds nothing") {

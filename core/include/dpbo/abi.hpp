@@ -4,7 +4,9 @@
 namespace dpbo {
 
 // Bumped whenever a public type that crosses the plugin boundary changes layout or meaning.
-// The host refuses a plugin built against another value before calling into it.
+// The host refuses a plugin built against another value before calling into it. The test
+// abi_fingerprint fails when the installed headers change without a bump: each value's headers are
+// recorded in tests/abi/abi_fingerprints.txt.
 inline constexpr std::uint32_t kAbiVersion = 5;
 
 // First bytes of every plugin header; lets the host tell a dpbo plugin from a library that merely

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <numeric>
 #include <optional>
@@ -255,7 +256,67 @@ std::string likely_cause(const arma::mat& points, const Kernel& kernel) {
 
 }  // namespace
 
-GaussianProcess::GaussianProcess(std::unique_ptr<Kernel> kernel, GpSettings settings)
+// Everything a GaussianProcess holds, and the algorithms on it; GaussianProcess only forwards, so
+// the installed header shows none of it.
+struct GaussianProcess::State {
+    State(std::unique_ptr<Kernel> kernel, GpSettings settings);
+    State(const State& other);
+    State& operator=(const State&) = delete;
+
+    std::size_t dim() const { return kernel_->dim(); }
+    void check_targets(const arma::mat& points, const arma::vec& targets) const;
+    void factorise();
+    void update_weights();
+    bool cached_prediction(const arma::mat& points, Posterior& posterior) const;
+
+    void condition(const arma::mat& points, const arma::vec& targets);
+    void append(const arma::mat& points, const arma::vec& targets);
+    void truncate(std::size_t n);
+    void refactorise();
+    void set_noise_variance(double variance);
+    Posterior predict(const arma::mat& points) const;
+    PointPrediction predict_with_gradient(const arma::rowvec& x) const;
+    arma::vec mean_gradient(const arma::rowvec& x) const;
+    arma::mat mean_gradient_weights(const arma::rowvec& x) const;
+    arma::mat gradient_covariance(const arma::rowvec& x) const;
+    arma::mat gradient_covariance_with(const arma::rowvec& x, const arma::mat& extra) const;
+    arma::vec gradient_trace_with_each(const arma::rowvec& x, const arma::mat& pending,
+                                       const arma::mat& candidates) const;
+    arma::mat solve(const arma::mat& rhs) const;
+    double log_marginal_likelihood() const;
+    arma::vec log_marginal_likelihood_gradient() const;
+
+    // The posterior at one remembered set of query points (the sweep a BO loop scores every
+    // iteration) is brought up to date in O(n·m) per appended point instead of recomputed in
+    // O(n²·m): V = L⁻¹K(D, Q) only gains rows when the factor gains rows. The cache makes predict()
+    // mutate state: one GP must not be predicted from two threads at once.
+    // Stored transposed (one column per data point, spare columns after `rows`) so that a new
+    // point is one column written in place, never a copy of the whole cache.
+    struct QueryCache {
+        arma::mat points;        // m × d, compared bit for bit
+        arma::mat cross_t;       // m × capacity: K(Q, D) in its first `rows` columns
+        arma::mat solved_t;      // m × capacity: (L⁻¹ K(D, Q))ᵀ in its first `rows` columns
+        arma::vec prior;         // k(q, q)
+        arma::vec explained;     // row sums of solved_t², over the first `rows` columns
+        std::size_t rows = 0;
+        std::uint64_t epoch = 0;
+    };
+    static constexpr std::size_t kMinimumCachedQueries = 32;  // single points never evict the sweep
+
+    std::unique_ptr<Kernel> kernel_;
+    GpSettings settings_;
+    arma::mat points_;
+    arma::vec targets_;
+    arma::mat chol_;      // lower-triangular L with L Lᵀ = K + (σ² + jitter) I
+    arma::vec alpha_;     // (K + σ²I)⁻¹ (y − offset) / scale
+    double offset_ = 0.0;
+    double scale_ = 1.0;
+    double jitter_ = 0.0;
+    std::uint64_t epoch_ = 1;  // bumped by every full factorisation; a cache of another epoch is stale
+    mutable QueryCache cache_;
+};
+
+GaussianProcess::State::State(std::unique_ptr<Kernel> kernel, GpSettings settings)
     : kernel_(std::move(kernel)), settings_(settings) {
     if (!kernel_) throw ValidationError(fmt::format("{}: no kernel given", kOwner));
     if (!std::isfinite(settings_.noise_variance) || settings_.noise_variance < 0.0) {
@@ -271,22 +332,12 @@ GaussianProcess::GaussianProcess(std::unique_ptr<Kernel> kernel, GpSettings sett
     points_.set_size(0, kernel_->dim());
 }
 
-GaussianProcess::GaussianProcess(const GaussianProcess& other)
+GaussianProcess::State::State(const State& other)
     : kernel_(other.kernel_->clone()), settings_(other.settings_), points_(other.points_), targets_(other.targets_),
       chol_(leading_block(other.chol_, other.points_.n_rows)), alpha_(other.alpha_), offset_(other.offset_),
       scale_(other.scale_), jitter_(other.jitter_), epoch_(other.epoch_), cache_(other.cache_) {}
 
-GaussianProcess& GaussianProcess::operator=(const GaussianProcess& other) {
-    if (this != &other) {
-        GaussianProcess copy(other);
-        *this = std::move(copy);
-    }
-    return *this;
-}
-
-GaussianProcess::~GaussianProcess() = default;
-
-void GaussianProcess::check_targets(const arma::mat& points, const arma::vec& targets) const {
+void GaussianProcess::State::check_targets(const arma::mat& points, const arma::vec& targets) const {
     if (points.n_cols != dim()) {
         throw ValidationError(fmt::format("{}: points have {} columns; the kernel was built for dimension {}", kOwner,
                                           points.n_cols, dim()));
@@ -308,7 +359,7 @@ void GaussianProcess::check_targets(const arma::mat& points, const arma::vec& ta
     }
 }
 
-void GaussianProcess::factorise() {
+void GaussianProcess::State::factorise() {
     ++epoch_;
     if (points_.n_rows == 0) {
         chol_.reset();
@@ -341,7 +392,7 @@ void GaussianProcess::factorise() {
     jitter_ = *jitter;
 }
 
-void GaussianProcess::update_weights() {
+void GaussianProcess::State::update_weights() {
     const std::size_t n = points_.n_rows;
     offset_ = 0.0;
     scale_ = 1.0;
@@ -359,7 +410,7 @@ void GaussianProcess::update_weights() {
     cholesky_solve_in_place(chol_, alpha_);
 }
 
-void GaussianProcess::condition(const arma::mat& points, const arma::vec& targets) {
+void GaussianProcess::State::condition(const arma::mat& points, const arma::vec& targets) {
     check_targets(points, targets);
     // Copied before anything is replaced: the arguments may be this GP's own points and targets.
     arma::mat kept_points = points;
@@ -376,7 +427,7 @@ void GaussianProcess::condition(const arma::mat& points, const arma::vec& target
     update_weights();
 }
 
-void GaussianProcess::append(const arma::mat& points, const arma::vec& targets) {
+void GaussianProcess::State::append(const arma::mat& points, const arma::vec& targets) {
     check_targets(points, targets);
     const std::size_t added = points.n_rows;
     if (added == 0) return;
@@ -418,7 +469,7 @@ void GaussianProcess::append(const arma::mat& points, const arma::vec& targets) 
     update_weights();
 }
 
-void GaussianProcess::truncate(std::size_t n) {
+void GaussianProcess::State::truncate(std::size_t n) {
     if (n > points_.n_rows) {
         throw ValidationError(fmt::format("{}: cannot truncate to {} points; it holds {}", kOwner, n, points_.n_rows));
     }
@@ -436,12 +487,12 @@ void GaussianProcess::truncate(std::size_t n) {
     update_weights();
 }
 
-void GaussianProcess::refactorise() {
+void GaussianProcess::State::refactorise() {
     factorise();
     update_weights();
 }
 
-void GaussianProcess::set_noise_variance(double variance) {
+void GaussianProcess::State::set_noise_variance(double variance) {
     if (!std::isfinite(variance) || variance < 0.0) {
         throw ValidationError(
             fmt::format("{}: noise_variance = {} is not allowed; expected a finite value >= 0", kOwner, variance));
@@ -449,7 +500,7 @@ void GaussianProcess::set_noise_variance(double variance) {
     settings_.noise_variance = variance;
 }
 
-Posterior GaussianProcess::predict(const arma::mat& points) const {
+Posterior GaussianProcess::State::predict(const arma::mat& points) const {
     if (points.n_cols != dim()) {
         throw ValidationError(fmt::format("{}: query points have {} columns; the kernel was built for dimension {}",
                                           kOwner, points.n_cols, dim()));
@@ -485,7 +536,7 @@ Posterior GaussianProcess::predict(const arma::mat& points) const {
     return posterior;
 }
 
-bool GaussianProcess::cached_prediction(const arma::mat& points, Posterior& posterior) const {
+bool GaussianProcess::State::cached_prediction(const arma::mat& points, Posterior& posterior) const {
     if (cache_.epoch != epoch_ || cache_.rows > points_.n_rows || points.n_rows != cache_.points.n_rows ||
         points.n_cols != cache_.points.n_cols || points.n_rows == 0 ||
         !std::equal(points.begin(), points.end(), cache_.points.begin())) {
@@ -521,7 +572,7 @@ bool GaussianProcess::cached_prediction(const arma::mat& points, Posterior& post
     return true;
 }
 
-GaussianProcess::PointPrediction GaussianProcess::predict_with_gradient(const arma::rowvec& x) const {
+GaussianProcess::PointPrediction GaussianProcess::State::predict_with_gradient(const arma::rowvec& x) const {
     if (x.n_elem != dim()) {
         throw ValidationError(
             fmt::format("{}: the point has {} coordinates; expected {}", kOwner, x.n_elem, dim()));
@@ -549,7 +600,7 @@ GaussianProcess::PointPrediction GaussianProcess::predict_with_gradient(const ar
     return prediction;
 }
 
-arma::vec GaussianProcess::mean_gradient(const arma::rowvec& x) const {
+arma::vec GaussianProcess::State::mean_gradient(const arma::rowvec& x) const {
     if (points_.n_rows == 0) {
         if (x.n_elem != dim()) {
             throw ValidationError(
@@ -560,14 +611,14 @@ arma::vec GaussianProcess::mean_gradient(const arma::rowvec& x) const {
     return scale_ * (kernel_->cross_gradient(x, points_) * alpha_);
 }
 
-arma::mat GaussianProcess::mean_gradient_weights(const arma::rowvec& x) const {
+arma::mat GaussianProcess::State::mean_gradient_weights(const arma::rowvec& x) const {
     // With y = offset + scale·g, ∇m = scale ∇k α = ∇k (K + σ²I)⁻¹ (y − offset): no scale in A.
     arma::mat weights = gradient_columns(*kernel_, x, points_);  // n × d
     cholesky_solve_in_place(chol_, weights);
     return weights.t();
 }
 
-arma::mat GaussianProcess::gradient_covariance(const arma::rowvec& x) const {
+arma::mat GaussianProcess::State::gradient_covariance(const arma::rowvec& x) const {
     arma::mat covariance = kernel_->gradient_prior_covariance(x);
     if (points_.n_rows > 0) {
         arma::mat projected = gradient_columns(*kernel_, x, points_);  // n × d
@@ -578,7 +629,7 @@ arma::mat GaussianProcess::gradient_covariance(const arma::rowvec& x) const {
     return 0.5 * (covariance + covariance.t());
 }
 
-arma::mat GaussianProcess::gradient_covariance_with(const arma::rowvec& x, const arma::mat& extra) const {
+arma::mat GaussianProcess::State::gradient_covariance_with(const arma::rowvec& x, const arma::mat& extra) const {
     if (extra.n_rows == 0) return gradient_covariance(x);
     if (extra.n_cols != dim()) {
         throw ValidationError(fmt::format("{}: extra points have {} columns; the kernel was built for dimension {}",
@@ -614,8 +665,8 @@ arma::mat GaussianProcess::gradient_covariance_with(const arma::rowvec& x, const
     return 0.5 * (covariance + covariance.t());
 }
 
-arma::vec GaussianProcess::gradient_trace_with_each(const arma::rowvec& x, const arma::mat& pending,
-                                                   const arma::mat& candidates) const {
+arma::vec GaussianProcess::State::gradient_trace_with_each(const arma::rowvec& x, const arma::mat& pending,
+                                                          const arma::mat& candidates) const {
     if (candidates.n_cols != dim() || (pending.n_rows > 0 && pending.n_cols != dim())) {
         throw ValidationError(fmt::format("{}: candidates have {} columns and pending points {}; the kernel was "
                                           "built for dimension {}",
@@ -688,7 +739,7 @@ arma::vec GaussianProcess::gradient_trace_with_each(const arma::rowvec& x, const
     return scale_ * scale_ * (base - arma::sum(arma::square(cross), 1) / schur);
 }
 
-arma::mat GaussianProcess::solve(const arma::mat& rhs) const {
+arma::mat GaussianProcess::State::solve(const arma::mat& rhs) const {
     if (rhs.n_rows != points_.n_rows) {
         throw ValidationError(
             fmt::format("{}: the right-hand side has {} rows; expected {}", kOwner, rhs.n_rows, points_.n_rows));
@@ -698,12 +749,12 @@ arma::mat GaussianProcess::solve(const arma::mat& rhs) const {
     return result;
 }
 
-double GaussianProcess::log_marginal_likelihood() const {
+double GaussianProcess::State::log_marginal_likelihood() const {
     if (points_.n_rows == 0) return 0.0;
     return log_likelihood_from_factor(chol_, (targets_ - offset_) / scale_, alpha_);
 }
 
-arma::vec GaussianProcess::log_marginal_likelihood_gradient() const {
+arma::vec GaussianProcess::State::log_marginal_likelihood_gradient() const {
     if (points_.n_rows == 0) return arma::zeros(kernel_->log_hyperparameters().n_elem + 1);
     std::vector<arma::mat> storage;
     LikelihoodWorkspace workspace(storage);
@@ -711,6 +762,64 @@ arma::vec GaussianProcess::log_marginal_likelihood_gradient() const {
     workspace.weights() = leading_block(chol_, points_.n_rows);
     return likelihood_gradient_from_factor(*kernel_, points_, workspace.weights(), alpha_, settings_.noise_variance,
                                            workspace);
+}
+
+// The public interface: construction, copies and forwarding to State.
+
+GaussianProcess::GaussianProcess(std::unique_ptr<Kernel> kernel, GpSettings settings)
+    : state_(std::make_unique<State>(std::move(kernel), settings)) {}
+
+GaussianProcess::GaussianProcess(const GaussianProcess& other) : state_(std::make_unique<State>(*other.state_)) {}
+
+GaussianProcess& GaussianProcess::operator=(const GaussianProcess& other) {
+    if (this != &other) state_ = std::make_unique<State>(*other.state_);
+    return *this;
+}
+
+GaussianProcess::GaussianProcess(GaussianProcess&&) noexcept = default;
+GaussianProcess& GaussianProcess::operator=(GaussianProcess&&) noexcept = default;
+GaussianProcess::~GaussianProcess() = default;
+
+void GaussianProcess::condition(const arma::mat& points, const arma::vec& targets) {
+    state_->condition(points, targets);
+}
+void GaussianProcess::append(const arma::mat& points, const arma::vec& targets) { state_->append(points, targets); }
+void GaussianProcess::truncate(std::size_t n) { state_->truncate(n); }
+void GaussianProcess::refactorise() { state_->refactorise(); }
+
+std::size_t GaussianProcess::size() const { return state_->points_.n_rows; }
+std::size_t GaussianProcess::dim() const { return state_->dim(); }
+const arma::mat& GaussianProcess::points() const { return state_->points_; }
+const arma::vec& GaussianProcess::targets() const { return state_->targets_; }
+const Kernel& GaussianProcess::kernel() const { return *state_->kernel_; }
+Kernel& GaussianProcess::kernel() { return *state_->kernel_; }
+const GpSettings& GaussianProcess::settings() const { return state_->settings_; }
+void GaussianProcess::set_noise_variance(double variance) { state_->set_noise_variance(variance); }
+double GaussianProcess::noise_variance() const { return state_->settings_.noise_variance; }
+double GaussianProcess::jitter() const { return state_->jitter_; }
+double GaussianProcess::target_offset() const { return state_->offset_; }
+double GaussianProcess::target_scale() const { return state_->scale_; }
+
+Posterior GaussianProcess::predict(const arma::mat& points) const { return state_->predict(points); }
+GaussianProcess::PointPrediction GaussianProcess::predict_with_gradient(const arma::rowvec& x) const {
+    return state_->predict_with_gradient(x);
+}
+arma::vec GaussianProcess::mean_gradient(const arma::rowvec& x) const { return state_->mean_gradient(x); }
+arma::mat GaussianProcess::mean_gradient_weights(const arma::rowvec& x) const {
+    return state_->mean_gradient_weights(x);
+}
+arma::mat GaussianProcess::gradient_covariance(const arma::rowvec& x) const { return state_->gradient_covariance(x); }
+arma::mat GaussianProcess::gradient_covariance_with(const arma::rowvec& x, const arma::mat& extra) const {
+    return state_->gradient_covariance_with(x, extra);
+}
+arma::vec GaussianProcess::gradient_trace_with_each(const arma::rowvec& x, const arma::mat& pending,
+                                                   const arma::mat& candidates) const {
+    return state_->gradient_trace_with_each(x, pending, candidates);
+}
+arma::mat GaussianProcess::solve(const arma::mat& rhs) const { return state_->solve(rhs); }
+double GaussianProcess::log_marginal_likelihood() const { return state_->log_marginal_likelihood(); }
+arma::vec GaussianProcess::log_marginal_likelihood_gradient() const {
+    return state_->log_marginal_likelihood_gradient();
 }
 
 namespace detail {

@@ -50,6 +50,39 @@ bool has_elf_header(const fs::path& file) {
     return in.gcount() == 4 && magic[0] == 0x7f && magic[1] == 'E' && magic[2] == 'L' && magic[3] == 'F';
 }
 
+std::string describe_cxx11_abi(std::uint32_t flag) {
+    if (flag == kNotLibstdcxx) return "a standard library other than libstdc++";
+    return fmt::format("_GLIBCXX_USE_CXX11_ABI={}", flag);
+}
+
+// Every field in which the plugin's build differs from this dpbo's, each with both values and
+// what the plugin must be rebuilt with; empty when they agree.
+std::vector<std::string> build_mismatches(const BuildSignature& plugin) {
+    const BuildSignature host = DPBO_BUILD_SIGNATURE;
+    std::vector<std::string> mismatches;
+    if (plugin.armadillo_major != host.armadillo_major || plugin.armadillo_minor != host.armadillo_minor ||
+        plugin.armadillo_patch != host.armadillo_patch) {
+        mismatches.push_back(fmt::format(
+            "built with Armadillo {}.{}.{}, this dpbo with Armadillo {}.{}.{} (ARMA_VERSION_*); rebuild it against "
+            "the Armadillo this dpbo was built with",
+            plugin.armadillo_major, plugin.armadillo_minor, plugin.armadillo_patch, host.armadillo_major,
+            host.armadillo_minor, host.armadillo_patch));
+    }
+    if (plugin.armadillo_word_bits != host.armadillo_word_bits) {
+        mismatches.push_back(fmt::format(
+            "built with {}-bit Armadillo words (arma::uword), this dpbo with {}-bit words; rebuild it with the same "
+            "ARMA_64BIT_WORD / ARMA_32BIT_WORD setting",
+            plugin.armadillo_word_bits, host.armadillo_word_bits));
+    }
+    if (plugin.libstdcxx_cxx11_abi != host.libstdcxx_cxx11_abi) {
+        mismatches.push_back(fmt::format("built with libstdc++ dual ABI {}, this dpbo with {}; rebuild it with {}",
+                                         describe_cxx11_abi(plugin.libstdcxx_cxx11_abi),
+                                         describe_cxx11_abi(host.libstdcxx_cxx11_abi),
+                                         describe_cxx11_abi(host.libstdcxx_cxx11_abi)));
+    }
+    return mismatches;
+}
+
 bool valid_module_name(const std::string& name) {
     static const std::regex pattern("[a-z0-9][a-z0-9-]*");
     return std::regex_match(name, pattern);
@@ -109,6 +142,8 @@ void PluginRegistry::load_file(const fs::path& file) {
         return refuse(fmt::format("built for plugin ABI version {}, this dpbo uses version {}; rebuild it against "
                                   "this dpbo SDK",
                                   header->abi_version, kAbiVersion));
+    if (const auto mismatches = build_mismatches(header->build); !mismatches.empty())
+        return refuse(fmt::format("{}", fmt::join(mismatches, "; ")));
 
     Manifest manifest;
     try {

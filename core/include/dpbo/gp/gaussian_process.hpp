@@ -2,7 +2,6 @@
 // Exact GP regression on a Cholesky factor that grows by block updates: appending k points costs
 // O(n²k); a full factorisation happens only when the hyperparameters change. Never forms an
 // inverse. Serves every algorithm through the `gp` surrogate plugin and directly in benchmarks.
-#include <cstdint>
 #include <memory>
 
 #include <armadillo>
@@ -30,8 +29,8 @@ public:
     GaussianProcess(std::unique_ptr<Kernel> kernel, GpSettings settings);
     GaussianProcess(const GaussianProcess& other);
     GaussianProcess& operator=(const GaussianProcess& other);
-    GaussianProcess(GaussianProcess&&) noexcept = default;
-    GaussianProcess& operator=(GaussianProcess&&) noexcept = default;
+    GaussianProcess(GaussianProcess&&) noexcept;
+    GaussianProcess& operator=(GaussianProcess&&) noexcept;
     ~GaussianProcess();
 
     // Replaces the data and factorises. Throws ValidationError naming the first NaN/inf target
@@ -45,18 +44,20 @@ public:
     // Refactorises after a hyperparameter change.
     void refactorise();
 
-    std::size_t size() const { return points_.n_rows; }
-    std::size_t dim() const { return kernel_->dim(); }
-    const arma::mat& points() const { return points_; }
-    const arma::vec& targets() const { return targets_; }
-    const Kernel& kernel() const { return *kernel_; }
-    Kernel& kernel() { return *kernel_; }
-    const GpSettings& settings() const { return settings_; }
+    std::size_t size() const;
+    std::size_t dim() const;
+    const arma::mat& points() const;
+    const arma::vec& targets() const;
+    const Kernel& kernel() const;
+    Kernel& kernel();
+    const GpSettings& settings() const;
     void set_noise_variance(double variance);  // call refactorise() afterwards
-    double noise_variance() const { return settings_.noise_variance; }
-    double jitter() const { return jitter_; }
+    double noise_variance() const;
+    double jitter() const;
 
-    // Batch posterior of the latent function (BLAS-3: one triangular solve for all points).
+    // Batch posterior of the latent function (BLAS-3: one triangular solve for all points). It
+    // brings a cache of the posterior at the last sweep of query points up to date, so one GP must
+    // not be predicted from two threads at once.
     Posterior predict(const arma::mat& points) const;
     struct PointPrediction {
         double mean = 0.0;
@@ -89,43 +90,15 @@ public:
     arma::vec log_marginal_likelihood_gradient() const;
 
     // The mean and scale applied to targets (0 and 1 unless Constant / standardise).
-    double target_offset() const { return offset_; }
-    double target_scale() const { return scale_; }
+    double target_offset() const;
+    double target_scale() const;
 
 private:
-    // The posterior at one remembered set of query points (the sweep a BO loop scores every
-    // iteration) is brought up to date in O(n·m) per appended point instead of recomputed in
-    // O(n²·m): V = L⁻¹K(D, Q) only gains rows when the factor gains rows. The cache makes predict()
-    // mutate state: one GP must not be predicted from two threads at once.
-    // Stored transposed (one column per data point, spare columns after `rows`) so that a new
-    // point is one column written in place, never a copy of the whole cache.
-    struct QueryCache {
-        arma::mat points;        // m × d, compared bit for bit
-        arma::mat cross_t;       // m × capacity: K(Q, D) in its first `rows` columns
-        arma::mat solved_t;      // m × capacity: (L⁻¹ K(D, Q))ᵀ in its first `rows` columns
-        arma::vec prior;         // k(q, q)
-        arma::vec explained;     // row sums of solved_t², over the first `rows` columns
-        std::size_t rows = 0;
-        std::uint64_t epoch = 0;
-    };
-    static constexpr std::size_t kMinimumCachedQueries = 32;  // single points never evict the sweep
-
-    bool cached_prediction(const arma::mat& points, Posterior& posterior) const;
-    void factorise();
-    void update_weights();
-    void check_targets(const arma::mat& points, const arma::vec& targets) const;
-
-    std::unique_ptr<Kernel> kernel_;
-    GpSettings settings_;
-    arma::mat points_;
-    arma::vec targets_;
-    arma::mat chol_;      // lower-triangular L with L Lᵀ = K + (σ² + jitter) I
-    arma::vec alpha_;     // (K + σ²I)⁻¹ (y − offset) / scale
-    double offset_ = 0.0;
-    double scale_ = 1.0;
-    double jitter_ = 0.0;
-    std::uint64_t epoch_ = 1;  // bumped by every full factorisation; a cache of another epoch is stale
-    mutable QueryCache cache_;
+    // The data, the Cholesky factor, its weights and the query cache live in
+    // core/src/gp/gaussian_process.cpp: they change with the implementation, and a plugin that saw
+    // their layout would have to be rebuilt for every such change.
+    struct State;
+    std::unique_ptr<State> state_;
 };
 
 }  // namespace dpbo::gp

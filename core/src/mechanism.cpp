@@ -8,9 +8,7 @@ namespace dpbo {
 Mechanism::~Mechanism() = default;
 
 arma::vec Mechanism::release(const arma::vec& value, PrivacyLedger& ledger, const std::string& what) const {
-    PrivacyEvent charged = event();
-    charged.what = what;
-    const std::size_t entry = ledger.charge(charged);
+    const std::size_t entry = charge(ledger, what);
     arma::vec released = add_noise(value, ledger.noise());
     ledger.record_release(entry, released);
     return released;

@@ -13,9 +13,7 @@ Selection::~Selection() = default;
 std::size_t Selection::select(const arma::vec& scores, PrivacyLedger& ledger, const std::string& what) const {
     if (scores.is_empty())
         throw RunError(fmt::format("{}: selection '{}' was given no scores to choose from", ledger.owner(), what));
-    PrivacyEvent charged = event();
-    charged.what = what;
-    const std::size_t entry = ledger.charge(charged);
+    const std::size_t entry = charge(ledger, what);
     const std::size_t chosen = choose(scores, ledger.noise());
     if (chosen >= scores.n_elem) {
         throw RunError(fmt::format("{}: selection '{}' chose index {} of {} scores", ledger.owner(), what, chosen,

@@ -20,6 +20,7 @@
 #include "dpbo/acquisition.hpp"
 #include "dpbo/algorithm.hpp"
 #include "dpbo/evaluator.hpp"
+#include "dpbo/host/runner.hpp"
 #include "dpbo/mechanism.hpp"
 #include "dpbo/objective.hpp"
 #include "dpbo/observer.hpp"
@@ -63,18 +64,11 @@ RunResult run_algorithm(Algorithm& algorithm, Objective& objective, std::uint64_
     }
     for (const auto& [name, module] : components.roles)
         if (!roles.has(name)) FAIL("run_algorithm: the algorithm declares no role '" << name << "'");
-    // The runner's choice: the algorithm's accountant role, else the one its mechanisms ask for, else gdp.
-    std::shared_ptr<Accountant> accountant = components.accountant;
-    for (const Role& role : algorithm.roles()) {
-        if (accountant || !roles.has(role.name)) continue;
-        if (role.kind == ModuleKind::Accountant) accountant = roles.get<Accountant>(role.name);
-        if (role.kind == ModuleKind::Mechanism) {
-            const AccountantChoice choice = roles.get<Mechanism>(role.name)->accountant();
-            accountant = make<Accountant>(choice.name, choice.parameters);
-        }
-    }
-    PrivacyLedger ledger(accountant ? accountant : make<Accountant>("gdp"), components.budget, noise,
-                         "the algorithm under test");
+    const std::string owner = "the algorithm under test";
+    const std::shared_ptr<Accountant> accountant =
+        components.accountant ? components.accountant
+                              : dpbo::create_run_accountant(registry(), owner, algorithm.roles(), roles);
+    PrivacyLedger ledger(accountant, components.budget, noise, owner);
     RunContext context{objective,
                        components.evaluator != nullptr ? *components.evaluator : serial,
                        rng,

@@ -76,7 +76,8 @@ RunResult AlgorithmWorld::run(std::uint64_t experiment_seed, PrivacyNoiseSource&
     SerialEvaluator evaluator;
     RunObserver silent;
     const std::string who = fmt::format("algorithm '{}'", modules_.algorithm().name);
-    PrivacyLedger ledger(create_run_accountant(registry_, modules_, components.roles), std::nullopt, noise, who);
+    PrivacyLedger ledger(create_run_accountant(registry_, who, modules_.declared_roles(), components.roles), std::nullopt,
+                         noise, who);
     RunContext context{*objective_, evaluator, rng, ledger, silent, registry_, std::move(components.roles)};
     RunResult result = components.algorithm->run(context);
     try {

@@ -8,29 +8,18 @@
 
 #include <armadillo>
 
-#include "dpbo/module.hpp"
-#include "dpbo/privacy_event.hpp"
-#include "dpbo/privacy_statement.hpp"
+#include "dpbo/private_release.hpp"
 
 namespace dpbo {
 
 class PrivacyLedger;
 class PrivacyNoiseSource;
 
-class Selection : public Module {
+class Selection : public PrivateRelease {
 public:
     ~Selection() override;
     static constexpr ModuleKind static_kind = ModuleKind::Selection;
     ModuleKind kind() const final { return static_kind; }
-
-    // Fixes the selection for scores that move by at most `quality_sensitivity` (each score, between
-    // neighbouring datasets). Throws ValidationError for a non-positive or non-finite sensitivity.
-    virtual void calibrate(double quality_sensitivity) = 0;
-    virtual bool calibrated() const = 0;
-    // The privacy event of one selection, as calibrated; RunError before calibrate().
-    virtual PrivacyEvent event() const = 0;
-    // The guarantee of one selection (notion and parameters; the caller adds unit and released).
-    virtual PrivacyStatement guarantee() const = 0;
 
     // The chosen index in [0, scores.n_elem): charges event() (described by `what`) to `ledger`, then
     // draws from the ledger's noise source and logs the index. Throws what charge() throws before any

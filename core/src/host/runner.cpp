@@ -18,6 +18,7 @@
 #include "dpbo/observer.hpp"
 #include "dpbo/privacy_ledger.hpp"
 #include "dpbo/random.hpp"
+#include "dpbo/selection.hpp"
 #include "dpbo/host/registry.hpp"
 #include "dpbo/host/result_io.hpp"
 
@@ -153,24 +154,37 @@ struct Modules {
 
 }  // namespace
 
-std::shared_ptr<Accountant> create_run_accountant(PluginRegistry& registry, const JobModules& modules,
-                                                  const RoleModules& roles) {
-    for (const Role& role : modules.declared_roles())
+namespace {
+
+// The private release (mechanism or selection) given for `role`, or null for a role of another kind.
+std::shared_ptr<const PrivateRelease> private_release_of(const Role& role, const RoleModules& roles) {
+    if (!roles.has(role.name)) return nullptr;
+    if (role.kind == ModuleKind::Mechanism) return roles.get<Mechanism>(role.name);
+    if (role.kind == ModuleKind::Selection) return roles.get<Selection>(role.name);
+    return nullptr;
+}
+
+}  // namespace
+
+std::shared_ptr<Accountant> create_run_accountant(ModuleFactory& factory, const std::string& owner,
+                                                  const std::vector<Role>& declared, const RoleModules& roles) {
+    for (const Role& role : declared)
         if (role.kind == ModuleKind::Accountant && roles.has(role.name)) return roles.get<Accountant>(role.name);
     std::optional<AccountantChoice> chosen;
     std::string chosen_by;
-    for (const Role& role : modules.declared_roles()) {
-        if (role.kind != ModuleKind::Mechanism || !roles.has(role.name)) continue;
-        const AccountantChoice wanted = roles.get<Mechanism>(role.name)->accountant();
+    for (const Role& role : declared) {
+        const auto release = private_release_of(role, roles);
+        if (!release) continue;
+        const AccountantChoice wanted = release->accountant();
         if (chosen && chosen->name != wanted.name)
-            throw ValidationError(fmt::format("algorithm '{}': the mechanisms of roles {} and '{}' are composed by "
+            throw ValidationError(fmt::format("{}: the private releases of roles {} and '{}' are composed by "
                                               "different accountants ('{}' and '{}'), and the algorithm declares no "
                                               "accountant role to compose both",
-                                              modules.algorithm().name, chosen_by, role.name, chosen->name, wanted.name));
+                                              owner, chosen_by, role.name, chosen->name, wanted.name));
         if (!chosen) chosen = wanted, chosen_by = fmt::format("'{}'", role.name);
     }
-    if (chosen) return registry.create_as<Accountant>(chosen->name, chosen->parameters);
-    return registry.create_as<Accountant>("gdp", {});
+    if (chosen) return factory.create_as<Accountant>(chosen->name, chosen->parameters);
+    return factory.create_as<Accountant>("gdp", {});
 }
 
 namespace {
@@ -286,7 +300,8 @@ private:
         PrivacyNoiseSource noise = spec_.seed ? PrivacyNoiseSource::from_seed(repeat_seed(*spec_.seed, index, 2))
                                               : PrivacyNoiseSource::from_os();
         const std::string algorithm_name = fmt::format("algorithm '{}'", spec_.algorithm.name);
-        PrivacyLedger ledger(create_run_accountant(registry_, modules_, components.roles), spec_.budget, noise, algorithm_name);
+        PrivacyLedger ledger(create_run_accountant(registry_, algorithm_name, modules_.declared_roles(), components.roles),
+                             spec_.budget, noise, algorithm_name);
         SerialEvaluator evaluator;
         RunContext context{*modules.objective, evaluator, rng, ledger, observer, registry_, std::move(components.roles)};
 

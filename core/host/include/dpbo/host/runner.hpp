@@ -17,10 +17,11 @@
 namespace dpbo {
 
 class Accountant;
-class JobModules;
+class ModuleFactory;
 class PluginRegistry;
 class RoleModules;
 class RunObserver;
+struct Role;
 
 struct ModuleChoice {
     std::string name;
@@ -62,10 +63,12 @@ std::uint64_t repeat_seed(std::uint64_t seed, std::size_t index, std::uint64_t s
 
 // The run's accountant: the module of the algorithm's accountant role when it declares one (DP-GIBO,
 // DP-GD: gdp, reporting at their equivalent_delta); otherwise the accountant the run's mechanisms ask
-// for (Mechanism::accountant(): gdp for μ-GDP releases, basic for ε- or (ε, δ)-DP ones), refusing
-// mechanisms that ask for different ones; otherwise gdp. `dpbo audit` runs algorithms with the same.
-std::shared_ptr<Accountant> create_run_accountant(PluginRegistry& registry, const JobModules& modules,
-                                                  const RoleModules& roles);
+// for (PrivateRelease::accountant() of its mechanism and selection roles: gdp for μ-GDP releases,
+// basic for ε- or (ε, δ)-DP ones), refusing releases that ask for different ones; otherwise gdp.
+// `dpbo audit` and the test helpers run algorithms with the same rule.
+// `owner` names the algorithm in errors ("algorithm 'dp-gibo'").
+std::shared_ptr<Accountant> create_run_accountant(ModuleFactory& factory, const std::string& owner,
+                                                  const std::vector<Role>& declared, const RoleModules& roles);
 
 // Throws ValidationError (bad names, parameters, combinations, an output folder holding another
 // job's results) before running anything; RunError for failures during a run; BudgetExceeded when

@@ -1,6 +1,9 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <string>
+#include <vector>
 #include <fstream>
 
 #include <nlohmann/json.hpp>
@@ -56,10 +59,12 @@ TEST_CASE("runner: writes result.json and trace.csv with the privacy statement a
     CHECK(result["evaluations"] == 30);
     CHECK(result["released"].contains("best_point"));
     CHECK(std::filesystem::exists(std::filesystem::path(dir.path()) / "trace.csv"));
-    // No temporary file is left behind by the atomic writes.
-    std::size_t files = 0;
-    for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator(dir.path())) ++files;
-    CHECK(files == 2);
+    // The job's record and lock beside the results, and no temporary file left by the atomic writes.
+    std::vector<std::string> files;
+    for (const auto& entry : std::filesystem::directory_iterator(dir.path()))
+        files.push_back(entry.path().filename().string());
+    std::sort(files.begin(), files.end());
+    CHECK(files == std::vector<std::string>{"job.json", "job.lock", "result.json", "trace.csv"});
 }
 
 TEST_CASE("runner: the same seed reproduces the release, repeats differ from each other") {

@@ -19,8 +19,10 @@
 #include "dpbo/privacy_ledger.hpp"
 #include "dpbo/random.hpp"
 #include "dpbo/selection.hpp"
+#include "dpbo/host/output_folder.hpp"
 #include "dpbo/host/registry.hpp"
 #include "dpbo/host/result_io.hpp"
+#include "../util/memory_bound.hpp"
 
 #ifndef DPBO_VERSION
 #define DPBO_VERSION "unknown"
@@ -217,8 +219,13 @@ std::vector<ReleasedValue> logged_releases(const PrivacyLedger& ledger) {
     return out;
 }
 
+// What the report keeps of each repeat until the job ends (its result text, at least a few kB).
+constexpr double kBytesPerRepeat = 4096.0;
+
 const JobSpec& checked(const JobSpec& spec) {
     if (spec.repeat == 0) throw ValidationError("--repeat must be at least 1");
+    memory::require("job", fmt::format("--repeat {}", spec.repeat), static_cast<double>(spec.repeat) * kBytesPerRepeat,
+                    fmt::format("each repeat's result is kept until the job ends, {:.0f} bytes at least", kBytesPerRepeat));
     return spec;
 }
 
@@ -227,7 +234,8 @@ public:
     // JobModules resolves the roles and checks every name, parameter and combination; creating the
     // first repeat's modules here lets the objective check its own parameters before anything runs.
     Job(PluginRegistry& registry, const JobSpec& spec)
-        : registry_(registry), spec_(checked(spec)), modules_(registry, spec), job_(describe()), probe_(create()) {}
+        : registry_(registry), spec_(checked(spec)), modules_(registry, spec), job_(describe()), probe_(create()),
+          folder_(open_folder()) {}
 
     JobReport run(const ObserverFor& observer_for) {
         JobReport report;
@@ -239,6 +247,17 @@ public:
 
 private:
     Modules create() const { return {modules_.create_objective(), modules_.create_components()}; }
+
+    // The folder's identity covers the job, how many repeats it has and where they go, so a job with
+    // another repeat count (and so possibly another layout) is refused rather than mixed in.
+    std::unique_ptr<OutputFolder> open_folder() const {
+        if (spec_.out_dir.empty()) return nullptr;
+        const json identity{{"job", job_},
+                            {"repeats", spec_.repeat},
+                            {"layout", spec_.repeat == 1 ? "result.json and trace.csv in the folder"
+                                                         : "repeat-NNN/result.json and trace.csv, NNN from 001"}};
+        return std::make_unique<OutputFolder>(spec_.out_dir, identity.dump());
+    }
 
     // The job as written into every result: each module with its validated parameters and defaults.
     json describe() const {
@@ -428,6 +447,7 @@ private:
     JobModules modules_;
     json job_;
     Modules probe_;
+    std::unique_ptr<OutputFolder> folder_;  // held (and so locked) until the job ends
 };
 
 }  // namespace

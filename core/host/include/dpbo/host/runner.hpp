@@ -1,7 +1,8 @@
 #pragma once
-// Runs a job: creates (and thereby validates) every module before anything runs, then runs the
-// repeats, writing each repeat's result.json and trace.csv atomically. A repeat whose result is
-// already in the output folder for the same job is kept, not run again, so a long job resumes.
+// Runs a job: creates (and thereby validates) every module before anything runs, opens the output
+// folder (its job record and lock: output_folder.hpp), then runs the repeats, writing each repeat's
+// result.json and trace.csv atomically. A repeat whose result is already in the output folder for
+// the same job is kept, not run again, so a long job resumes.
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -70,8 +71,8 @@ std::uint64_t repeat_seed(std::uint64_t seed, std::size_t index, std::uint64_t s
 std::shared_ptr<Accountant> create_run_accountant(ModuleFactory& factory, const std::string& owner,
                                                   const std::vector<Role>& declared, const RoleModules& roles);
 
-// Throws ValidationError (bad names, parameters, combinations, an output folder holding another
-// job's results) before running anything; RunError for failures during a run; BudgetExceeded when
+// Throws ValidationError (bad names, parameters, combinations, sizes beyond the machine's memory, an
+// output folder that is not this job's or is in use by another run) before running anything; RunError for failures during a run; BudgetExceeded when
 // a release would exceed job.budget — after writing that repeat's result.json (status "refused",
 // stop_reason "budget", the statement of what was spent and the releases made until then).
 JobReport run_job(PluginRegistry& registry, const JobSpec& job, const ObserverFor& observer_for);

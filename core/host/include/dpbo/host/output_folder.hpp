@@ -1,0 +1,38 @@
+#pragma once
+// A job's output folder. A folder is dpbo's only when it holds dpbo's job record (job.json: the
+// job's identity — every module with its parameters, the seed, the budget, the repeat count and the
+// folder layout — and the record's format version); any other non-empty folder is refused untouched.
+// One run at a time writes a folder: the holder keeps an exclusive flock on job.lock, and a second
+// run is refused, naming the holder's pid. Temporary files a killed run left are removed.
+#include <filesystem>
+#include <string>
+
+namespace dpbo {
+
+class OutputFolder {
+public:
+    // The record's file name and its format version (a record of a later version is refused).
+    static constexpr const char* kRecordName = "job.json";
+    static constexpr const char* kLockName = "job.lock";
+    static constexpr int kFormatVersion = 1;
+
+    // Opens `dir` for the job whose identity is `identity_json` (a JSON object: "job" as written into
+    // each result.json, "repeats", "layout"). Throws ValidationError, leaving the folder untouched,
+    // when `dir` is a dangling symbolic link or not a folder, holds files without a job record
+    // (unless they are all results of this very job written before job records existed: such a
+    // folder is adopted), holds another job's record (naming the settings that differ), or is
+    // locked by another run (naming its pid). Otherwise creates the folder, takes the lock, removes
+    // stale temporaries and writes the record if it was missing. The lock is held until destruction.
+    OutputFolder(std::filesystem::path dir, const std::string& identity_json);
+    ~OutputFolder();
+    OutputFolder(const OutputFolder&) = delete;
+    OutputFolder& operator=(const OutputFolder&) = delete;
+
+    const std::filesystem::path& path() const { return dir_; }
+
+private:
+    std::filesystem::path dir_;
+    int lock_fd_ = -1;
+};
+
+}  // namespace dpbo

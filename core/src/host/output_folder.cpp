@@ -1,0 +1,270 @@
+#include "dpbo/host/output_folder.hpp"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <vector>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
+
+#include "dpbo/errors.hpp"
+#include "dpbo/host/result_io.hpp"
+
+#ifndef DPBO_VERSION
+#define DPBO_VERSION "unknown"
+#endif
+
+namespace dpbo {
+
+namespace fs = std::filesystem;
+using json = nlohmann::ordered_json;
+
+namespace {
+
+// The names dpbo writes into a folder; write_file_atomically's temporaries are NAME.tmp.XXXXXX.
+bool is_temporary(const std::string& name) {
+    for (const char* base : {"result.json", "trace.csv", OutputFolder::kRecordName}) {
+        const std::string prefix = std::string(base) + ".tmp.";
+        if (name.size() == prefix.size() + 6 && name.rfind(prefix, 0) == 0) return true;
+    }
+    return false;
+}
+
+std::vector<std::string> entries_of(const fs::path& dir) {
+    std::vector<std::string> names;
+    for (const auto& entry : fs::directory_iterator(dir)) names.push_back(entry.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+std::string listing(const std::vector<std::string>& names) {
+    constexpr std::size_t kShown = 6;
+    std::vector<std::string> shown(names.begin(), names.begin() + static_cast<std::ptrdiff_t>(std::min(kShown, names.size())));
+    return names.size() > kShown ? fmt::format("{}, … ({} entries)", fmt::join(shown, ", "), names.size())
+                                 : fmt::format("{}", fmt::join(shown, ", "));
+}
+
+std::optional<json> read_json(const fs::path& file) {
+    std::ifstream in(file);
+    if (!in) return std::nullopt;
+    try {
+        return json::parse(in);
+    } catch (const json::exception&) {
+        return std::nullopt;
+    }
+}
+
+// Every leaf of a JSON value by its dotted path, for naming the settings in which two jobs differ.
+void flatten(const json& value, const std::string& path, std::map<std::string, std::string>& out) {
+    if (value.is_object() && !value.empty()) {
+        for (const auto& [key, child] : value.items()) flatten(child, path.empty() ? key : path + "." + key, out);
+        return;
+    }
+    out[path] = value.dump();
+}
+
+std::string differences(const json& ours, const json& theirs) {
+    std::map<std::string, std::string> a, b;
+    flatten(ours, "", a);
+    flatten(theirs, "", b);
+    std::vector<std::string> lines;
+    for (const auto& [key, value] : a) {
+        const auto it = b.find(key);
+        const std::string other = it == b.end() ? "not set" : it->second;
+        if (other != value) lines.push_back(fmt::format("{} = {} here, {} there", key, value, other));
+    }
+    for (const auto& [key, value] : b)
+        if (a.count(key) == 0) lines.push_back(fmt::format("{} not set here, {} there", key, value));
+    constexpr std::size_t kShown = 8;
+    if (lines.size() > kShown) {
+        const std::size_t more = lines.size() - kShown;
+        lines.resize(kShown);
+        lines.push_back(fmt::format("and {} more", more));
+    }
+    return fmt::format("{}", fmt::join(lines, "; "));
+}
+
+std::string record_text(const json& identity) {
+    json record;
+    record["format"] = "dpbo job record";
+    record["format_version"] = OutputFolder::kFormatVersion;
+    record["dpbo_version"] = DPBO_VERSION;
+    record["identity"] = identity;
+    return record.dump(2) + "\n";
+}
+
+// A folder written before job records existed holds only result.json/trace.csv (one repeat) or
+// repeat-NNN/ folders of them. It is adopted when every result in it is this job's, for the repeat
+// its place says, and nothing else is there; otherwise this throws, naming what does not fit.
+void check_adoptable(const fs::path& dir, const json& identity, const std::vector<std::string>& names) {
+    const json& job = identity["job"];
+    const std::size_t repeats = identity["repeats"].get<std::size_t>();
+    const auto not_ours = [&](const std::string& why) {
+        return ValidationError(fmt::format("--out '{}' holds {} and no dpbo job record ({}): {}; it is not dpbo's "
+                                           "folder for this job, so nothing was written; choose another --out",
+                                           dir.string(), listing(names), OutputFolder::kRecordName, why));
+    };
+    std::size_t results = 0;
+    const auto check_result = [&](const fs::path& file, std::size_t repeat) {
+        const auto result = read_json(file);
+        if (!result || !result->is_object() || !result->contains("job"))
+            throw not_ours(fmt::format("{} is not a dpbo result", file.string()));
+        if ((*result)["job"] != job)
+            throw ValidationError(fmt::format("--out '{}' holds the results of another job ({}); settings that differ: "
+                                              "{}; choose another --out",
+                                              dir.string(), file.string(), differences(job, (*result)["job"])));
+        if (result->value("repeat", json(0)) != json(repeat))
+            throw not_ours(fmt::format("{} is repeat {}, not repeat {}", file.string(), result->value("repeat", json(0)).dump(),
+                                       repeat));
+        ++results;
+    };
+    const auto check_repeat_files = [&](const fs::path& folder, std::size_t repeat) {
+        for (const std::string& name : entries_of(folder)) {
+            if (name == "trace.csv" || name == OutputFolder::kLockName || is_temporary(name)) continue;
+            if (name == "result.json" && fs::is_regular_file(folder / name)) {
+                check_result(folder / name, repeat);
+                continue;
+            }
+            throw not_ours(fmt::format("dpbo never writes {}", (folder / name).string()));
+        }
+    };
+    if (repeats == 1) {
+        check_repeat_files(dir, 1);
+    } else {
+        for (const std::string& name : names) {
+            if (name == OutputFolder::kLockName || is_temporary(name)) continue;
+            unsigned number = 0;
+            const bool repeat_folder = name.size() >= 10 && name.rfind("repeat-", 0) == 0 &&
+                                       std::all_of(name.begin() + 7, name.end(), [](char c) { return c >= '0' && c <= '9'; }) &&
+                                       fs::is_directory(dir / name);
+            if (repeat_folder) number = static_cast<unsigned>(std::stoul(name.substr(7)));
+            if (!repeat_folder || number == 0 || number > repeats)
+                throw not_ours(fmt::format("{} is not a repeat folder of a job of {} repeats", name, repeats));
+            check_repeat_files(dir / name, number);
+        }
+    }
+    if (results == 0) throw not_ours("it holds no result of this job");
+}
+
+// Whether `dir` may be used for the job: throws ValidationError naming the folder when not;
+// returns true when the record is already there.
+bool check_folder(const fs::path& dir, const json& identity) {
+    std::error_code ec;
+    const fs::file_status link = fs::symlink_status(dir, ec);
+    if (fs::is_symlink(link) && !fs::exists(dir, ec))
+        throw ValidationError(fmt::format("--out '{}' is a symbolic link to '{}', which does not exist; create the "
+                                          "folder it points to or choose another --out",
+                                          dir.string(), fs::read_symlink(dir, ec).string()));
+    if (!fs::exists(dir, ec)) return false;
+    if (!fs::is_directory(dir, ec))
+        throw ValidationError(fmt::format("--out '{}' exists and is not a folder; choose another --out", dir.string()));
+    std::vector<std::string> names;
+    try {
+        names = entries_of(dir);
+    } catch (const fs::filesystem_error& e) {
+        throw ValidationError(fmt::format("--out '{}': cannot list the folder ({})", dir.string(), e.code().message()));
+    }
+    const fs::path record_file = dir / OutputFolder::kRecordName;
+    if (std::find(names.begin(), names.end(), OutputFolder::kRecordName) == names.end()) {
+        const bool empty = std::all_of(names.begin(), names.end(), [](const std::string& name) {
+            return name == OutputFolder::kLockName || is_temporary(name);
+        });
+        if (!empty) check_adoptable(dir, identity, names);
+        return false;
+    }
+    const auto record = read_json(record_file);
+    if (!record || !record->is_object() || record->value("format", json("")) != json("dpbo job record") ||
+        !(*record)["format_version"].is_number_integer() || !record->contains("identity"))
+        throw ValidationError(fmt::format("--out '{}': {} is not a dpbo job record; the folder was left untouched; "
+                                          "choose another --out",
+                                          dir.string(), record_file.string()));
+    const int version = (*record)["format_version"].get<int>();
+    if (version > OutputFolder::kFormatVersion)
+        throw ValidationError(fmt::format("--out '{}': {} has format version {}, written by a later dpbo ({}); this "
+                                          "dpbo reads version {}; choose another --out",
+                                          dir.string(), record_file.string(), version,
+                                          record->value("dpbo_version", json("?")).dump(), OutputFolder::kFormatVersion));
+    const json& theirs = (*record)["identity"];
+    if (theirs != identity)
+        throw ValidationError(fmt::format("--out '{}' holds another job (its record {}); settings that differ: {}; "
+                                          "choose another --out, or repeat that job's settings to resume it",
+                                          dir.string(), record_file.string(), differences(identity, theirs)));
+    return true;
+}
+
+// The pid the holder wrote into the lock file, for the refusal.
+std::string holder_pid(int fd) {
+    char buffer[32] = {};
+    const ssize_t n = ::pread(fd, buffer, sizeof buffer - 1, 0);
+    std::string text = n > 0 ? std::string(buffer, static_cast<std::size_t>(n)) : "";
+    while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+    return text.empty() ? "unknown" : text;
+}
+
+void remove_temporaries(const fs::path& dir) {
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(dir, ec)) {
+        const std::string name = entry.path().filename().string();
+        if (is_temporary(name)) fs::remove(entry.path(), ec);
+        if (name.rfind("repeat-", 0) == 0 && entry.is_directory(ec))
+            for (const auto& inner : fs::directory_iterator(entry.path(), ec))
+                if (is_temporary(inner.path().filename().string())) fs::remove(inner.path(), ec);
+    }
+}
+
+}  // namespace
+
+OutputFolder::OutputFolder(fs::path dir, const std::string& identity_json) : dir_(std::move(dir)) {
+    const json identity = json::parse(identity_json);
+    // First without the lock and without writing, so a folder that is not ours stays untouched.
+    check_folder(dir_, identity);
+    std::error_code ec;
+    fs::create_directories(dir_, ec);
+    if (ec) throw RunError(fmt::format("cannot create the output folder '{}': {}", dir_.string(), ec.message()));
+
+    const fs::path lock_file = dir_ / kLockName;
+    lock_fd_ = ::open(lock_file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (lock_fd_ < 0)
+        throw RunError(fmt::format("cannot open the lock file '{}': {}", lock_file.string(), std::strerror(errno)));
+    if (::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
+        const int reason = errno;
+        const std::string pid = holder_pid(lock_fd_);
+        ::close(lock_fd_);
+        lock_fd_ = -1;
+        if (reason == EWOULDBLOCK)
+            throw ValidationError(fmt::format("--out '{}' is in use by another dpbo run (pid {}, holding {}); one run "
+                                              "at a time writes a folder: wait for it to finish, then run again to "
+                                              "keep its results, or choose another --out",
+                                              dir_.string(), pid, lock_file.string()));
+        throw RunError(fmt::format("cannot lock '{}': {}", lock_file.string(), std::strerror(reason)));
+    }
+    const std::string pid = std::to_string(::getpid()) + "\n";
+    if (::ftruncate(lock_fd_, 0) != 0 || ::pwrite(lock_fd_, pid.data(), pid.size(), 0) < 0) {
+        // The pid is only for the message another run prints; the lock itself holds.
+    }
+    try {
+        // Again under the lock: another run may have written the folder in between.
+        const bool has_record = check_folder(dir_, identity);
+        remove_temporaries(dir_);
+        if (!has_record) write_file_atomically(dir_ / kRecordName, record_text(identity));
+    } catch (...) {
+        ::close(lock_fd_);
+        lock_fd_ = -1;
+        throw;
+    }
+}
+
+OutputFolder::~OutputFolder() {
+    if (lock_fd_ >= 0) ::close(lock_fd_);
+}
+
+}  // namespace dpbo

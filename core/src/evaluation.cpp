@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "dpbo/errors.hpp"
+#include "util/memory_bound.hpp"
 #include "dpbo/evaluation_contract.hpp"
 #include "dpbo/evaluator.hpp"
 #include "dpbo/objective.hpp"
@@ -37,6 +38,12 @@ SyntheticRecordSettings synthetic_record_settings(const ParameterSet& parameters
     settings.bound = parameters.real("bound");
     settings.data_seed = static_cast<std::uint64_t>(parameters.integer("data_seed"));
     settings.noise_stddev = parameters.real("noise_stddev");
+    // The records are a records × dim matrix, held with a few working copies (centred data,
+    // per-record gradients) while evaluating; the search space adds its coordinates.
+    const double dim = static_cast<double>(settings.dim), records = static_cast<double>(settings.records);
+    memory::require(parameters.owner(), fmt::format("records = {} with dim = {}", settings.records, settings.dim),
+                    3.0 * records * dim * sizeof(double) + 96.0 * dim,
+                    "the records and two working copies of them, 8 bytes per coordinate each");
     return settings;
 }
 

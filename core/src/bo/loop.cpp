@@ -15,6 +15,7 @@
 #include "dpbo/observer.hpp"
 #include "dpbo/random.hpp"
 #include "dpbo/surrogate.hpp"
+#include "../util/memory_bound.hpp"
 
 namespace dpbo {
 
@@ -46,6 +47,13 @@ BoLoopSettings bo_loop_settings(const ParameterSet& p) {
     s.optimiser.local_evaluations = static_cast<std::size_t>(p.integer("local_evaluations"));
     if (s.initial_points > s.budget)
         throw ValidationError(fmt::format("initial_points = {} exceeds budget = {}", s.initial_points, s.budget));
+    // A GP surrogate over every evaluation holds its n × n kernel matrix and Cholesky factor.
+    const double n = static_cast<double>(s.budget);
+    memory::require(p.owner(), fmt::format("budget = {}", s.budget), 2.0 * n * n * sizeof(double),
+                    "a surrogate over n evaluations holds two n × n matrices of doubles");
+    const double sweep = static_cast<double>(s.optimiser.sweep_points);
+    memory::require(p.owner(), fmt::format("sweep_points = {}", s.optimiser.sweep_points), sweep * n * sizeof(double),
+                    "the sweep's cross-covariances with every evaluation, 8 bytes each");
     return s;
 }
 

@@ -10,6 +10,7 @@
 
 #include "dpbo/algorithm.hpp"
 #include "dpbo/errors.hpp"
+#include "../util/memory_bound.hpp"
 #include "dpbo/evaluator.hpp"
 #include "dpbo/mechanism.hpp"
 #include "dpbo/observer.hpp"
@@ -147,6 +148,12 @@ RunResult run_data_independent_search(RunContext& context, const DataIndependent
     if (optimum_known) columns.push_back({"simple_regret", is_private});
     result.trace.set_columns(std::move(columns));
 
+    // Every point and value is kept for the release, and each batch adds a trace row.
+    const double dim = static_cast<double>(objective.space().dim());
+    const double count = static_cast<double>(search.point_count);
+    memory::require(search.owner, fmt::format("{} points in {} dimensions", search.point_count, objective.space().dim()),
+                    count * (dim + 1.0) * sizeof(double) + count / static_cast<double>(search.batch_size) * 64.0,
+                    "every point and its value are kept for the release");
     arma::mat points(search.point_count, objective.space().dim());
     arma::vec values(search.point_count);
     const EvaluationRequest request{.per_record = false, .rng = &context.rng};

@@ -24,6 +24,7 @@
 
 #include <fmt/format.h>
 
+#include "memory_bound.hpp"
 #include "dpbo/algorithm.hpp"
 #include "dpbo/errors.hpp"
 #include "dpbo/evaluation.hpp"
@@ -249,6 +250,8 @@ public:
 
     explicit DpGd(const dpbo::ParameterSet& p) {
         settings_.iterations = static_cast<std::size_t>(p.integer("iterations"));
+        dpbo::memory::require(kOwner, fmt::format("iterations = {}", settings_.iterations), static_cast<double>(settings_.iterations) * 256.0,
+                              "a trace row and a ledger entry per step, about 256 bytes each at least");
         settings_.mu = p.real("mu");
         settings_.clipping_bound = p.real("clipping_bound");
         settings_.equivalent_delta = p.real("equivalent_delta");

@@ -22,6 +22,7 @@
 
 #include "dp_gibo_run.hpp"
 #include "dp_gibo_settings.hpp"
+#include "memory_bound.hpp"
 #include "dpbo/algorithm.hpp"
 #include "dpbo/errors.hpp"
 #include "dpbo/parameters.hpp"
@@ -90,6 +91,8 @@ public:
     explicit DpGibo(const dpbo::ParameterSet& p) {
         settings_.privacy.mu = p.real("mu");
         settings_.privacy.steps = static_cast<std::size_t>(p.integer("iterations"));
+        dpbo::memory::require(kOwner, fmt::format("iterations = {}", settings_.privacy.steps), static_cast<double>(settings_.privacy.steps) * 256.0,
+                              "a trace row and a ledger entry per step, about 256 bytes each at least");
         settings_.privacy.clipping_bound = p.real("clipping_bound");
         settings_.privacy.equivalent_delta = p.real("equivalent_delta");
         if (p.has("bias_tolerance") && p.has("batch_size")) {

@@ -33,6 +33,7 @@
 
 #include <fmt/format.h>
 
+#include "memory_bound.hpp"
 #include "dpbo/util/cpu_clock.hpp"
 #include "dpbo/acquisition.hpp"
 #include "dpbo/bo/acquisition_optimiser.hpp"
@@ -319,6 +320,8 @@ public:
 
     explicit Gibo(const dpbo::ParameterSet& p) {
         settings_.budget = static_cast<std::size_t>(p.integer("budget"));
+        dpbo::memory::require(kOwner, fmt::format("budget = {}", settings_.budget), static_cast<double>(settings_.budget) * 256.0,
+                              "an evaluation and a trace row per step, about 256 bytes each at least");
         settings_.start = dpbo::starting_point_settings(p, kOwner);
         settings_.delta = p.real("delta");
         if (p.has("max_samples_per_iteration"))

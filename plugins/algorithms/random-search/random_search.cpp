@@ -5,6 +5,9 @@
 #include <optional>
 #include <vector>
 
+#include <fmt/format.h>
+
+#include "memory_bound.hpp"
 #include "dpbo/algorithm.hpp"
 #include "dpbo/objective.hpp"
 #include "dpbo/parameters.hpp"
@@ -48,6 +51,9 @@ public:
 
     dpbo::RunResult run(dpbo::RunContext& context) override {
         const dpbo::SearchSpace& space = context.objective.space();
+        dpbo::memory::require(kOwner, fmt::format("budget = {} in {} dimensions", budget_, space.dim()),
+                              static_cast<double>(budget_) * static_cast<double>(space.dim() + 1) * sizeof(double),
+                              "every point and its value are kept for the release");
         dpbo::ExperimentRng& rng = context.rng;
         return dpbo::run_data_independent_search(
             context, {.owner = kOwner,

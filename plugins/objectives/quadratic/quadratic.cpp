@@ -2,6 +2,7 @@
 // exactly, for checking that a search finds what it should. Holds no sensitive data; optional
 // Gaussian observation noise.
 #include <cmath>
+#include <limits>
 #include <cstddef>
 #include <vector>
 
@@ -13,8 +14,13 @@
 #include "dpbo/parameters.hpp"
 #include "dpbo/plugin.hpp"
 #include "dpbo/random.hpp"
+#include "memory_bound.hpp"
 
 namespace {
+
+// What one coordinate costs at least: its name and bounds in the space (about 64 bytes) and a few
+// copies of a point's coordinate while evaluating.
+constexpr double kBytesPerDimension = 96.0;
 
 constexpr const char* kOwner = "objective 'quadratic'";
 constexpr double kDefaultCentreCoordinate = 0.3;
@@ -71,6 +77,15 @@ private:
                 "{}: lower = {} and upper = {} are not allowed; need finite lower < upper", kOwner,
                 lower, upper));
         }
+        // Their difference is sampled from and scaled by; past the largest double it is inf.
+        if (!std::isfinite(upper - lower)) {
+            throw dpbo::ValidationError(fmt::format(
+                "{}: lower = {} and upper = {} are further apart than the largest double ({:g}); "
+                "need upper − lower finite",
+                kOwner, lower, upper, std::numeric_limits<double>::max()));
+        }
+        dpbo::memory::require(kOwner, fmt::format("dim = {}", dim), static_cast<double>(dim) * kBytesPerDimension,
+                              "the search space's name and bounds of each coordinate and a point's copies");
         return dpbo::SearchSpace::uniform_box(dim, lower, upper);
     }
 

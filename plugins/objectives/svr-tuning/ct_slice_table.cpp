@@ -8,6 +8,8 @@
 #include <string_view>
 #include <system_error>
 
+#include <sys/stat.h>
+
 #include <fmt/format.h>
 #include <zlib.h>
 
@@ -19,6 +21,19 @@ namespace {
 constexpr const char* kExpectedLayout =
     "386 comma-separated columns: patientId, value0..value383, reference";
 
+// A row of 386 numbers is a few kB; a line far longer is not part of this table (and a file
+// without line breaks would otherwise be read whole into one string).
+constexpr std::size_t kMaxLineBytes = 1 << 20;
+constexpr double kLargestMagnitude = 1e150;
+
+const char* file_kind(mode_t mode) {
+    if (S_ISCHR(mode)) return "a character device";
+    if (S_ISBLK(mode)) return "a block device";
+    if (S_ISFIFO(mode)) return "a FIFO";
+    if (S_ISSOCK(mode)) return "a socket";
+    return "not a regular file";
+}
+
 // gzopen reads gzip-compressed and plain files alike, so one reader serves both forms.
 class LineReader {
 public:
@@ -29,6 +44,14 @@ public:
                 "{}: data_file {} is a directory; expected the CT-slice table "
                 "slice_localization_data.csv (plain or .gz)",
                 owner, path));
+        }
+        // A device, FIFO or socket may never end (/dev/zero): only a regular file is read.
+        struct stat status {};
+        if (::stat(path.c_str(), &status) == 0 && !S_ISREG(status.st_mode)) {
+            throw dpbo::ValidationError(fmt::format(
+                "{}: data_file {} is not a regular file (it is {}); expected the CT-slice table "
+                "slice_localization_data.csv (plain or .gz)",
+                owner, path, file_kind(status.st_mode)));
         }
         errno = 0;
         file_ = gzopen(path.c_str(), "rb");
@@ -57,6 +80,11 @@ public:
             const std::size_t length = std::strlen(chunk);
             line.append(chunk, length);
             terminated = length > 0 && chunk[length - 1] == '\n';
+            if (!terminated && line.size() > kMaxLineBytes) {
+                throw dpbo::ValidationError(fmt::format(
+                    "{}: {} line {} is longer than {} bytes; expected lines of {}", owner_, path_,
+                    line_number_ + 1, kMaxLineBytes, kExpectedLayout));
+            }
         }
         // An unterminated line is the last one, or the point where the stream broke off.
         if (!terminated) check_stream();
@@ -144,6 +172,14 @@ double parse_number(std::string_view field, std::size_t column, std::size_t line
         throw dpbo::RunError(fmt::format(
             "{}: {} line {}: column {} ({}) holds '{}', which is not a finite number", owner, path,
             line, column + 1, column_name(column), field));
+    }
+    // The columns are standardised: a sum of squares of values beyond ±1e150 overflows, the scale
+    // becomes inf and every scaled value 0, so the validation error would read exactly 0.
+    if (std::fabs(value) > kLargestMagnitude) {
+        throw dpbo::RunError(fmt::format(
+            "{}: {} line {}: column {} ({}) holds {}, beyond ±{:g}; such values overflow the "
+            "standardisation (their squares exceed the largest double)",
+            owner, path, line, column + 1, column_name(column), field, kLargestMagnitude));
     }
     return value;
 }

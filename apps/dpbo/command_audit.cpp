@@ -237,9 +237,10 @@ int command_audit(const std::vector<std::string>& arguments) {
         throw ValidationError(fmt::format("--delta {} must lie in (0, 1): the δ at which a μ-GDP claim is compared",
                                           options.delta));
     const std::size_t runs =
-        options.runs_text.empty() ? (algorithm_audit ? kAlgorithmRuns : kMechanismRuns) : parse_runs(options.runs_text);
-    const bool seeded = !job_options.seed_text.empty();
-    const std::uint64_t seed = seeded ? parse_seed(job_options.seed_text) : 0;
+        !given.count("runs") ? (algorithm_audit ? kAlgorithmRuns : kMechanismRuns) : parse_runs(options.runs_text);
+    const std::optional<std::uint64_t> seed_given = given_seed(job_options);
+    const bool seeded = seed_given.has_value();
+    const std::uint64_t seed = seed_given.value_or(0);
     const std::uint64_t experiment_seed = seeded ? derived_seed(seed, 0) : os_random_u64();
     PrivacyNoiseSource noise_first =
         seeded ? PrivacyNoiseSource::from_seed(derived_seed(seed, 1)) : PrivacyNoiseSource::from_os();

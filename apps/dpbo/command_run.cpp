@@ -45,7 +45,7 @@ int command_run(const std::vector<std::string>& arguments) {
     described.add_options()
         ("seed", po::value(&options.seed_text),
          "make the run reproducible; privacy noise is then not secure (default: seeds from the OS CSPRNG)")
-        ("repeat", po::value(&options.repeat)->default_value(1), "independent repeats")
+        ("repeat", po::value(&options.repeat_text), "independent repeats (default 1)")
         ("budget", po::value(&options.budget),
          "privacy budget the run may spend: mu=M (mu-GDP), epsilon=E,delta=D or epsilon=E; the release that "
          "would exceed it is refused before its noise is drawn, and what was released until then is written")
@@ -90,9 +90,18 @@ int command_run(const std::vector<std::string>& arguments) {
         job.objective.name = options.objective;
     }
     name_roles(job, options);
-    if (!options.seed_text.empty()) job.seed = parse_seed(options.seed_text);
-    if (!options.budget.empty()) job.budget = PrivacyBudget::parse(options.budget);
-    job.repeat = options.repeat;
+    job.seed = given_seed(options);
+    if (options.given("budget")) {
+        if (options.budget.empty())
+            throw ValidationError(fmt::format("{} is empty; expected mu=M, epsilon=E,delta=D or epsilon=E",
+                                              options.source("budget")));
+        job.budget = PrivacyBudget::parse(options.budget);
+    }
+    job.repeat = given_repeat(options);
+    if (options.given("out") && options.out.empty())
+        throw ValidationError(fmt::format("{} is empty; name a folder, or leave --out out for the default "
+                                          "results/ALGORITHM-OBJECTIVE-TIME",
+                                          options.source("out")));
     job.out_dir = options.out.empty() ? default_out_dir(job) : std::filesystem::path(options.out);
 
     PluginRegistry registry;

@@ -40,14 +40,31 @@ std::vector<fs::path> result_files(const fs::path& folder) {
     return files;
 }
 
+// The text at `pointer` in a result, which every result.json dpbo writes has; a file without it is
+// not one of dpbo's results, and is refused naming the file and the field.
+std::string required_text(const json& result, const char* pointer, const fs::path& file) {
+    const json::json_pointer where(pointer);
+    if (!result.contains(where) || !result[where].is_string())
+        throw ValidationError(fmt::format("summary: '{}' is not a dpbo result: {} is {}; expected text", file.string(),
+                                          pointer, result.contains(where) ? result[where].type_name() : "missing"));
+    return result[where].get<std::string>();
+}
+
 json read_result(const fs::path& file) {
     std::ifstream in(file);
     if (!in) throw RunError(fmt::format("summary: cannot open '{}'", file.string()));
+    json result;
     try {
-        return json::parse(in);
+        result = json::parse(in);
     } catch (const json::exception& e) {
-        throw RunError(fmt::format("summary: '{}' is not valid JSON: {}", file.string(), e.what()));
+        throw ValidationError(fmt::format("summary: '{}' is not valid JSON: {}", file.string(), e.what()));
     }
+    if (!result.is_object())
+        throw ValidationError(fmt::format("summary: '{}' is not a dpbo result: it holds a JSON {}, expected an object",
+                                          file.string(), result.type_name()));
+    for (const char* pointer : {"/job/algorithm/name", "/job/objective/name", "/privacy/headline"})
+        required_text(result, pointer, file);
+    return result;
 }
 
 struct Spread {
@@ -96,18 +113,25 @@ int command_summary(const std::vector<std::string>& arguments) {
     if (folder.empty()) throw ValidationError("summary needs a folder: dpbo summary FOLDER (a run's --out folder)");
 
     std::vector<json> results;
-    for (const fs::path& file : result_files(folder)) results.push_back(read_result(file));
+    const std::vector<fs::path> files = result_files(folder);
+    for (const fs::path& file : files) results.push_back(read_result(file));
+    // Medians over repeats of different jobs would mean nothing (a folder mixed by an older dpbo).
+    for (std::size_t i = 1; i < results.size(); ++i)
+        if (results[i]["job"] != results.front()["job"])
+            throw ValidationError(fmt::format("summary: '{}' and '{}' are results of different jobs; summarise each "
+                                              "job's folder on its own",
+                                              files.front().string(), files[i].string()));
     const json& first = results.front();
     std::vector<std::string> headlines;
     for (const json& result : results) {
-        const std::string headline = result.value("/privacy/headline"_json_pointer, std::string("?"));
+        const std::string headline = result["privacy"]["headline"].get<std::string>();
         if (std::find(headlines.begin(), headlines.end(), headline) == headlines.end()) headlines.push_back(headline);
     }
 
     json out{{"folder", folder},
              {"repeats", results.size()},
-             {"algorithm", first.value("/job/algorithm/name"_json_pointer, std::string("?"))},
-             {"objective", first.value("/job/objective/name"_json_pointer, std::string("?"))},
+             {"algorithm", first["job"]["algorithm"]["name"]},
+             {"objective", first["job"]["objective"]["name"]},
              {"privacy", headlines}};
     for (const char* section : {"released", "evaluation_only"}) {
         json values = json::object();

@@ -1,8 +1,20 @@
 #include "job_options.hpp"
 
+#include <sys/stat.h>
+
 #include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <charconv>
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
 #include <fstream>
+#include <iterator>
+#include <limits>
+#include <optional>
+#include <sstream>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -23,6 +35,51 @@ std::map<std::string, std::string>& parameters_for(JobSpec& job, const std::stri
     if (role == "algorithm") return job.algorithm.parameters;
     if (role == "objective") return job.objective.parameters;
     return job.roles[role].parameters;  // no name yet: the role's default, unless one is named
+}
+
+// A config file is a few lines of INI; anything larger is not one (and /dev/zero never ends).
+constexpr std::size_t kConfigMaxBytes = 1 << 20;
+
+// Offset of the first byte that cannot be in a text file: a control character other than tab, CR
+// and LF, or a byte that does not continue valid UTF-8. Program_options would echo such bytes back
+// to the terminal in its error; a dozen lines of UTF-8 decoding are less than a library dependency.
+std::optional<std::size_t> first_non_text_byte(std::string_view text) {
+    std::size_t i = 0;
+    while (i < text.size()) {
+        const auto byte = static_cast<unsigned char>(text[i]);
+        if (byte < 0x80) {
+            if ((byte < 0x20 && byte != '\t' && byte != '\n' && byte != '\r') || byte == 0x7f) return i;
+            ++i;
+            continue;
+        }
+        const std::size_t length = byte >= 0xc2 && byte <= 0xdf ? 2 : byte >= 0xe0 && byte <= 0xef ? 3
+                                 : byte >= 0xf0 && byte <= 0xf4 ? 4 : 0;
+        if (length == 0 || i + length > text.size()) return i;
+        for (std::size_t k = 1; k < length; ++k)
+            if ((static_cast<unsigned char>(text[i + k]) & 0xc0) != 0x80) return i;
+        i += length;
+    }
+    return std::nullopt;
+}
+
+std::string read_config_text(const std::string& file) {
+    struct stat status {};
+    if (::stat(file.c_str(), &status) != 0)
+        throw ValidationError(fmt::format("--config '{}': cannot open the file ({})", file, std::strerror(errno)));
+    if (S_ISDIR(status.st_mode))
+        throw ValidationError(fmt::format("--config '{}' is a folder; expected an INI file", file));
+    std::ifstream in(file, std::ios::binary);
+    if (!in) throw ValidationError(fmt::format("--config '{}': cannot open the file ({})", file, std::strerror(errno)));
+    std::string text(kConfigMaxBytes + 1, '\0');
+    in.read(text.data(), static_cast<std::streamsize>(text.size()));
+    text.resize(static_cast<std::size_t>(in.gcount()));
+    if (text.size() > kConfigMaxBytes)
+        throw ValidationError(fmt::format("--config '{}' is larger than {} bytes; expected a short INI file", file,
+                                          kConfigMaxBytes));
+    if (const auto bad = first_non_text_byte(text))
+        throw ValidationError(fmt::format("--config '{}' is not a text file: byte {} is 0x{:02x}; expected an INI file",
+                                          file, *bad, static_cast<unsigned char>(text[*bad])));
+    return text;
 }
 
 }  // namespace
@@ -85,11 +142,9 @@ void apply_assignment(JobSpec& job, const std::string& assignment) {
 }
 
 void read_config(const std::string& file, JobOptions& options, const po::variables_map& given, JobSpec& job) {
-    std::ifstream in(file);
-    if (!in) throw ValidationError(fmt::format("--config '{}': cannot open the file", file));
+    std::istringstream in(read_config_text(file));
     po::options_description known;
-    std::string algorithm, objective, out, seed, budget;
-    std::size_t repeat = 0;
+    std::string algorithm, objective, out, seed, budget, repeat;
     known.add_options()("algorithm", po::value(&algorithm))("objective", po::value(&objective))(
         "out", po::value(&out))("seed", po::value(&seed))("repeat", po::value(&repeat))("budget", po::value(&budget));
     po::variables_map values;
@@ -103,7 +158,10 @@ void read_config(const std::string& file, JobOptions& options, const po::variabl
     }
     const auto take = [&](const char* key, std::string& target, const std::string& from_file) {
         if (!given.count(key) || given[key].defaulted()) {
-            if (values.count(key)) target = from_file;
+            if (values.count(key)) {
+                target = from_file;
+                options.given_by[key] = fmt::format("--config '{}' key '{}'", file, key);
+            }
         }
     };
     take("algorithm", options.algorithm, algorithm);
@@ -111,7 +169,7 @@ void read_config(const std::string& file, JobOptions& options, const po::variabl
     take("out", options.out, out);
     take("seed", options.seed_text, seed);
     take("budget", options.budget, budget);
-    if (values.count("repeat") && given["repeat"].defaulted()) options.repeat = repeat;
+    take("repeat", options.repeat_text, repeat);
 
     for (const auto& option : parsed.options) {
         if (!option.unregistered) continue;
@@ -141,6 +199,10 @@ void read_config(const std::string& file, JobOptions& options, const po::variabl
 }
 
 JobSpec job_settings(JobOptions& options, const po::variables_map& given) {
+    for (const char* key : {"seed", "out", "repeat", "budget"})
+        if (given.count(key) && !given[key].defaulted()) options.given_by[key] = fmt::format("--{}", key);
+    if (given.count("config") && options.config.empty())
+        throw ValidationError("--config '' names no file; give an INI file");
     JobSpec job;
     if (!options.config.empty()) read_config(options.config, options, given, job);
     for (const auto& assignment : options.settings) apply_assignment(job, assignment);
@@ -160,31 +222,43 @@ void name_roles(JobSpec& job, const JobOptions& options) {
 }
 
 std::uint64_t parse_whole_number(const std::string& text, const std::string& option) {
-    std::size_t used = 0;
-    unsigned long long value = 0;
-    try {
-        value = std::stoull(text, &used);
-    } catch (const std::exception&) {
-        used = 0;
-    }
-    if (used != text.size() || text.empty() || text.front() == '-')
+    // Digits only: stoull would skip leading blanks and wrap a minus sign (" -5" to 2^64 - 5).
+    std::uint64_t value = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    const bool digits = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+    if (!digits || end != text.data() + text.size())
         throw ValidationError(fmt::format("{} '{}' is not a non-negative integer", option, text));
+    if (error == std::errc::result_out_of_range)
+        throw ValidationError(fmt::format("{} '{}' is larger than the largest allowed, {}", option, text,
+                                          std::numeric_limits<std::uint64_t>::max()));
     return value;
 }
 
 double parse_finite_number(const std::string& text, const std::string& where) {
-    std::size_t used = 0;
-    double value = 0.0;
-    try {
-        value = std::stod(text, &used);
-    } catch (const std::exception&) {
-        used = 0;
-    }
-    if (used != text.size() || text.empty() || !std::isfinite(value))
+    // strtod, not stod: stod throws out_of_range for denormals such as 1e-320, which are finite.
+    // Past the smallest denormal the value rounds to zero; past the largest double it is refused.
+    const bool blank = text.empty() || std::isspace(static_cast<unsigned char>(text.front()));
+    char* end = nullptr;
+    const double value = blank ? 0.0 : std::strtod(text.c_str(), &end);
+    if (blank || end != text.c_str() + text.size() || !std::isfinite(value))
         throw ValidationError(fmt::format("{}: '{}' is not a finite number", where, text));
     return value;
 }
 
-std::uint64_t parse_seed(const std::string& text) { return parse_whole_number(text, "--seed"); }
+std::uint64_t parse_seed(const std::string& text, const std::string& where) { return parse_whole_number(text, where); }
+
+std::optional<std::uint64_t> given_seed(const JobOptions& options) {
+    if (!options.given("seed")) return std::nullopt;
+    return parse_seed(options.seed_text, options.source("seed"));
+}
+
+std::size_t given_repeat(const JobOptions& options) {
+    if (!options.given("repeat")) return 1;
+    const std::uint64_t repeat = parse_whole_number(options.repeat_text, options.source("repeat"));
+    if (repeat == 0)
+        throw ValidationError(fmt::format("{} '{}': a job needs at least 1 repeat", options.source("repeat"),
+                                          options.repeat_text));
+    return static_cast<std::size_t>(repeat);
+}
 
 }  // namespace dpbo::cli

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,7 +21,13 @@ struct JobOptions {
     std::vector<std::string> settings;                 // --set ROLE.KEY=VALUE
     std::string seed_text;
     std::string budget;  // --budget as typed (dpbo run)
-    std::size_t repeat = 1;
+    std::string repeat_text;
+    // Where each of seed, out, repeat and budget was given ("--seed", "--config 'F' key 'seed'"),
+    // so a value given empty is refused instead of read as "not given".
+    std::map<std::string, std::string> given_by;
+
+    bool given(const std::string& key) const { return given_by.count(key) != 0; }
+    const std::string& source(const std::string& key) const { return given_by.at(key); }
 };
 
 // Takes every `--NAME MODULE` (or `--NAME=MODULE`) whose NAME is not one of `known`'s options out of
@@ -54,7 +61,11 @@ void name_roles(JobSpec& job, const JobOptions& options);
 std::uint64_t parse_whole_number(const std::string& text, const std::string& option);
 // A finite number given to `where` (text as typed); throws ValidationError naming both otherwise.
 double parse_finite_number(const std::string& text, const std::string& where);
-// --seed: a non-negative integer.
-std::uint64_t parse_seed(const std::string& text);
+// --seed: a non-negative integer; `where` names the option or config key it came from.
+std::uint64_t parse_seed(const std::string& text, const std::string& where = "--seed");
+// The job's seed when one was given (on the command line or in the config), read from its text.
+std::optional<std::uint64_t> given_seed(const JobOptions& options);
+// The job's repeat count: 1 unless given; a whole number >= 1 when given.
+std::size_t given_repeat(const JobOptions& options);
 
 }  // namespace dpbo::cli

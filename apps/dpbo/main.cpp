@@ -69,8 +69,8 @@ int main(int argc, char** argv) {
         return kUsageError;
     }
     const std::vector<std::string> rest(argv + 2, argv + argc);
-    dpbo::limit_blas_threads();
     try {
+        dpbo::limit_blas_threads();
         return dispatch(argv[1], rest);
     } catch (const dpbo::ValidationError& e) {
         std::cerr << "dpbo: error: " << e.what() << "\n";

@@ -110,14 +110,19 @@ PrivacyEvent parse_privacy_event(const std::string& text) {
     }
     std::map<std::string, std::string> values;
     std::size_t start = 0;
-    while (start < body.size()) {
+    // Every comma separates two items, so "mu=1," has an empty second item, refused below.
+    while (!body.empty()) {
         const std::size_t end = std::min(body.find(',', start), body.size());
         const std::string item = body.substr(start, end - start);
         const auto eq = item.find('=');
+        if (item.empty())
+            throw ValidationError(fmt::format("--event '{}': item {} is empty (a stray comma?); expected key=value", text,
+                                              values.size() + 1));
         if (eq == std::string::npos || eq == 0)
             throw ValidationError(fmt::format("--event '{}': '{}' is not key=value", text, item));
         if (!values.emplace(item.substr(0, eq), item.substr(eq + 1)).second)
             throw ValidationError(fmt::format("--event '{}': key '{}' is given twice", text, item.substr(0, eq)));
+        if (end == body.size()) break;
         start = end + 1;
     }
     std::vector<std::string_view> kinds;

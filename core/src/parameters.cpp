@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -187,10 +188,11 @@ std::optional<double> parse_real(std::string_view text) {
     if (t.empty()) return std::nullopt;
     double value = 0.0;
     const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), value);
-    if (ec != std::errc() || end != t.data() + t.size()) {
-        // from_chars does not accept "inf"/"nan" spellings with a sign; those are refused anyway.
-        return std::nullopt;
-    }
+    if (end != t.data() + t.size()) return std::nullopt;
+    // A number below the smallest denormal is a number: it rounds to zero (strtod's result).
+    // from_chars does not accept "inf"/"nan" spellings with a sign; those are refused anyway.
+    if (ec == std::errc::result_out_of_range) return std::strtod(t.c_str(), nullptr);
+    if (ec != std::errc()) return std::nullopt;
     return value;
 }
 
@@ -247,16 +249,21 @@ ParameterValue parse_value(const ParameterSpec& spec, const std::string& raw, co
             return t;
         }
         case ParameterType::RealList: {
+            // Every comma separates two entries: "1,2," has an empty third entry, not two entries.
+            if (trim(raw).empty()) throw refuse("is empty");
             std::vector<double> values;
-            std::stringstream stream(raw);
-            std::string item;
-            while (std::getline(stream, item, ',')) {
+            std::size_t start = 0;
+            while (true) {
+                const std::size_t comma = std::min(raw.find(',', start), raw.size());
+                const std::string item = trim(std::string_view(raw).substr(start, comma - start));
+                if (item.empty()) throw refuse(fmt::format("has an empty entry {}", values.size() + 1));
                 const auto v = parse_real(item);
                 if (!v || !std::isfinite(*v))
-                    throw refuse(fmt::format("has entry '{}' that is not a finite number", trim(item)));
+                    throw refuse(fmt::format("has entry {} '{}' that is not a finite number", values.size() + 1, item));
                 values.push_back(*v);
+                if (comma == raw.size()) break;
+                start = comma + 1;
             }
-            if (values.empty()) throw refuse("is empty");
             return values;
         }
     }

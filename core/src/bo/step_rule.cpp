@@ -1,6 +1,8 @@
 #include "dpbo/bo/step_rule.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -37,9 +39,25 @@ StepRuleSettings step_rule_settings(const ParameterSet& parameters) {
     settings.beta1 = parameters.real("beta1");
     settings.beta2 = parameters.real("beta2");
     settings.epsilon = parameters.real("optimizer_epsilon");
-    if (settings.kind != StepRuleKind::Plain && parameters.given_by_user("lr_schedule")) {
-        throw ValidationError(fmt::format("{}: lr_schedule = {} applies only to optimizer = plain (got optimizer = {})",
-                                          parameters.owner(), settings.schedule, name));
+    // A setting the chosen optimizer never reads would be silently ignored: refuse it instead.
+    struct UsedBy {
+        const char* key;
+        std::vector<StepRuleKind> kinds;
+        const char* optimizers;
+    };
+    const UsedBy settings_used[] = {
+        {"lr_schedule", {StepRuleKind::Plain}, "plain"},
+        {"beta1", {StepRuleKind::Adam, StepRuleKind::Momentum}, "adam and momentum"},
+        {"beta2", {StepRuleKind::Adam}, "adam"},
+        {"optimizer_epsilon", {StepRuleKind::AdaGrad, StepRuleKind::Adam}, "adagrad and adam"},
+    };
+    for (const UsedBy& used : settings_used) {
+        if (!parameters.given_by_user(used.key)) continue;
+        if (std::find(used.kinds.begin(), used.kinds.end(), settings.kind) != used.kinds.end()) continue;
+        const std::string value = std::string(used.key) == "lr_schedule" ? parameters.text(used.key)
+                                                                         : fmt::format("{:g}", parameters.real(used.key));
+        throw ValidationError(fmt::format("{}: {} = {} applies only to optimizer = {} (got optimizer = {})",
+                                          parameters.owner(), used.key, value, used.optimizers, name));
     }
     return settings;
 }

@@ -259,7 +259,7 @@ ParameterValue parse_value(const ParameterSpec& spec, const std::string& raw, co
                 if (item.empty()) throw refuse(fmt::format("has an empty entry {}", values.size() + 1));
                 const auto v = parse_real(item);
                 if (!v || !std::isfinite(*v))
-                    throw refuse(fmt::format("has entry {} '{}' that is not a finite number", values.size() + 1, item));
+                    throw refuse(fmt::format("has entry '{}' (entry {}) that is not a finite number", item, values.size() + 1));
                 values.push_back(*v);
                 if (comma == raw.size()) break;
                 start = comma + 1;

@@ -119,7 +119,7 @@ void check_adoptable(const fs::path& dir, const json& identity, const std::vecto
         if (!result || !result->is_object() || !result->contains("job"))
             throw not_ours(fmt::format("{} is not a dpbo result", file.string()));
         if ((*result)["job"] != job)
-            throw ValidationError(fmt::format("--out '{}' holds the results of another job ({}); settings that differ: "
+            throw ValidationError(fmt::format("--out '{}' holds the results of a different job ({}); settings that differ: "
                                               "{}; choose another --out",
                                               dir.string(), file.string(), differences(job, (*result)["job"])));
         if (result->value("repeat", json(0)) != json(repeat))
@@ -195,7 +195,7 @@ bool check_folder(const fs::path& dir, const json& identity) {
                                           record->value("dpbo_version", json("?")).dump(), OutputFolder::kFormatVersion));
     const json& theirs = (*record)["identity"];
     if (theirs != identity)
-        throw ValidationError(fmt::format("--out '{}' holds another job (its record {}); settings that differ: {}; "
+        throw ValidationError(fmt::format("--out '{}' holds a different job (its record {}); settings that differ: {}; "
                                           "choose another --out, or repeat that job's settings to resume it",
                                           dir.string(), record_file.string(), differences(identity, theirs)));
     return true;
@@ -228,6 +228,8 @@ OutputFolder::OutputFolder(fs::path dir, const std::string& identity_json) : dir
     // First without the lock and without writing, so a folder that is not ours stays untouched.
     check_folder(dir_, identity);
     std::error_code ec;
+    created_folder_ = !fs::exists(dir_, ec);
+    created_lock_ = !fs::exists(dir_ / kLockName, ec);
     fs::create_directories(dir_, ec);
     if (ec) throw RunError(fmt::format("cannot create the output folder '{}': {}", dir_.string(), ec.message()));
 
@@ -256,11 +258,21 @@ OutputFolder::OutputFolder(fs::path dir, const std::string& identity_json) : dir
         const bool has_record = check_folder(dir_, identity);
         remove_temporaries(dir_);
         if (!has_record) write_file_atomically(dir_ / kRecordName, record_text(identity));
+        wrote_record_ = !has_record;
     } catch (...) {
         ::close(lock_fd_);
         lock_fd_ = -1;
         throw;
     }
+}
+
+void OutputFolder::abandon() {
+    std::error_code ec;
+    if (wrote_record_) fs::remove(dir_ / kRecordName, ec);
+    if (created_lock_) fs::remove(dir_ / kLockName, ec);
+    if (lock_fd_ >= 0) ::close(lock_fd_);
+    lock_fd_ = -1;
+    if (created_folder_ && fs::is_empty(dir_, ec)) fs::remove(dir_, ec);
 }
 
 OutputFolder::~OutputFolder() {

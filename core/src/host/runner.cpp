@@ -239,8 +239,15 @@ public:
 
     JobReport run(const ObserverFor& observer_for) {
         JobReport report;
-        for (std::size_t index = 0; index < spec_.repeat; ++index) {
-            report.repeats.push_back(run_repeat(index, observer_for(index)));
+        try {
+            for (std::size_t index = 0; index < spec_.repeat; ++index) {
+                report.repeats.push_back(run_repeat(index, observer_for(index)));
+            }
+        } catch (const ValidationError&) {
+            // Refused by a module at the start of its run: bad input leaves nothing behind, as the
+            // refusals before the folder was opened do.
+            if (folder_ && report.repeats.empty()) folder_->abandon();
+            throw;
         }
         return report;
     }

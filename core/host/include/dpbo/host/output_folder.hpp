@@ -30,9 +30,18 @@ public:
 
     const std::filesystem::path& path() const { return dir_; }
 
+    // For a job refused after the folder was opened (a module's check at the start of its run) and
+    // before any result was written: removes what opening added (the record, the lock file, the
+    // folder when it was created and is empty again) and releases the lock, so the refusal leaves
+    // the folder as it found it.
+    void abandon();
+
 private:
     std::filesystem::path dir_;
     int lock_fd_ = -1;
+    bool created_folder_ = false;
+    bool created_lock_ = false;
+    bool wrote_record_ = false;
 };
 
 }  // namespace dpbo

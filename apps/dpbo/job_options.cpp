@@ -73,12 +73,12 @@ std::string read_config_text(const std::string& file) {
     std::string text(kConfigMaxBytes + 1, '\0');
     in.read(text.data(), static_cast<std::streamsize>(text.size()));
     text.resize(static_cast<std::size_t>(in.gcount()));
-    if (text.size() > kConfigMaxBytes)
-        throw ValidationError(fmt::format("--config '{}' is larger than {} bytes; expected a short INI file", file,
-                                          kConfigMaxBytes));
     if (const auto bad = first_non_text_byte(text))
         throw ValidationError(fmt::format("--config '{}' is not a text file: byte {} is 0x{:02x}; expected an INI file",
                                           file, *bad, static_cast<unsigned char>(text[*bad])));
+    if (text.size() > kConfigMaxBytes)
+        throw ValidationError(fmt::format("--config '{}' is larger than {} bytes; expected a short INI file", file,
+                                          kConfigMaxBytes));
     return text;
 }
 

@@ -11,6 +11,7 @@
 #include "cli.hpp"
 #include "dpbo/util/blas_threads.hpp"
 #include "dpbo/errors.hpp"
+#include "dpbo/host/module_call_guard.hpp"
 
 namespace {
 
@@ -80,6 +81,10 @@ int main(int argc, char** argv) {
         return kUsageError;
     } catch (const std::exception& e) {
         std::cerr << "dpbo: failed: " << e.what() << "\n";
+        return kRunFailure;
+    } catch (...) {
+        // Calls into modules translate their exceptions; this is the net under whatever is left.
+        std::cerr << "dpbo: failed: " << dpbo::describe_current_exception() << "\n";
         return kRunFailure;
     }
 }

@@ -160,7 +160,9 @@ void PluginRegistry::load_files(const std::vector<fs::path>& files) {
         for (std::size_t k = 0; k < to_probe.size(); ++k) {
             Candidate& c = candidates[to_probe[k]];
             c.result = std::move(results[k]);
-            cache.store(c.path, c.check.identity, c.result);
+            // A probe that could not run says nothing about the file: ask again next time.
+            const bool probe_failed = c.result.contains("refused") && refusal_of(c.result).rfind("cannot be probed", 0) == 0;
+            if (!probe_failed) cache.store(c.path, c.check.identity, c.result);
         }
         cache.save();
     }

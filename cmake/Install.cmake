@@ -2,6 +2,7 @@
 #   P/bin/dpbo                       the host (finds libdpbo through $ORIGIN/../lib)
 #   P/lib/libdpbo.so*                the core library and its soname links
 #   P/lib/dpbo/plugins/*.so          in-tree plugins (each installs itself in dpbo_add_plugin)
+#   P/lib/dpbo/dpbo-probe            reads plugin manifests in a child process (core/CMakeLists.txt)
 #   P/include/dpbo/*.hpp             the public headers
 #   P/lib/cmake/dpbo/                find_package(dpbo): config, version, targets, dpbo_add_plugin
 include(CMakePackageConfigHelpers)

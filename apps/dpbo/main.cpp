@@ -11,6 +11,7 @@
 #include "cli.hpp"
 #include "dpbo/util/blas_threads.hpp"
 #include "dpbo/errors.hpp"
+#include "dpbo/host/module_call_guard.hpp"
 
 namespace {
 
@@ -63,7 +64,8 @@ void pin_blas_threads_before_load(char** argv) {
 
 int main(int argc, char** argv) {
     using namespace dpbo::cli;
-    pin_blas_threads_before_load(argv);
+    // `dpbo list` does no linear algebra: re-executing would only double its start-up (~30 ms).
+    if (argc < 2 || std::string(argv[1]) != "list") pin_blas_threads_before_load(argv);
     if (argc < 2) {
         std::cerr << kUsage;
         return kUsageError;
@@ -80,6 +82,10 @@ int main(int argc, char** argv) {
         return kUsageError;
     } catch (const std::exception& e) {
         std::cerr << "dpbo: failed: " << e.what() << "\n";
+        return kRunFailure;
+    } catch (...) {
+        // Calls into modules translate their exceptions; this is the net under whatever is left.
+        std::cerr << "dpbo: failed: " << dpbo::describe_current_exception() << "\n";
         return kRunFailure;
     }
 }

@@ -6,6 +6,7 @@
 #include "util/memory_bound.hpp"
 #include "dpbo/evaluation_contract.hpp"
 #include "dpbo/evaluator.hpp"
+#include "dpbo/host/module_call_guard.hpp"
 #include "dpbo/objective.hpp"
 #include "dpbo/random.hpp"
 
@@ -64,7 +65,8 @@ Evaluations Evaluator::evaluate(Objective& objective, const arma::mat& points, c
     if (request.per_record && objective.record_count() == 0)
         throw ValidationError(fmt::format("{} is not record-decomposable: it cannot return per-record values",
                                           objective.describe_origin()));
-    Evaluations result = evaluate_batch(objective, points, request);
+    Evaluations result = call_into_module(objective.describe_origin(), "evaluating points",
+                                          [&] { return evaluate_batch(objective, points, request); });
     // The contract holds for the exact values; the noise of an observation comes after, on the
     // values only, so per-record losses stay the records' exact contributions.
     check_evaluation_contract(objective, points, request, result);

@@ -23,7 +23,9 @@ TEST_CASE("cli list: shows every module grouped by kind with its file") {
 TEST_CASE("cli list: broken plugins are named with their reasons, good ones still listed, exit 0") {
     const auto r = run_dpbo({"list", "--plugin-path", DPBO_TEST_BROKEN_PLUGIN_DIR});
     CHECK(r.exit_code == 0);
-    CHECK(contains(r.out, "refused files (8)"));
+    CHECK(contains(r.out, "refused files (9)"));
+    CHECK(contains(r.out, "broken-null_manifest.so"));
+    CHECK(contains(r.out, "manifest function is a null pointer"));
     CHECK(contains(r.out, "broken-no_entry_symbol.so"));
     CHECK(contains(r.out, "no entry symbol"));
     CHECK(contains(r.out, "broken-other_abi.so"));
@@ -48,7 +50,7 @@ TEST_CASE("cli list: --json and --kind, DPBO_PLUGIN_PATH is searched too") {
     const auto out = nlohmann::json::parse(r.out);
     for (const auto& m : out["modules"]) CHECK(m["kind"] == "mechanism");
     CHECK(out["modules"].size() == 2);
-    CHECK(out["refused"].size() == 8);
+    CHECK(out["refused"].size() == 9);
     CHECK(out["searched"][0]["origin"] == "DPBO_PLUGIN_PATH");
 
     const auto bad = run_dpbo({"list", "--kind", "mechanismz"});

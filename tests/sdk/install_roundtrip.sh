@@ -31,6 +31,8 @@ mkdir -p "$prefix" "$log"
 # Only what this test installs may be found: no plugin directory, library path or package
 # location inherited from the caller's environment.
 unset DPBO_PLUGIN_PATH LD_LIBRARY_PATH CMAKE_PREFIX_PATH dpbo_DIR
+# The installed dpbo's plugin manifest cache goes with the test's files, not into ~/.cache.
+export XDG_CACHE_HOME="$work/cache"
 exec </dev/null
 
 seconds_since() {
@@ -114,6 +116,11 @@ check "the installed dpbo runs on the installed libdpbo, not the build tree's"
 resolved=$(libdpbo_of "$prefix/bin/dpbo")
 [[ "$resolved" == "$installed_libdpbo" ]] ||
     fail "$prefix/bin/dpbo resolves libdpbo to '$resolved', expected $installed_libdpbo"
+check "the probe program that reads plugin manifests is installed beside libdpbo and runs on it"
+[[ -x "$prefix/lib/dpbo/dpbo-probe" ]] || fail "$prefix/lib/dpbo/dpbo-probe is missing or not executable"
+resolved=$(libdpbo_of "$prefix/lib/dpbo/dpbo-probe")
+[[ "$resolved" == "$installed_libdpbo" ]] ||
+    fail "$prefix/lib/dpbo/dpbo-probe resolves libdpbo to '$resolved', expected $installed_libdpbo"
 
 # ---------------------------------------------------------------------------------------------
 stage "configure the example out of tree against $prefix"

@@ -1,11 +1,14 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstdlib>
 
 #include <armadillo>
 
 #include "dpbo/errors.hpp"
 #include "dpbo/objective.hpp"
+#include "dpbo/host/manifest_json.hpp"
+#include "dpbo/host/plugin_library.hpp"
 #include "dpbo/host/registry.hpp"
 #include "test_support.hpp"
 
@@ -41,7 +44,10 @@ TEST_CASE("registry: every broken file is refused with its reason and no good mo
     CHECK(reason_for(registry, "broken-throwing_manifest").find("deliberate failure in the manifest factory") !=
           std::string::npos);
     CHECK(reason_for(registry, "not_a_library").find("not a shared library") != std::string::npos);
-    CHECK(registry.refused().size() == 8);
+    // Called, it would jump to address 0.
+    CHECK(reason_for(registry, "broken-null_manifest") ==
+          "its plugin header's manifest function is a null pointer (declare the module with DPBO_PLUGIN)");
+    CHECK(registry.refused().size() == 9);
 }
 
 TEST_CASE("registry: a plugin built with another Armadillo or libstdc++ configuration is refused, naming both values") {
@@ -112,4 +118,44 @@ TEST_CASE("registry: a throwing constructor is a run error naming the module and
                          doctest::Contains("broken-throwing_constructor.so"), dpbo::RunError);
     CHECK_THROWS_WITH_AS(registry.create(dpbo::ModuleKind::Objective, "branin", {{"noise", "1"}}),
                          doctest::Contains("unknown parameter 'noise'"), dpbo::ValidationError);
+}
+
+TEST_CASE("registry: finding plugins loads none of them; creating a module loads its file and no other") {
+    dpbo::PluginRegistry registry;
+    registry.load({{DPBO_TEST_BROKEN_PLUGIN_DIR, "test"}, {DPBO_TEST_PLUGIN_DIR, "test"}});
+    CHECK(registry.plugins().size() > 20);
+    CHECK(registry.loaded_files().empty());
+    const auto objective = registry.create_as<dpbo::Objective>("quadratic", {{"dim", "2"}});
+    const auto again = registry.create_as<dpbo::Objective>("quadratic", {{"dim", "3"}});
+    REQUIRE(registry.loaded_files().size() == 1);
+    CHECK(registry.loaded_files()[0].filename() == "objective-quadratic.so");
+    CHECK(objective->origin().file == registry.loaded_files()[0]);
+}
+
+TEST_CASE("registry: a manifest read by the probe is the manifest the plugin gives in process") {
+    const auto& registry = dpbo::test::registry();
+    for (const auto& plugin : registry.plugins()) {
+        CAPTURE(plugin.path);
+        const auto opened = dpbo::open_plugin(plugin.path);
+        CHECK(dpbo::manifest_to_json(opened.manifest) == dpbo::manifest_to_json(plugin.manifest));
+        CHECK(opened.compiler == plugin.compiler);
+    }
+}
+
+TEST_CASE("registry: DPBO_PROBE_TIMEOUT must be a number of seconds") {
+    for (const auto* bad : {"abc", "", "-1", "0", "5s", "nan", "1e9"}) {
+        CAPTURE(bad);
+        ::setenv("DPBO_PROBE_TIMEOUT", bad, 1);
+        dpbo::PluginRegistry registry;
+        CHECK_THROWS_WITH_AS(registry.load({{DPBO_TEST_PLUGIN_DIR, "test"}}),
+                             doctest::Contains(("DPBO_PROBE_TIMEOUT='" + std::string(bad) + "' is not a time limit").c_str()),
+                             dpbo::ValidationError);
+    }
+    ::setenv("DPBO_PROBE_TIMEOUT", "0.5", 1);
+    dpbo::PluginRegistry registry;
+    CHECK(registry.probe_timeout().count() == 0.5);
+    registry.set_probe_timeout(std::chrono::duration<double>(2.0));
+    CHECK(registry.probe_timeout().count() == 2.0);
+    ::unsetenv("DPBO_PROBE_TIMEOUT");
+    CHECK(dpbo::PluginRegistry().probe_timeout().count() == 5.0);
 }

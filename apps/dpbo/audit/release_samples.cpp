@@ -12,6 +12,7 @@
 #include "dpbo/observer.hpp"
 #include "dpbo/privacy_ledger.hpp"
 #include "dpbo/random.hpp"
+#include "dpbo/host/module_call_guard.hpp"
 #include "dpbo/host/registry.hpp"
 
 namespace dpbo::audit {
@@ -79,7 +80,8 @@ RunResult AlgorithmWorld::run(std::uint64_t experiment_seed, PrivacyNoiseSource&
     PrivacyLedger ledger(create_run_accountant(registry_, who, modules_.declared_roles(), components.roles), std::nullopt,
                          noise, who);
     RunContext context{*objective_, evaluator, rng, ledger, silent, registry_, std::move(components.roles)};
-    RunResult result = components.algorithm->run(context);
+    RunResult result = call_into_module(components.algorithm->describe_origin(), "running",
+                                        [&] { return components.algorithm->run(context); });
     try {
         result.privacy = ledger.statement_for(result.privacy);
         result.privacy.validate();

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "dpbo/errors.hpp"
+#include "dpbo/host/module_call_guard.hpp"
 #include "dpbo/host/registry.hpp"
 #include "dpbo/objective.hpp"
 
@@ -71,7 +72,8 @@ JobModules::JobModules(PluginRegistry& registry, const JobSpec& spec)
 }
 
 void JobModules::resolve_roles(const JobSpec& spec) {
-    declared_ = registry_.create_as<Algorithm>(algorithm_.name, algorithm_.parameters)->roles();
+    const auto algorithm = registry_.create_as<Algorithm>(algorithm_.name, algorithm_.parameters);
+    declared_ = call_into_module(algorithm->describe_origin(), "declaring its roles", [&] { return algorithm->roles(); });
     check_declared_roles(algorithm_.name, declared_);
     for (const auto& [name, given] : spec.roles) {
         const bool declared = std::any_of(declared_.begin(), declared_.end(), [&](const Role& r) { return r.name == name; });

@@ -1,21 +1,24 @@
 #include "dpbo/host/registry.hpp"
 
-#include <dlfcn.h>
-
 #include <algorithm>
+#include <charconv>
 #include <cstdlib>
-#include <fstream>
-#include <regex>
 
-#include <boost/dll/shared_library.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
 
 #include "dpbo/errors.hpp"
+#include "dpbo/host/manifest_cache.hpp"
+#include "dpbo/host/manifest_json.hpp"
+#include "dpbo/host/module_call_guard.hpp"
+#include "dpbo/host/plugin_library.hpp"
+#include "dpbo/host/plugin_probe.hpp"
 
 namespace dpbo {
 
 namespace fs = std::filesystem;
+using json = nlohmann::json;
 
 std::vector<SearchDirectory> plugin_search_path(const std::vector<std::string>& explicit_dirs,
                                                 const fs::path& executable) {
@@ -43,126 +46,185 @@ PluginRegistry::~PluginRegistry() = default;
 
 namespace {
 
-bool has_elf_header(const fs::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    char magic[4] = {};
-    in.read(magic, 4);
-    return in.gcount() == 4 && magic[0] == 0x7f && magic[1] == 'E' && magic[2] == 'L' && magic[3] == 'F';
+constexpr double kDefaultProbeSeconds = 5.0;
+constexpr double kLongestProbeSeconds = 3600.0;
+
+std::chrono::duration<double> probe_timeout_from_environment() {
+    const char* text = std::getenv("DPBO_PROBE_TIMEOUT");
+    if (text == nullptr) return std::chrono::duration<double>(kDefaultProbeSeconds);
+    const std::string value(text);
+    double seconds = 0.0;
+    const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), seconds);
+    if (value.empty() || ec != std::errc() || end != value.data() + value.size() || !(seconds > 0.0) ||
+        seconds > kLongestProbeSeconds)
+        throw ValidationError(fmt::format("DPBO_PROBE_TIMEOUT='{}' is not a time limit; expected a number of seconds "
+                                          "above 0 and at most {:g} (e.g. 5 or 0.5): how long a plugin may take to "
+                                          "load and report its manifest",
+                                          value, kLongestProbeSeconds));
+    return std::chrono::duration<double>(seconds);
 }
 
-std::string describe_cxx11_abi(std::uint32_t flag) {
-    if (flag == kNotLibstdcxx) return "a standard library other than libstdc++";
-    return fmt::format("_GLIBCXX_USE_CXX11_ABI={}", flag);
+// How the registry names a file: a plugin by its canonical path (one file reached through two
+// directories is one plugin); anything else as found, since a link to /dev/zero must be reported
+// as the link in the plugin folder, not as /dev/zero.
+fs::path registry_path(const fs::path& file, bool usable) {
+    std::error_code ec;
+    const fs::path path = usable ? fs::weakly_canonical(file, ec) : fs::absolute(file, ec).lexically_normal();
+    return ec ? file : path;
 }
 
-// Every field in which the plugin's build differs from this dpbo's, each with both values and
-// what the plugin must be rebuilt with; empty when they agree.
-std::vector<std::string> build_mismatches(const BuildSignature& plugin) {
-    const BuildSignature host = DPBO_BUILD_SIGNATURE;
-    std::vector<std::string> mismatches;
-    if (plugin.armadillo_major != host.armadillo_major || plugin.armadillo_minor != host.armadillo_minor ||
-        plugin.armadillo_patch != host.armadillo_patch) {
-        mismatches.push_back(fmt::format(
-            "built with Armadillo {}.{}.{}, this dpbo with Armadillo {}.{}.{} (ARMA_VERSION_*); rebuild it against "
-            "the Armadillo this dpbo was built with",
-            plugin.armadillo_major, plugin.armadillo_minor, plugin.armadillo_patch, host.armadillo_major,
-            host.armadillo_minor, host.armadillo_patch));
+struct ProbedModule {
+    Manifest manifest;
+    std::string compiler;
+};
+
+// The module a probe result describes; nothing for a refusal or a manifest that does not parse.
+std::optional<ProbedModule> probed_module(const json& result) {
+    const auto manifest = result.find("manifest");
+    if (manifest == result.end()) return std::nullopt;
+    try {
+        return ProbedModule{manifest_from_json(*manifest), result.value("compiler", std::string())};
+    } catch (const std::exception&) {
+        return std::nullopt;
     }
-    if (plugin.armadillo_word_bits != host.armadillo_word_bits) {
-        mismatches.push_back(fmt::format(
-            "built with {}-bit Armadillo words (arma::uword), this dpbo with {}-bit words; rebuild it with the same "
-            "ARMA_64BIT_WORD / ARMA_32BIT_WORD setting",
-            plugin.armadillo_word_bits, host.armadillo_word_bits));
-    }
-    if (plugin.libstdcxx_cxx11_abi != host.libstdcxx_cxx11_abi) {
-        mismatches.push_back(fmt::format("built with libstdc++ dual ABI {}, this dpbo with {}; rebuild it with {}",
-                                         describe_cxx11_abi(plugin.libstdcxx_cxx11_abi),
-                                         describe_cxx11_abi(host.libstdcxx_cxx11_abi),
-                                         describe_cxx11_abi(host.libstdcxx_cxx11_abi)));
-    }
-    return mismatches;
 }
 
-bool valid_module_name(const std::string& name) {
-    static const std::regex pattern("[a-z0-9][a-z0-9-]*");
-    return std::regex_match(name, pattern);
+std::string refusal_of(const json& result) {
+    const auto reason = result.find("refused");
+    if (reason != result.end() && reason->is_string()) return reason->get<std::string>();
+    return "cannot be probed: its probe reported no manifest that dpbo can read";
 }
 
 }  // namespace
 
+std::chrono::duration<double> PluginRegistry::probe_timeout() const {
+    return probe_timeout_ ? *probe_timeout_ : probe_timeout_from_environment();
+}
+
 void PluginRegistry::load(const std::vector<SearchDirectory>& directories) {
+    std::vector<fs::path> files;
     for (const auto& directory : directories) {
         searched_.push_back(directory);
         std::error_code ec;
         if (!fs::is_directory(directory.path, ec)) continue;
-        std::vector<fs::path> files;
-        for (const auto& entry : fs::directory_iterator(directory.path, ec)) {
-            if (entry.path().extension() == ".so" && entry.is_regular_file(ec)) files.push_back(entry.path());
+        std::vector<fs::path> found;
+        // Every entry named *.so, whatever it is: a directory or a FIFO with that name is refused
+        // saying what it is, not passed over in silence.
+        for (const auto& entry : fs::directory_iterator(directory.path, ec))
+            if (entry.path().extension() == ".so") found.push_back(entry.path());
+        std::sort(found.begin(), found.end());
+        files.insert(files.end(), found.begin(), found.end());
+    }
+    load_files(files);
+}
+
+void PluginRegistry::load_file(const fs::path& file) { load_files({file}); }
+
+void PluginRegistry::load_files(const std::vector<fs::path>& files) {
+    const auto timeout = probe_timeout();
+    struct Candidate {
+        fs::path path;
+        PluginFileCheck check;
+        json result;
+    };
+    std::vector<Candidate> candidates;
+    const auto known = [&](const fs::path& path) {
+        const auto same = [&](const auto& item) { return item.path == path; };
+        return std::any_of(plugins_.begin(), plugins_.end(), same) ||
+               std::any_of(refused_.begin(), refused_.end(), same) ||
+               std::any_of(candidates.begin(), candidates.end(), same);
+    };
+    for (const auto& file : files) {
+        PluginFileCheck check = check_plugin_file(file);
+        const fs::path path = registry_path(file, check.usable());
+        if (!known(path)) candidates.push_back({path, std::move(check), nullptr});
+    }
+
+    const fs::path probe = probe_program_path();
+    ManifestCache cache(ManifestCache::default_file(), ManifestCache::host_identity(probe));
+    std::vector<std::size_t> to_probe;
+    for (std::size_t i = 0; i < candidates.size(); ++i) {
+        Candidate& c = candidates[i];
+        if (!c.check.usable()) continue;
+        // A cached manifest that does not parse is not trusted: the file is probed again.
+        if (auto cached = cache.find(c.path, c.check.identity, timeout.count());
+            cached && (!cached->contains("manifest") || probed_module(*cached)))
+            c.result = std::move(*cached);
+        else
+            to_probe.push_back(i);
+    }
+    if (!to_probe.empty()) {
+        std::vector<fs::path> paths;
+        for (const std::size_t i : to_probe) paths.push_back(candidates[i].path);
+        std::vector<json> results = probe_plugin_files(probe, paths, timeout);
+        for (std::size_t k = 0; k < to_probe.size(); ++k) {
+            Candidate& c = candidates[to_probe[k]];
+            c.result = std::move(results[k]);
+            // A probe that could not run says nothing about the file: ask again next time.
+            const bool probe_failed = c.result.contains("refused") && refusal_of(c.result).rfind("cannot be probed", 0) == 0;
+            if (!probe_failed) cache.store(c.path, c.check.identity, c.result);
         }
-        std::sort(files.begin(), files.end());
-        for (const auto& file : files) load_file(file);
+        cache.save();
+    }
+
+    for (auto& c : candidates) {
+        const auto refuse = [&](std::string reason) { refused_.push_back({c.path, std::move(reason)}); };
+        if (!c.check.usable()) {
+            refuse(c.check.problem);
+            continue;
+        }
+        const auto module = probed_module(c.result);
+        if (!module) {
+            refuse(refusal_of(c.result));
+            continue;
+        }
+        const std::string& name = module->manifest.name;
+        if (!valid_module_name(name)) {
+            refuse(fmt::format("module name '{}' is invalid; expected lower-case letters, digits and '-'", name));
+            continue;
+        }
+        const auto same_name = std::find_if(plugins_.begin(), plugins_.end(),
+                                            [&](const LoadedPlugin& p) { return p.manifest.name == name; });
+        if (same_name != plugins_.end()) {
+            refuse(fmt::format("duplicate module name '{}': already provided by {}", name, same_name->path.string()));
+            continue;
+        }
+        plugins_.push_back({module->manifest, c.path, module->compiler, c.check.identity});
     }
 }
 
-void PluginRegistry::load_file(const fs::path& file) {
-    std::error_code ec;
-    const fs::path canonical = fs::weakly_canonical(file, ec);
-    const fs::path path = ec ? file : canonical;
-    // The same file reached through two search directories is one plugin, not a duplicate.
-    for (const auto& loaded : plugins_)
-        if (loaded.path == path) return;
-    for (const auto& refused : refused_)
-        if (refused.path == path) return;
+std::vector<fs::path> PluginRegistry::loaded_files() const {
+    std::vector<fs::path> out;
+    for (const auto& [path, opened] : opened_) out.push_back(path);
+    return out;
+}
 
-    const auto refuse = [&](std::string reason) { refused_.push_back({path, std::move(reason)}); };
-
-    if (!has_elf_header(path)) return refuse("not a shared library (no ELF header)");
-
-    auto library = std::make_shared<boost::dll::shared_library>();
-    boost::dll::fs::error_code load_error;
-    ::dlerror();
-    library->load(path, load_error, boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local);
-    if (load_error || !library->is_loaded()) {
-        const char* why = ::dlerror();
-        return refuse(fmt::format("cannot be loaded: {}", why != nullptr ? why : load_error.message()));
-    }
-    if (!library->has(kPluginEntrySymbol))
-        return refuse(fmt::format("not a dpbo plugin: no entry symbol '{}' (declare the module with DPBO_PLUGIN)",
-                                  kPluginEntrySymbol));
-
-    const PluginHeader* header = nullptr;
+std::shared_ptr<const OpenedPlugin> PluginRegistry::open_in_process(const LoadedPlugin& plugin) {
+    for (const auto& [path, opened] : opened_)
+        if (path == plugin.path) return opened;
+    const std::string file = plugin.path.string();
+    const PluginFileCheck check = check_plugin_file(plugin.path);
+    if (!check.usable()) throw RunError(fmt::format("{}: {}", file, check.problem));
+    if (check.identity != plugin.identity)
+        throw RunError(fmt::format("{} changed after dpbo probed it (it was rewritten or replaced while dpbo ran); "
+                                   "run the command again",
+                                   file));
+    OpenedPlugin opened;
     try {
-        header = library->get_alias<PluginEntry>(kPluginEntrySymbol)();
-    } catch (const std::exception& e) {
-        return refuse(fmt::format("its entry symbol failed: {}", e.what()));
+        ModuleCallGuard guard(fmt::format("plugin file {}", file), "loading it into dpbo");
+        opened = open_plugin(plugin.path);
+    } catch (const PluginRefused& e) {
+        throw RunError(fmt::format("{}: {}", file, e.what()));
     }
-    if (header == nullptr || header->magic != kPluginMagic)
-        return refuse(fmt::format("entry symbol '{}' does not return a dpbo plugin header", kPluginEntrySymbol));
-    if (header->abi_version != kAbiVersion)
-        return refuse(fmt::format("built for plugin ABI version {}, this dpbo uses version {}; rebuild it against "
-                                  "this dpbo SDK",
-                                  header->abi_version, kAbiVersion));
-    if (const auto mismatches = build_mismatches(header->build); !mismatches.empty())
-        return refuse(fmt::format("{}", fmt::join(mismatches, "; ")));
-
-    Manifest manifest;
-    try {
-        manifest = header->manifest();
-    } catch (const std::exception& e) {
-        return refuse(fmt::format("its manifest factory threw: {}", e.what()));
-    } catch (...) {
-        return refuse("its manifest factory threw a non-standard exception");
-    }
-    if (!valid_module_name(manifest.name))
-        return refuse(fmt::format("module name '{}' is invalid; expected lower-case letters, digits and '-'",
-                                  manifest.name));
-    if (!manifest.factory) return refuse(fmt::format("module '{}' has no factory", manifest.name));
-    for (const auto& loaded : plugins_)
-        if (loaded.manifest.name == manifest.name)
-            return refuse(fmt::format("duplicate module name '{}': already provided by {}", manifest.name,
-                                      loaded.path.string()));
-
-    plugins_.push_back({library, std::move(manifest), path, header->compiler != nullptr ? header->compiler : ""});
+    const Manifest& probed = plugin.manifest;
+    if (opened.manifest.kind != probed.kind || opened.manifest.name != probed.name)
+        throw RunError(fmt::format("{} declares {} '{}' when loaded into dpbo, but its probe read {} '{}'; a "
+                                   "plugin's manifest must not change from one load to the next",
+                                   file, to_string(opened.manifest.kind), opened.manifest.name, to_string(probed.kind),
+                                   probed.name));
+    auto shared = std::make_shared<const OpenedPlugin>(std::move(opened));
+    opened_.emplace_back(plugin.path, shared);
+    return shared;
 }
 
 const LoadedPlugin* PluginRegistry::find(ModuleKind kind, const std::string& name) const {
@@ -217,13 +279,16 @@ std::shared_ptr<Module> PluginRegistry::create(ModuleKind kind, const std::strin
                                                const std::map<std::string, std::string>& raw) {
     const LoadedPlugin& plugin = require(kind, name);
     const std::string owner = fmt::format("{} '{}'", to_string(kind), name);
-    const ParameterSet parameters = validate_parameters(plugin.manifest.schema, raw, owner);
     const auto failed = [&](const std::string& why) {
         return RunError(fmt::format("{} (from {}) could not be created: {}", owner, plugin.path.string(), why));
     };
+    const std::shared_ptr<const OpenedPlugin> opened = open_in_process(plugin);
+    const ParameterSet parameters = validate_parameters(opened->manifest.schema, raw, owner);
     std::unique_ptr<Module> module;
     try {
-        module = plugin.manifest.factory(parameters);
+        ModuleCallGuard guard(fmt::format("{} (from {})", owner, plugin.path.string()),
+                              "being created (its constructor)");
+        module = opened->manifest.factory(parameters);
     } catch (const ValidationError& e) {
         const std::string what = e.what();
         if (what.rfind(owner, 0) == 0) throw;
@@ -231,7 +296,7 @@ std::shared_ptr<Module> PluginRegistry::create(ModuleKind kind, const std::strin
     } catch (const std::exception& e) {
         throw failed(e.what());
     } catch (...) {
-        throw failed("a non-standard exception");
+        throw failed(describe_current_exception());
     }
     if (!module) throw failed("its factory returned nothing");
     if (module->kind() != kind)
@@ -239,8 +304,7 @@ std::shared_ptr<Module> PluginRegistry::create(ModuleKind kind, const std::strin
                                  to_string(kind)));
     module->origin_ = ModuleOrigin{name, plugin.path};
     // The deleter holds the library: the module's code stays mapped until the module is gone.
-    std::shared_ptr<void> library = plugin.library;
-    return std::shared_ptr<Module>(module.release(), [library](Module* m) { delete m; });
+    return std::shared_ptr<Module>(module.release(), [opened](Module* m) { delete m; });
 }
 
 }  // namespace dpbo

@@ -13,6 +13,7 @@
 #include "dpbo/errors.hpp"
 #include "dpbo/evaluator.hpp"
 #include "dpbo/host/job_modules.hpp"
+#include "dpbo/host/module_call_guard.hpp"
 #include "dpbo/mechanism.hpp"
 #include "dpbo/objective.hpp"
 #include "dpbo/observer.hpp"
@@ -341,7 +342,8 @@ private:
         const double cpu_start = process_cpu_seconds();
         RunResult result;
         try {
-            result = components.algorithm->run(context);
+            result = call_into_module(components.algorithm->describe_origin(), "running",
+                                      [&] { return components.algorithm->run(context); });
         } catch (const BudgetExceeded& refusal) {
             observer.on_finish();
             write_refusal(outcome, dir, job, index, ledger, experiment_seed, noise_source, *modules.objective);

@@ -1,0 +1,44 @@
+#pragma once
+// Probe results kept between runs, so that `dpbo list` does not start a probe per plugin every
+// time. An entry is used only for the same file (path, device, inode, size, modification time in
+// ns) probed by the same host (libdpbo and probe program, by the same identity, and the same
+// LD_LIBRARY_PATH); a timed-out probe is retried when the time limit is now longer. The file lives
+// in $XDG_CACHE_HOME/dpbo (or ~/.cache/dpbo), is replaced atomically, and is only an optimisation:
+// a missing, corrupt or unwritable cache is ignored, and an entry that does not parse is probed
+// again. The registry still checks, when it loads a library, that it is the module probed.
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "dpbo/host/plugin_file.hpp"
+
+namespace dpbo {
+
+class ManifestCache {
+public:
+    // `file` empty: nothing is read or written. `host` identifies the program doing the probing.
+    ManifestCache(std::filesystem::path file, std::string host);
+
+    // $XDG_CACHE_HOME/dpbo/plugin-manifests.json, else $HOME/.cache/dpbo/...; empty without either.
+    static std::filesystem::path default_file();
+    // The identity of this libdpbo, of `probe_program` and of the library search path.
+    static std::string host_identity(const std::filesystem::path& probe_program);
+
+    std::optional<nlohmann::json> find(const std::filesystem::path& path, const FileIdentity& identity,
+                                       double timeout_seconds) const;
+    void store(const std::filesystem::path& path, const FileIdentity& identity, const nlohmann::json& result);
+    // Writes the file if anything was stored, dropping entries of files that no longer exist.
+    // Failures are ignored.
+    void save() const;
+
+private:
+    std::filesystem::path file_;
+    std::string host_;
+    std::map<std::string, nlohmann::json> entries_;
+    bool changed_ = false;
+};
+
+}  // namespace dpbo

@@ -1,0 +1,125 @@
+#include "dpbo/host/manifest_cache.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <random>
+
+#include <boost/dll/runtime_symbol_info.hpp>
+#include <fmt/format.h>
+
+#include "dpbo/abi.hpp"
+
+namespace dpbo {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+namespace {
+
+constexpr int kFormat = 1;
+// Far above any real cache (a few kB per plugin); a larger file is not ours to parse.
+constexpr std::uintmax_t kLargestCache = 32 * 1024 * 1024;
+
+std::string identity_text(const fs::path& path) {
+    struct stat info {};
+    if (::stat(path.c_str(), &info) != 0) return fmt::format("{}:missing", path.string());
+    return fmt::format("{}:{}:{}:{}:{}.{}", path.string(), info.st_dev, info.st_ino, info.st_size, info.st_mtim.tv_sec,
+                       info.st_mtim.tv_nsec);
+}
+
+json identity_json(const FileIdentity& identity) {
+    return {{"device", identity.device}, {"inode", identity.inode}, {"size", identity.size},
+            {"mtime_ns", identity.mtime_ns}};
+}
+
+json read_document(const fs::path& file) {
+    std::error_code ec;
+    const auto size = fs::file_size(file, ec);
+    if (ec || size > kLargestCache) return nullptr;
+    std::ifstream in(file, std::ios::binary);
+    if (!in) return nullptr;
+    return json::parse(in, nullptr, false);
+}
+
+}  // namespace
+
+ManifestCache::ManifestCache(fs::path file, std::string host) : file_(std::move(file)), host_(std::move(host)) {
+    if (file_.empty()) return;
+    const json document = read_document(file_);
+    if (!document.is_object() || document.value("format", json()) != kFormat) return;
+    const auto entries = document.find("entries");
+    if (entries == document.end() || !entries->is_object()) return;
+    for (const auto& [path, entry] : entries->items())
+        if (entry.is_object()) entries_.emplace(path, entry);
+}
+
+fs::path ManifestCache::default_file() {
+    // The XDG base directory specification: a relative XDG_CACHE_HOME is to be ignored.
+    if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg != nullptr && xdg[0] == '/')
+        return fs::path(xdg) / "dpbo" / "plugin-manifests.json";
+    if (const char* home = std::getenv("HOME"); home != nullptr && home[0] == '/')
+        return fs::path(home) / ".cache" / "dpbo" / "plugin-manifests.json";
+    return {};
+}
+
+std::string ManifestCache::host_identity(const fs::path& probe_program) {
+    std::error_code ec;
+    const fs::path library = boost::dll::this_line_location(ec);
+    const char* library_path = std::getenv("LD_LIBRARY_PATH");
+    return fmt::format("abi {}; {}; {}; LD_LIBRARY_PATH={}", kAbiVersion, identity_text(library),
+                       identity_text(probe_program), library_path != nullptr ? library_path : "");
+}
+
+std::optional<json> ManifestCache::find(const fs::path& path, const FileIdentity& identity,
+                                        double timeout_seconds) const {
+    const auto found = entries_.find(path.string());
+    if (found == entries_.end()) return std::nullopt;
+    const json& entry = found->second;
+    if (entry.value("host", json()) != host_ || entry.value("file", json()) != identity_json(identity))
+        return std::nullopt;
+    const auto result = entry.find("result");
+    if (result == entry.end() || !result->is_object()) return std::nullopt;
+    // A probe cut short by a shorter limit than today's might have finished now.
+    if (const auto limit = result->find("timed_out_after"); limit != result->end()) {
+        if (!limit->is_number() || limit->get<double>() < timeout_seconds) return std::nullopt;
+    }
+    return *result;
+}
+
+void ManifestCache::store(const fs::path& path, const FileIdentity& identity, const json& result) {
+    entries_[path.string()] = {{"host", host_}, {"file", identity_json(identity)}, {"result", result}};
+    changed_ = true;
+}
+
+void ManifestCache::save() const {
+    if (file_.empty() || !changed_) return;
+    json entries = json::object();
+    for (const auto& [path, entry] : entries_) {
+        std::error_code ec;
+        if (fs::symlink_status(path, ec).type() != fs::file_type::not_found) entries[path] = entry;
+    }
+    const std::string text =
+        json{{"format", kFormat}, {"entries", entries}}.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
+
+    std::error_code ec;
+    fs::create_directories(file_.parent_path(), ec);
+    // Written beside the cache and renamed over it: a reader sees the old file or the new, never half.
+    const fs::path temporary =
+        file_.parent_path() / fmt::format(".{}.tmp.{}.{}", file_.filename().string(), ::getpid(), std::random_device{}());
+    const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0) return;
+    std::size_t written = 0;
+    while (written < text.size()) {
+        const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
+        if (n <= 0) break;
+        written += static_cast<std::size_t>(n);
+    }
+    const bool complete = ::close(fd) == 0 && written == text.size();
+    if (!complete || ::rename(temporary.c_str(), file_.c_str()) != 0) ::unlink(temporary.c_str());
+}
+
+}  // namespace dpbo

@@ -25,7 +25,8 @@ arma::mat to_maximisation(const arma::mat& values, const std::vector<Sense>& sen
                                           senses.size(), values.n_cols));
     if (values.has_nan()) throw ValidationError(fmt::format("{}: the values contain NaN", what));
     arma::mat oriented = values;
-    oriented.each_row() %= maximisation_signs(senses);
+    // Armadillo's each_row() binds a reference to the (null) memory of an empty matrix.
+    if (!oriented.is_empty()) oriented.each_row() %= maximisation_signs(senses);
     return oriented;
 }
 

@@ -15,6 +15,11 @@ SearchSpace SearchSpace::box(std::vector<Dimension> dimensions) {
         if (!std::isfinite(d.lower) || !std::isfinite(d.upper) || d.lower >= d.upper)
             throw ValidationError(fmt::format("search space: dimension '{}' has bounds [{}, {}]; expected finite lower < upper",
                                               d.name, d.lower, d.upper));
+        // Points are sampled from and scaled by the width; past the largest double it is inf.
+        if (!std::isfinite(d.upper - d.lower))
+            throw ValidationError(fmt::format("search space: dimension '{}' has lower = {} and upper = {}, further apart than "
+                                              "the largest double; expected upper − lower finite",
+                                              d.name, d.lower, d.upper));
         if (d.scale == Scale::Log && d.lower <= 0.0)
             throw ValidationError(fmt::format("search space: dimension '{}' is log-scaled but its lower bound {} is not > 0",
                                               d.name, d.lower));

@@ -10,6 +10,9 @@ TEST_CASE("space: a box refuses empty, inverted and non-positive log bounds") {
     CHECK_THROWS_WITH_AS(dpbo::SearchSpace::box({{"lr", 0.0, 1.0, dpbo::Scale::Log}}), doctest::Contains("log-scaled"),
                          dpbo::ValidationError);
     CHECK_THROWS_AS(dpbo::SearchSpace::box({{"k", 0.2, 0.8, dpbo::Scale::Linear, true}}), dpbo::ValidationError);
+    // Finite bounds whose width overflows: every sample and unit-cube map would be inf.
+    CHECK_THROWS_WITH_AS(dpbo::SearchSpace::uniform_box(2, -1e308, 1e308),
+                         doctest::Contains("'x0' has lower = -1e+308 and upper = 1e+308"), dpbo::ValidationError);
 }
 
 TEST_CASE("space: the unit-cube map respects log scale and integrality") {

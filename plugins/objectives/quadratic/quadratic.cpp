@@ -2,7 +2,6 @@
 // exactly, for checking that a search finds what it should. Holds no sensitive data; optional
 // Gaussian observation noise.
 #include <cmath>
-#include <limits>
 #include <cstddef>
 #include <vector>
 
@@ -76,13 +75,6 @@ private:
             throw dpbo::ValidationError(fmt::format(
                 "{}: lower = {} and upper = {} are not allowed; need finite lower < upper", kOwner,
                 lower, upper));
-        }
-        // Their difference is sampled from and scaled by; past the largest double it is inf.
-        if (!std::isfinite(upper - lower)) {
-            throw dpbo::ValidationError(fmt::format(
-                "{}: lower = {} and upper = {} are further apart than the largest double ({:g}); "
-                "need upper − lower finite",
-                kOwner, lower, upper, std::numeric_limits<double>::max()));
         }
         dpbo::memory::require(kOwner, fmt::format("dim = {}", dim), static_cast<double>(dim) * kBytesPerDimension,
                               "the search space's name and bounds of each coordinate and a point's copies");

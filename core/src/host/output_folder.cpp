@@ -19,10 +19,6 @@
 #include "dpbo/errors.hpp"
 #include "dpbo/host/result_io.hpp"
 
-#ifndef DPBO_VERSION
-#define DPBO_VERSION "unknown"
-#endif
-
 namespace dpbo {
 
 namespace fs = std::filesystem;
@@ -30,12 +26,10 @@ using json = nlohmann::ordered_json;
 
 namespace {
 
-// The names dpbo writes into a folder; write_file_atomically's temporaries are NAME.tmp.XXXXXX.
+// A temporary of one of the files dpbo writes into a folder, left by a run killed mid-write.
 bool is_temporary(const std::string& name) {
-    for (const char* base : {"result.json", "trace.csv", OutputFolder::kRecordName}) {
-        const std::string prefix = std::string(base) + ".tmp.";
-        if (name.size() == prefix.size() + 6 && name.rfind(prefix, 0) == 0) return true;
-    }
+    for (const char* written : {"result.json", "trace.csv", OutputFolder::kRecordName})
+        if (is_atomic_write_temporary(name, written)) return true;
     return false;
 }
 

@@ -6,12 +6,26 @@
 
 #include <cerrno>
 #include <cstring>
+#include <string_view>
 
 #include <fmt/format.h>
 
 #include "dpbo/errors.hpp"
 
 namespace dpbo {
+
+namespace {
+
+// mkstemp's template: the X's are replaced by as many characters.
+constexpr std::string_view kTemporarySuffix = ".tmp.XXXXXX";
+
+}  // namespace
+
+bool is_atomic_write_temporary(const std::string& file_name, const std::string& target_name) {
+    const std::string_view fixed = kTemporarySuffix.substr(0, kTemporarySuffix.find('X'));
+    return file_name.size() == target_name.size() + kTemporarySuffix.size() && file_name.rfind(target_name, 0) == 0 &&
+           file_name.compare(target_name.size(), fixed.size(), fixed) == 0;
+}
 
 void write_file_atomically(const std::filesystem::path& target, const std::string& content) {
     const auto fail = [&](const std::string& what) {
@@ -22,7 +36,7 @@ void write_file_atomically(const std::filesystem::path& target, const std::strin
         std::filesystem::create_directories(target.parent_path(), ec);
         if (ec) throw RunError(fmt::format("cannot create directory '{}': {}", target.parent_path().string(), ec.message()));
     }
-    std::string temporary = target.string() + ".tmp.XXXXXX";
+    std::string temporary = target.string() + std::string(kTemporarySuffix);
     const int fd = mkstemp(temporary.data());
     if (fd < 0) throw fail("cannot create a temporary file beside it");
     std::size_t written = 0;

@@ -25,10 +25,6 @@
 #include "dpbo/host/result_io.hpp"
 #include "../util/memory_bound.hpp"
 
-#ifndef DPBO_VERSION
-#define DPBO_VERSION "unknown"
-#endif
-
 namespace dpbo {
 
 namespace fs = std::filesystem;

@@ -150,9 +150,10 @@ RunResult run_data_independent_search(RunContext& context, const DataIndependent
 
     // Every point and value is kept for the release, and each batch adds a trace row.
     const double dim = static_cast<double>(objective.space().dim());
-    const double count = static_cast<double>(search.point_count);
+    const double total_points = static_cast<double>(search.point_count);
     memory::require(search.owner, fmt::format("{} points in {} dimensions", search.point_count, objective.space().dim()),
-                    count * (dim + 1.0) * sizeof(double) + count / static_cast<double>(search.batch_size) * 64.0,
+                    total_points * (dim + 1.0) * sizeof(double) +
+                        total_points / static_cast<double>(search.batch_size) * 64.0,
                     "every point and its value are kept for the release");
     arma::mat points(search.point_count, objective.space().dim());
     arma::vec values(search.point_count);

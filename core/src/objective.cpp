@@ -18,6 +18,12 @@ arma::mat Objective::record_gradients(const arma::rowvec& /*point*/) const {
         "(dpbo list --kind objective) or an algorithm that needs only values");
 }
 
+std::optional<double> Objective::declared_constant(std::string_view name) const {
+    for (const auto& constant : declared_constants())
+        if (constant.name == name) return constant.value;
+    return std::nullopt;
+}
+
 std::optional<double> Objective::regret(double value) const {
     const auto optimum = known_optimum();
     if (!optimum) return std::nullopt;

@@ -9,6 +9,7 @@
 // after the check.
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <armadillo>
@@ -27,6 +28,15 @@ std::string_view to_string(Sense sense);
 struct Output {
     std::string name;
     Sense sense = Sense::Minimise;
+};
+
+// A constant the objective guarantees about itself, on which the sensitivity of a release may rest
+// (e.g. Kusner et al. 2015, Assumption 2: the validation loss is L-Lipschitz and bounded by g*). It
+// must not depend on the sensitive records: it is public, written with the job and the statement.
+struct DeclaredConstant {
+    std::string name;  // e.g. "lipschitz"
+    double value = 0.0;
+    std::string doc;   // what it bounds, in the objective's units
 };
 
 struct KnownOptimum {
@@ -67,7 +77,13 @@ public:
     // parameters); the host writes them under evaluation_only, never as part of a release.
     virtual std::vector<ReleasedValue> reference_values() const { return {}; }
 
+    // The constants the objective guarantees (see DeclaredConstant). An algorithm whose privacy
+    // rests on some of them names those it needs and refuses an objective that lacks one.
+    virtual std::vector<DeclaredConstant> declared_constants() const { return {}; }
+
     std::size_t output_count() const { return outputs().size(); }
+    // The declared constant called `name`, or nullopt when the objective does not declare it.
+    std::optional<double> declared_constant(std::string_view name) const;
 
     // Simple regret of a value with respect to the known optimum (≥ 0), or nullopt.
     std::optional<double> regret(double value) const;

@@ -1,7 +1,8 @@
 #include "benchmark_support.hpp"
 
-
 #include <algorithm>
+#include <exception>
+#include <iostream>
 
 #include "dpbo/accountant.hpp"
 #include "dpbo/acquisition.hpp"
@@ -14,6 +15,16 @@
 #include "dpbo/surrogate.hpp"
 
 namespace dpbo::bench {
+
+bool limit_blas_threads_or_report(const char* program) {
+    try {
+        limit_blas_threads();
+        return true;
+    } catch (const std::exception& e) {
+        std::cerr << program << ": " << e.what() << "\n";
+        return false;
+    }
+}
 
 PluginRegistry& registry() {
     static PluginRegistry instance = [] {

@@ -16,6 +16,10 @@ namespace dpbo::bench {
 using dpbo::process_cpu_seconds;
 using dpbo::thread_cpu_seconds;
 
+// limit_blas_threads() as the dpbo command does (idle BLAS threads would be charged as CPU time);
+// a DPBO_BLAS_THREADS it refuses is reported as "PROGRAM: why" on stderr, and false returned.
+bool limit_blas_threads_or_report(const char* program);
+
 // The build tree's plugins, loaded once.
 PluginRegistry& registry();
 

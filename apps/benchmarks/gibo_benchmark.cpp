@@ -203,7 +203,7 @@ Options parse(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    dpbo::limit_blas_threads();  // as the dpbo command does: idle BLAS threads would be charged as CPU time
+    if (!dpbo::bench::limit_blas_threads_or_report("dpbo_bench_gibo")) return 2;
     Options options;
     try {
         options = parse(argc, argv);

@@ -157,7 +157,7 @@ int main(int argc, char** argv) {
         std::cerr << "dpbo_bench_gp: --max-n must be at least 20\n";
         return 2;
     }
-    dpbo::limit_blas_threads();
+    if (!dpbo::bench::limit_blas_threads_or_report("dpbo_bench_gp")) return 2;
     try {
         bo_iterations(max_n, seed);
         refit(seed);

@@ -2,12 +2,15 @@
 // result to (ε, δ) pairs.
 #include <cmath>
 #include <iostream>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
 #include "cli.hpp"
 #include "dpbo/accountant.hpp"
 #include "dpbo/errors.hpp"
+#include "dpbo/host/module_call_guard.hpp"
 #include "job_options.hpp"
 #include "privacy_event_text.hpp"
 
@@ -37,15 +40,14 @@ int command_account(const std::vector<std::string>& arguments) {
     if (mus.empty() && events.empty())
         throw ValidationError("account needs at least one --mu or --event to compose");
 
-    PluginRegistry registry;
-    load_plugins(registry, common);
-    auto accountant = registry.create_as<Accountant>(accountant_name);
+    // Everything the user wrote is read and checked before any accountant code runs.
+    std::vector<PrivacyEvent> to_compose;
     for (const auto& text : mus) {
         const double mu = parse_finite_number(text, "--mu");
         if (!(mu > 0.0)) throw ValidationError(fmt::format("--mu '{}' must be > 0", text));
-        accountant->compose({GdpEvent{mu}});
+        to_compose.push_back({GdpEvent{mu}});
     }
-    for (const auto& text : events) accountant->compose(parse_privacy_event(text));
+    for (const auto& text : events) to_compose.push_back(parse_privacy_event(text));
 
     std::vector<double> epsilon_values, delta_values;
     for (const auto& text : epsilons) {
@@ -64,12 +66,18 @@ int command_account(const std::vector<std::string>& arguments) {
         delta_values = {1e-5, 1e-6};
     }
 
-    const PrivacyStatement total = accountant->total();
-    json pairs = json::array();
-    for (const double e : epsilon_values)
-        pairs.push_back({{"epsilon", e}, {"delta", accountant->delta_for_epsilon(e)}, {"given", "epsilon"}});
-    for (const double d : delta_values)
-        pairs.push_back({{"epsilon", accountant->epsilon_for_delta(d)}, {"delta", d}, {"given", "delta"}});
+    PluginRegistry registry;
+    load_plugins(registry, common);
+    auto accountant = registry.create_as<Accountant>(accountant_name);
+    const auto [total, pairs] = call_into_module(accountant->describe_origin(), "composing the events", [&] {
+        for (const PrivacyEvent& event : to_compose) accountant->compose(event);
+        json answers = json::array();
+        for (const double e : epsilon_values)
+            answers.push_back({{"epsilon", e}, {"delta", accountant->delta_for_epsilon(e)}, {"given", "epsilon"}});
+        for (const double d : delta_values)
+            answers.push_back({{"epsilon", accountant->epsilon_for_delta(d)}, {"delta", d}, {"given", "delta"}});
+        return std::pair{accountant->total(), answers};
+    });
 
     if (common.json) {
         json out{{"accountant", accountant_name}, {"notion", to_string(total.notion)}, {"headline", total.headline()}};

@@ -16,6 +16,7 @@
 #include "cli.hpp"
 #include "dpbo/accountant.hpp"
 #include "dpbo/errors.hpp"
+#include "dpbo/host/module_call_guard.hpp"
 #include "dpbo/mechanism.hpp"
 #include "dpbo/privacy_ledger.hpp"
 #include "dpbo/random.hpp"
@@ -283,26 +284,29 @@ int command_audit(const std::vector<std::string>& arguments) {
             mechanism_settings != job.roles.end() ? mechanism_settings->second.parameters
                                                   : std::map<std::string, std::string>{};
         auto mechanism = registry.create_as<Mechanism>(mechanism_name, parameters);
-        mechanism->calibrate(options.sensitivity);
         const std::string who = fmt::format("mechanism '{}'", mechanism_name);
-        // The claim is the ledger's statement of one release; each world then releases through a
-        // ledger of its own that keeps no log.
-        const auto ledger = [&](PrivacyNoiseSource& noise) {
-            auto made = std::make_unique<PrivacyLedger>(mechanism_accountant(registry, *mechanism, options.delta),
-                                                        std::nullopt, noise, who, PrivacyLedger::Log::Discard);
-            made->set_scope(kMechanismNeighbouring, kMechanismUnit);
-            return made;
-        };
-        PrivacyNoiseSource unused = PrivacyNoiseSource::from_seed(0);
-        const auto probe = ledger(unused);
-        PrivacyEvent one = mechanism->event();
-        one.what = "one release";
-        probe->charge(one);
-        set_claim(probe->statement_for(mechanism->guarantee()), who);
-        const auto ledger_first = ledger(noise_first);
-        const auto ledger_second = ledger(noise_second);
-        samples = audit::sample_mechanism(*mechanism, options.value, options.sensitivity, runs, *ledger_first,
-                                          *ledger_second);
+        // The mechanism's own code (calibration, its event and guarantee, every release) runs guarded.
+        call_into_module(mechanism->describe_origin(), "being audited", [&] {
+            mechanism->calibrate(options.sensitivity);
+            // The claim is the ledger's statement of one release; each world then releases through a
+            // ledger of its own that keeps no log.
+            const auto ledger = [&](PrivacyNoiseSource& noise) {
+                auto made = std::make_unique<PrivacyLedger>(mechanism_accountant(registry, *mechanism, options.delta),
+                                                            std::nullopt, noise, who, PrivacyLedger::Log::Discard);
+                made->set_scope(kMechanismNeighbouring, kMechanismUnit);
+                return made;
+            };
+            PrivacyNoiseSource unused = PrivacyNoiseSource::from_seed(0);
+            const auto probe = ledger(unused);
+            PrivacyEvent one = mechanism->event();
+            one.what = "one release";
+            probe->charge(one);
+            set_claim(probe->statement_for(mechanism->guarantee()), who);
+            const auto ledger_first = ledger(noise_first);
+            const auto ledger_second = ledger(noise_second);
+            samples = audit::sample_mechanism(*mechanism, options.value, options.sensitivity, runs, *ledger_first,
+                                              *ledger_second);
+        });
         json settings_json = json::object();
         for (const auto& [key, value] : parameters) settings_json[key] = value;
         subject.description = {{"kind", "mechanism"}, {"name", mechanism_name}, {"parameters", settings_json},

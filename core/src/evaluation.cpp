@@ -1,5 +1,8 @@
 #include "dpbo/evaluation.hpp"
 
+#include <string>
+#include <utility>
+
 #include <fmt/format.h>
 
 #include "dpbo/errors.hpp"
@@ -61,16 +64,19 @@ void add_observation_noise(arma::mat& values, double stddev, const EvaluationReq
 Evaluator::~Evaluator() = default;
 
 Evaluations Evaluator::evaluate(Objective& objective, const arma::mat& points, const EvaluationRequest& request) {
-    objective.space().check_contains(points, "evaluation request");
-    if (request.per_record && objective.record_count() == 0)
-        throw ValidationError(fmt::format("{} is not record-decomposable: it cannot return per-record values",
-                                          objective.describe_origin()));
-    Evaluations result = call_into_module(objective.describe_origin(), "evaluating points",
-                                          [&] { return evaluate_batch(objective, points, request); });
+    const std::string who = objective.describe_origin();
+    const auto [record_count, noise_stddev] = call_into_module(who, "describing itself", [&] {
+        objective.space().check_contains(points, "evaluation request");
+        return std::pair{objective.record_count(), objective.observation_noise_stddev()};
+    });
+    if (request.per_record && record_count == 0)
+        throw ValidationError(fmt::format("{} is not record-decomposable: it cannot return per-record values", who));
+    Evaluations result =
+        call_into_module(who, "evaluating points", [&] { return evaluate_batch(objective, points, request); });
     // The contract holds for the exact values; the noise of an observation comes after, on the
     // values only, so per-record losses stay the records' exact contributions.
     check_evaluation_contract(objective, points, request, result);
-    add_observation_noise(result.values, objective.observation_noise_stddev(), request, objective.describe_origin());
+    add_observation_noise(result.values, noise_stddev, request, who);
     count_ += result.size();
     return result;
 }

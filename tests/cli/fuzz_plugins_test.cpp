@@ -253,6 +253,10 @@ TEST_CASE("fuzz plugins: a module that throws a non-std exception or crashes whi
          " while evaluating points; the process stops"},
         {"crashing-constructor-objective", "hostile-constructor_null_dereference", 128 + SIGSEGV,
          " while being created (its constructor); the process stops"},
+        {"int-throwing-reference-objective", "hostile-reference_values_throws_int", 1,
+         " failed while computing its reference values: a non-standard exception of type 'int'"},
+        {"aborting-destructor-objective", "hostile-destructor_aborts", 128 + SIGABRT,
+         " while being destroyed (its destructor); the process stops"},
     };
     const std::map<std::string, std::string> environment = {{"DPBO_PROBE_TIMEOUT", kProbeSeconds}};
     for (const auto& c : cases) {
@@ -269,6 +273,43 @@ TEST_CASE("fuzz plugins: a module that throws a non-std exception or crashes whi
             const std::string signal = c.exit_code == 128 + SIGABRT ? "SIGABRT" : "SIGSEGV";
             CHECK(contains(r.err, "dpbo: fatal signal " + signal));
         }
+    }
+}
+
+TEST_CASE("fuzz plugins: an accountant or mechanism that fails outside a run's algorithm is named with its file") {
+    const std::map<std::string, std::string> environment = {{"DPBO_PROBE_TIMEOUT", kProbeSeconds}};
+    const std::string accountant =
+        "accountant 'int-throwing-accountant' (from " + resolved(hostile("hostile-accountant_throws_int")) + ")";
+    SUBCASE("dpbo account") {
+        const auto r = run_dpbo({"account", "--accountant", "int-throwing-accountant", "--mu", "1", "--plugin-path",
+                                 DPBO_TEST_HOSTILE_PLUGIN_DIR},
+                                environment, 60);
+        CHECK(r.exit_code == 1);
+        CHECK_MESSAGE(contains(r.err, accountant + " failed while composing the events: a non-standard exception of "
+                                                   "type 'int'"),
+                      r.err);
+    }
+    SUBCASE("a run's privacy ledger") {
+        TemporaryDirectory out;
+        const auto r = run_dpbo({"run", "--algorithm", "dp-gibo", "--objective", "normal-location", "--accountant",
+                                 "int-throwing-accountant", "--set", "algorithm.iterations=2", "--seed", "1", "--out",
+                                 out.path(), "--plugin-path", DPBO_TEST_HOSTILE_PLUGIN_DIR},
+                                environment, 60);
+        CHECK(r.exit_code == 1);
+        CHECK_MESSAGE(contains(r.err, accountant + " failed while composing a release: a non-standard exception of "
+                                                   "type 'int'"),
+                      r.err);
+        CHECK_FALSE(contains(r.err, "terminate called"));
+    }
+    SUBCASE("dpbo audit") {
+        const auto r = run_dpbo({"audit", "--mechanism", "segfaulting-mechanism", "--runs", "10", "--plugin-path",
+                                 DPBO_TEST_HOSTILE_PLUGIN_DIR},
+                                environment, 60);
+        CHECK(r.exit_code == 128 + SIGSEGV);
+        const std::string mechanism =
+            "mechanism 'segfaulting-mechanism' (from " + resolved(hostile("hostile-mechanism_segfaults")) + ")";
+        CHECK(contains(r.err, "dpbo: fatal signal SIGSEGV"));
+        CHECK_MESSAGE(contains(r.err, " in " + mechanism + " while being audited; the process stops"), r.err);
     }
 }
 

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -215,6 +216,38 @@ void remove_temporaries(const fs::path& dir) {
     }
 }
 
+// Locks DIR/job.lock and returns its descriptor. A run that gives up before writing anything
+// removes a lock file it created (abandon()); a run that opened that file just before holds a lock on
+// a file no longer in the folder, so the lock counts only once the locked file is still the one the
+// folder names — otherwise open the new one and try again.
+int take_lock(const fs::path& dir) {
+    const fs::path lock_file = dir / OutputFolder::kLockName;
+    constexpr int kAttempts = 100;
+    for (int attempt = 0; attempt < kAttempts; ++attempt) {
+        const int fd = ::open(lock_file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+        if (fd < 0)
+            throw RunError(fmt::format("cannot open the lock file '{}': {}", lock_file.string(), std::strerror(errno)));
+        if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+            const int reason = errno;
+            const std::string pid = holder_pid(fd);
+            ::close(fd);
+            if (reason == EWOULDBLOCK)
+                throw ValidationError(fmt::format("--out '{}' is in use by another dpbo run (pid {}, holding {}); one "
+                                                  "run at a time writes a folder: wait for it to finish, then run "
+                                                  "again to keep its results, or choose another --out",
+                                                  dir.string(), pid, lock_file.string()));
+            throw RunError(fmt::format("cannot lock '{}': {}", lock_file.string(), std::strerror(reason)));
+        }
+        struct stat held {}, named {};
+        if (::fstat(fd, &held) == 0 && ::stat(lock_file.c_str(), &named) == 0 && held.st_dev == named.st_dev &&
+            held.st_ino == named.st_ino)
+            return fd;
+        ::close(fd);
+    }
+    throw RunError(fmt::format("cannot lock '{}': the file was replaced {} times while locking it", lock_file.string(),
+                               kAttempts));
+}
+
 }  // namespace
 
 OutputFolder::OutputFolder(fs::path dir, const std::string& identity_json) : dir_(std::move(dir)) {
@@ -227,22 +260,7 @@ OutputFolder::OutputFolder(fs::path dir, const std::string& identity_json) : dir
     fs::create_directories(dir_, ec);
     if (ec) throw RunError(fmt::format("cannot create the output folder '{}': {}", dir_.string(), ec.message()));
 
-    const fs::path lock_file = dir_ / kLockName;
-    lock_fd_ = ::open(lock_file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (lock_fd_ < 0)
-        throw RunError(fmt::format("cannot open the lock file '{}': {}", lock_file.string(), std::strerror(errno)));
-    if (::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
-        const int reason = errno;
-        const std::string pid = holder_pid(lock_fd_);
-        ::close(lock_fd_);
-        lock_fd_ = -1;
-        if (reason == EWOULDBLOCK)
-            throw ValidationError(fmt::format("--out '{}' is in use by another dpbo run (pid {}, holding {}); one run "
-                                              "at a time writes a folder: wait for it to finish, then run again to "
-                                              "keep its results, or choose another --out",
-                                              dir_.string(), pid, lock_file.string()));
-        throw RunError(fmt::format("cannot lock '{}': {}", lock_file.string(), std::strerror(reason)));
-    }
+    lock_fd_ = take_lock(dir_);
     const std::string pid = std::to_string(::getpid()) + "\n";
     if (::ftruncate(lock_fd_, 0) != 0 || ::pwrite(lock_fd_, pid.data(), pid.size(), 0) < 0) {
         // The pid is only for the message another run prints; the lock itself holds.

@@ -303,8 +303,14 @@ std::shared_ptr<Module> PluginRegistry::create(ModuleKind kind, const std::strin
         throw failed(fmt::format("its factory made a {}, the manifest says {}", to_string(module->kind()),
                                  to_string(kind)));
     module->origin_ = ModuleOrigin{name, plugin.path};
-    // The deleter holds the library: the module's code stays mapped until the module is gone.
-    return std::shared_ptr<Module>(module.release(), [opened](Module* m) { delete m; });
+    // The deleter holds the library: the module's code stays mapped until the module is gone. A
+    // destructor is module code too: a crash in it is reported naming the module. (Destructors are
+    // noexcept, so one that throws ends in std::terminate's abort, which the guard reports.)
+    return std::shared_ptr<Module>(module.release(),
+                                   [opened, who = fmt::format("{} (from {})", owner, plugin.path.string())](Module* m) {
+                                       ModuleCallGuard guard(who, "being destroyed (its destructor)");
+                                       delete m;
+                                   });
 }
 
 }  // namespace dpbo

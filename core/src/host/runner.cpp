@@ -354,7 +354,10 @@ private:
 
         // Figures the objective computes from its data for judging runs (e.g. the loss at the true
         // parameters) go where every unprivatised figure goes.
-        for (ReleasedValue& reference : modules.objective->reference_values()) {
+        std::vector<ReleasedValue> references = call_into_module(
+            modules.objective->describe_origin(), "computing its reference values",
+            [&] { return modules.objective->reference_values(); });
+        for (ReleasedValue& reference : references) {
             reference.name = "objective_" + reference.name;
             result.evaluation_only.push_back(std::move(reference));
         }
@@ -421,13 +424,15 @@ private:
             {"experiment_seed_source", spec_.seed ? "derived from --seed" : "operating system CSPRNG"},
             {"privacy_noise", noise_source},
             {"reproducible", spec_.seed.has_value()}};
-        json outputs = json::array();
-        for (const Output& output : objective.outputs())
-            outputs.push_back({{"name", output.name}, {"sense", to_string(output.sense)}});
-        out["objective"] = {{"sense", to_string(objective.sense())},
-                            {"outputs", outputs},
-                            {"data", objective.data_description()},
-                            {"records", objective.record_count()}};
+        out["objective"] = call_into_module(objective.describe_origin(), "describing itself", [&] {
+            json outputs = json::array();
+            for (const Output& output : objective.outputs())
+                outputs.push_back({{"name", output.name}, {"sense", to_string(output.sense)}});
+            return json{{"sense", to_string(objective.sense())},
+                        {"outputs", outputs},
+                        {"data", objective.data_description()},
+                        {"records", objective.record_count()}};
+        });
     }
 
     // A repeat refused by the budget still leaves a record: what it released (the ledger's log) and

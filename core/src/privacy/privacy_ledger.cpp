@@ -8,6 +8,7 @@
 
 #include "dpbo/accountant.hpp"
 #include "dpbo/errors.hpp"
+#include "dpbo/host/module_call_guard.hpp"
 #include "dpbo/random.hpp"
 
 namespace dpbo {
@@ -29,10 +30,29 @@ double budget_number(const std::string& text, const std::string& key, const std:
     return number;
 }
 
+// What the budget is compared with, read from the accountant (module code, so guarded) in one go.
+struct Spend {
+    PrivacyStatement total;         // μ budgets only
+    double delta_with_slack = 0.0;  // δ at the budget's ε widened by the tolerance (ε budgets only)
+};
+
+Spend read_spend(const Accountant& trial, const PrivacyBudget& budget, double slack) {
+    return call_into_module(trial.describe_origin(), "converting the privacy spend", [&] {
+        Spend spend;
+        if (budget.mu)
+            spend.total = trial.total();
+        else
+            spend.delta_with_slack = trial.delta_for_epsilon(*budget.epsilon * slack);
+        return spend;
+    });
+}
+
 // The spend the budget is compared with, in the budget's own terms, for messages.
-std::string describe_spend(const Accountant& trial, const PrivacyBudget& budget) {
-    if (budget.mu) return fmt::format("mu = {}", trial.total().mu);
-    return fmt::format("delta = {} at epsilon = {}", trial.delta_for_epsilon(*budget.epsilon), *budget.epsilon);
+std::string describe_spend(const Accountant& trial, const Spend& spend, const PrivacyBudget& budget) {
+    if (budget.mu) return fmt::format("mu = {}", spend.total.mu);
+    const double delta = call_into_module(trial.describe_origin(), "converting the privacy spend",
+                                          [&] { return trial.delta_for_epsilon(*budget.epsilon); });
+    return fmt::format("delta = {} at epsilon = {}", delta, *budget.epsilon);
 }
 
 }  // namespace
@@ -119,9 +139,10 @@ void PrivacyLedger::set_scope(const std::string& neighbouring, const std::string
 void PrivacyLedger::check_budget(const Accountant& trial, const PrivacyEvent& event) const {
     const PrivacyBudget& budget = *budget_;
     constexpr double kSlack = 1.0 + PrivacyBudget::kRelativeTolerance;
+    const Spend spend = read_spend(trial, budget, kSlack);
     bool within = false;
     if (budget.mu) {
-        const PrivacyStatement total = trial.total();
+        const PrivacyStatement& total = spend.total;
         if (total.notion != PrivacyNotion::GaussianDP) {
             throw ValidationError(fmt::format(
                 "{}: the budget {} is stated in mu, but the run's accountant composes to {}; state the budget as "
@@ -130,7 +151,7 @@ void PrivacyLedger::check_budget(const Accountant& trial, const PrivacyEvent& ev
         }
         within = total.mu <= *budget.mu * kSlack;
     } else {
-        const double delta = trial.delta_for_epsilon(*budget.epsilon * kSlack);
+        const double delta = spend.delta_with_slack;
         within = budget.delta == 0.0 ? delta == 0.0 : delta <= budget.delta * kSlack;
     }
     if (!within) {
@@ -138,7 +159,7 @@ void PrivacyLedger::check_budget(const Accountant& trial, const PrivacyEvent& ev
             "{}: release refused: {} would bring the spend to {}, beyond the budget {} ({}); {} earlier release(s) "
             "stand",
             owner_, event.what.empty() ? event.describe() : fmt::format("'{}' ({})", event.what, event.describe()),
-            describe_spend(trial, budget), budget.text(), budget.describe(), charges_));
+            describe_spend(trial, spend, budget), budget.text(), budget.describe(), charges_));
     }
 }
 
@@ -151,12 +172,15 @@ std::size_t PrivacyLedger::charge(const PrivacyEvent& event) {
     }
     if (budget_) {
         // The copy takes the release; the ledger's own composition changes only once it passed.
-        std::unique_ptr<Accountant> trial = accountant_->clone();
-        trial->compose(event);
+        std::unique_ptr<Accountant> trial = call_into_module(accountant_->describe_origin(), "composing a release", [&] {
+            std::unique_ptr<Accountant> copy = accountant_->clone();
+            copy->compose(event);
+            return copy;
+        });
         check_budget(*trial, event);
         accountant_ = std::move(trial);
     } else {
-        accountant_->compose(event);
+        call_into_module(accountant_->describe_origin(), "composing a release", [&] { accountant_->compose(event); });
     }
     ++charges_;
     if (log_mode_ == Log::Discard) return charges_ - 1;
@@ -171,7 +195,8 @@ void PrivacyLedger::record_release(std::size_t entry, const arma::vec& released)
 
 PrivacyStatement PrivacyLedger::spent() const {
     if (charges_ == 0) throw RunError(fmt::format("{}: nothing was charged to the privacy ledger", owner_));
-    return accountant_->total();
+    return call_into_module(accountant_->describe_origin(), "stating the privacy spent",
+                            [&] { return accountant_->total(); });
 }
 
 PrivacyStatement PrivacyLedger::statement_for(const PrivacyStatement& described) const {
@@ -184,7 +209,8 @@ PrivacyStatement PrivacyLedger::statement_for(const PrivacyStatement& described)
         }
         return described;
     }
-    const PrivacyStatement total = accountant_->total();
+    const PrivacyStatement total = call_into_module(accountant_->describe_origin(), "stating the privacy spent",
+                                                    [&] { return accountant_->total(); });
     if (!claims_privacy) {
         PrivacyStatement statement = described;
         statement.mechanism += fmt::format("{}the {} private release(s) composed to {}, but the run also releases "

@@ -42,6 +42,7 @@
 #include <fmt/ranges.h>
 
 #include "dpbo/errors.hpp"
+#include "memory_bound.hpp"
 #include "dpbo/evaluation.hpp"
 #include "dpbo/neighbour.hpp"
 #include "dpbo/objective.hpp"
@@ -213,6 +214,12 @@ private:
         settings.signal_variance = kSignalVariance;
         settings.noise_stddev = parameters.real("data_noise");
         settings.seed = static_cast<std::uint64_t>(parameters.integer("data_seed"));
+        // The drawn inputs (records × dim, and the uniform draw they come from) and the records ×
+        // records kernel matrix with its Cholesky factor are held at once.
+        const double records = static_cast<double>(settings.records);
+        dpbo::memory::require(kOwner, fmt::format("dim = {} with records = {}", settings.dim, settings.records),
+                              8.0 * (2.0 * records * static_cast<double>(settings.dim) + 2.0 * records * records),
+                              "the drawn inputs and their kernel matrix");
         if (!std::isfinite(settings.lengthscale_high) ||
             settings.lengthscale_low > settings.lengthscale_high) {
             throw dpbo::ValidationError(fmt::format(

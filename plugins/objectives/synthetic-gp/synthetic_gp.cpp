@@ -29,6 +29,7 @@
 #include <nlopt.h>
 
 #include "dpbo/errors.hpp"
+#include "memory_bound.hpp"
 #include "dpbo/gp/gaussian_process.hpp"
 #include "dpbo/gp/kernel.hpp"
 #include "dpbo/objective.hpp"
@@ -215,6 +216,7 @@ public:
                 "{}: lower = {} and upper = {} are not allowed; need finite lower < upper", kOwner,
                 lower_, upper_));
         }
+        if (grid_ == 0) require_continuous_memory(parameters);
         dpbo::ExperimentRng rng(seed_);
         lengthscales_ = draw_lengthscales(parameters, rng);
         if (grid_ > 0) {
@@ -307,6 +309,17 @@ private:
         spec.lengthscales = lengthscales;
         spec.signal_variance = signal_variance;
         return dpbo::gp::make_kernel(spec);
+    }
+
+    // The continuous form holds the support inputs (support_points × dim, and the uniform draw they
+    // come from) and the support kernel matrix with its Cholesky factor (support_points² each) at
+    // once. (The grid form is bounded by g^dim ≤ 4000000 in checked_grid.)
+    void require_continuous_memory(const dpbo::ParameterSet& parameters) const {
+        const auto count = static_cast<double>(parameters.integer("support_points"));
+        const double dim = static_cast<double>(dim_);
+        dpbo::memory::require(kOwner, fmt::format("dim = {} with support_points = {}", dim_, count),
+                              8.0 * (2.0 * count * dim + 2.0 * count * count),
+                              "the support inputs and their kernel matrix");
     }
 
     void build_continuous_sample(const dpbo::ParameterSet& parameters, dpbo::ExperimentRng& rng) {

@@ -1,0 +1,26 @@
+// A well-formed accountant whose compose() throws an int: `dpbo account` and every run through its
+// ledger must end naming the module, its file and what it was doing.
+#include <memory>
+#include <vector>
+
+#include <dpbo/accountant.hpp>
+#include <dpbo/parameters.hpp>
+#include <dpbo/plugin.hpp>
+#include <dpbo/privacy_statement.hpp>
+
+namespace {
+class ThrowingAccountant final : public dpbo::Accountant {
+public:
+    static dpbo::ParameterSchema schema() { return {}; }
+    ThrowingAccountant() = default;
+    explicit ThrowingAccountant(const dpbo::ParameterSet&) {}
+    std::vector<dpbo::PrivacyEventKind> accepted_kinds() const override { return dpbo::all_privacy_event_kinds(); }
+    void compose(const dpbo::PrivacyEvent&) override { throw 3; }
+    double delta_for_epsilon(double) const override { return 1.0; }
+    double epsilon_for_delta(double) const override { return 0.0; }
+    dpbo::PrivacyStatement total() const override { return dpbo::PrivacyStatement::pure_dp(1.0); }
+    std::unique_ptr<dpbo::Accountant> clone() const override { return std::make_unique<ThrowingAccountant>(); }
+};
+}  // namespace
+
+DPBO_PLUGIN(ThrowingAccountant, "int-throwing-accountant", "1.0.0", "its compose throws an int", "none")

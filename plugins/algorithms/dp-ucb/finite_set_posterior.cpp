@@ -26,8 +26,10 @@ void FiniteSetPosterior::add_column(std::size_t row, double& root, double& prior
     // Cov_{t−1}(Λ, x) = k(Λ, x) − V_{t−1} V_{t−1}(x)ᵀ.
     arma::vec column = kernel_.cross(candidates_, candidates_.row(row));
     if (count_ > 0) {
-        const arma::span held(0, count_ - 1);
-        column -= factor_.cols(held) * factor_(arma::span(row), held).t();
+        // The first count_ columns, aliased in place: a subview would be copied (|Λ|·t doubles per step).
+        const arma::mat held(factor_.memptr(), factor_.n_rows, count_, /*copy_aux_mem=*/false, /*strict=*/true);
+        const arma::vec at_row = held.row(row).t();
+        column -= held * at_row;
     }
     column /= root;
     factor_.col(count_) = column;

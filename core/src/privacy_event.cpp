@@ -33,6 +33,9 @@ public:
     void probability_below_one(const char* field, double value) const {
         if (!(value >= 0.0 && value < 1.0)) refuse(field, number(value), "a number in [0, 1)");
     }
+    void non_negative(const char* field, double value) const {
+        if (!(std::isfinite(value) && value >= 0.0)) refuse(field, number(value), "a finite number >= 0");
+    }
     void at_least_one(const char* field, std::size_t value) const {
         if (value == 0) refuse(field, "0", "an integer >= 1");
     }
@@ -130,8 +133,14 @@ void PrivacyEvent::validate() const {
                    },
                    [&](const PureDpEvent& e) { check.positive("epsilon", e.epsilon); },
                    [&](const ApproxDpEvent& e) {
-                       check.positive("epsilon", e.epsilon);
+                       // ε = 0 with δ > 0: a sensitivity bound that fails with probability δ
+                       // (Kusner et al. 2015, Theorems 1, 3, 5), charged beside the pure release.
+                       check.non_negative("epsilon", e.epsilon);
                        check.probability_below_one("delta", e.delta);
+                       if (e.epsilon == 0.0 && e.delta == 0.0)
+                           throw ValidationError(fmt::format("privacy event '{}': epsilon = 0 and delta = 0 "
+                                                             "claim nothing; allowed: epsilon > 0 or delta > 0",
+                                                             to_string(kind())));
                    },
                },
                mechanism);

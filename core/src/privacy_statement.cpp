@@ -84,6 +84,11 @@ void PrivacyStatement::validate() const {
 }
 
 std::string PrivacyStatement::headline() const {
+    if (notion != PrivacyNotion::NotPrivate && !conditional_on.empty()) {
+        PrivacyStatement unconditional = *this;
+        unconditional.conditional_on.clear();
+        return fmt::format("{} conditional on {}", unconditional.headline(), conditional_on);
+    }
     switch (notion) {
         case PrivacyNotion::NotPrivate: return "not private";
         case PrivacyNotion::PureDP: return fmt::format("{:g}-DP", epsilon);

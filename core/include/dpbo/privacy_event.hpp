@@ -57,7 +57,9 @@ struct PureDpEvent {
     double epsilon = 0.0;
 };
 
-// A mechanism its author states to be (ε, δ)-DP.
+// A mechanism its author states to be (ε, δ)-DP. ε = 0 with δ > 0 is the cost of a sensitivity bound
+// that holds only with probability 1 − δ (Kusner et al. 2015, Theorems 1, 3, 5): charged beside the
+// pure ε-DP release calibrated to that bound, basic composition makes the pair (ε, δ)-DP.
 struct ApproxDpEvent {
     double epsilon = 0.0;
     double delta = 0.0;

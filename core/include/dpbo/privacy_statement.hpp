@@ -31,6 +31,11 @@ struct PrivacyStatement {
     std::string protected_unit;               // "one validation record"
     std::vector<std::string> released;        // what left the trusted boundary
     std::vector<std::string> assumptions;     // what the guarantee rests on
+    // Non-empty for a guarantee that holds only when the data satisfy a distributional assumption
+    // (Kusner et al. 2015, Assumption 1: the validation functions of neighbouring datasets are
+    // jointly a GP), i.e. not a worst-case guarantee. It is part of the notion, not a footnote:
+    // headline() reads "(ε, δ)-DP conditional on …" and the JSON notion carries it.
+    std::string conditional_on;
     std::string mechanism;                    // how it was achieved, one line
 
     static PrivacyStatement not_private(std::vector<std::string> released, std::string why);
@@ -41,7 +46,7 @@ struct PrivacyStatement {
     // Throws ValidationError when parameters are missing or meaningless (μ <= 0, δ >= 1, no
     // protected unit for a private notion, ...). Called before any result is written.
     void validate() const;
-    // "0.5-GDP" / "(1, 1e-05)-DP" / "not private".
+    // "0.5-GDP" / "(1, 1e-05)-DP" / "not private"; "(2, 0.0002)-DP conditional on …" when conditional.
     std::string headline() const;
     // Multi-line human summary, for the CLI.
     std::string describe() const;

@@ -52,6 +52,10 @@ json to_json(const arma::mat& m) {
 json to_json(const PrivacyStatement& s) {
     json out;
     out["notion"] = to_string(s.notion);
+    // A conditional guarantee says so in its notion (see PrivacyStatement::conditional_on).
+    if (!s.conditional_on.empty() && s.notion != PrivacyNotion::NotPrivate)
+        out["notion"] = fmt::format("{} conditional on {}", to_string(s.notion), s.conditional_on);
+    if (!s.conditional_on.empty()) out["conditional_on"] = s.conditional_on;
     out["headline"] = s.headline();
     switch (s.notion) {
         case PrivacyNotion::PureDP: out["epsilon"] = s.epsilon; break;

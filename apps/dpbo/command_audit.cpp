@@ -13,6 +13,7 @@
 #include "audit/audit_claim.hpp"
 #include "audit/audit_statistics.hpp"
 #include "audit/release_samples.hpp"
+#include "audit/score_worlds.hpp"
 #include "cli.hpp"
 #include "dpbo/accountant.hpp"
 #include "dpbo/errors.hpp"
@@ -20,6 +21,7 @@
 #include "dpbo/mechanism.hpp"
 #include "dpbo/privacy_ledger.hpp"
 #include "dpbo/random.hpp"
+#include "dpbo/selection.hpp"
 #include "job_options.hpp"
 
 namespace dpbo::cli {
@@ -30,6 +32,9 @@ constexpr std::size_t kMechanismRuns = 100000;
 constexpr std::size_t kAlgorithmRuns = 4000;
 constexpr const char* kMechanismNeighbouring = "query answers x and x + Δ, Δ the stated sensitivity";
 constexpr const char* kMechanismUnit = "one answer of a query of sensitivity Δ";
+constexpr const char* kSelectionNeighbouring = "score vectors q and q′ (--scores, --neighbour-scores), each score moved "
+                                               "by at most Δq, the stated sensitivity";
+constexpr const char* kSelectionUnit = "one dataset behind scores of sensitivity Δq";
 
 // The accountant that composes the mechanism's events: 'gdp' (its (ε, δ) equivalent at --delta)
 // for μ-GDP and Gaussian events, 'basic' for pure and approximate DP ones.
@@ -45,6 +50,7 @@ struct AuditOptions {
     std::string runs_text;
     double sensitivity = 1.0;
     double value = 0.0;
+    std::string scores, neighbour_scores;
     double delta = 1e-5;
     double confidence = 0.95;
 };
@@ -194,10 +200,12 @@ int command_audit(const std::vector<std::string>& arguments) {
     JobOptions& job_options = options.job;
     po::options_description described(
         "dpbo audit --mechanism M [--set mechanism.K=V] [--sensitivity D] [--value A] [options]\n"
+        "dpbo audit --selection S [--set selection.K=V] --scores Q --neighbour-scores Q' [--sensitivity D] "
+        "[options]\n"
         "dpbo audit --algorithm A --objective O [--ROLE MODULE ...] [--set ROLE.K=V] [--config F] "
         "--neighbour objective.K=V [options]\n\n"
         "Tries to refute a privacy claim: releases on two neighbouring inputs (a mechanism on x = A and x' = A + D; "
-        "an algorithm on the objective's data and on it with the --neighbour settings, with one fixed experiment "
+        "a selection on scores Q and Q' (each moved by at most D); an algorithm on the objective's data and on it with the --neighbour settings, with one fixed experiment "
         "seed), distinguishing events learnt on half the releases, an empirical lower bound on epsilon (and mu) "
         "from the other half.\nexit codes: 0 not refuted, 3 claim refuted, 2 usage or validation error, 1 failure "
         "while running");
@@ -206,7 +214,11 @@ int command_audit(const std::vector<std::string>& arguments) {
         ("neighbour", po::value(&options.neighbour)->composing(),
          "objective.KEY=VALUE turning the data D into its neighbour D' (repeatable; e.g. "
          "objective.neighbour_record=0)")
-        ("sensitivity", po::value(&options.sensitivity)->default_value(1.0), "mechanism audit: |x' - x|")
+        ("sensitivity", po::value(&options.sensitivity)->default_value(1.0),
+         "mechanism audit: |x' - x|; selection audit: the quality sensitivity (each |q'_i - q_i| at most this)")
+        ("scores", po::value(&options.scores), "selection audit: the scores on D, comma-separated (e.g. 0,1,2)")
+        ("neighbour-scores", po::value(&options.neighbour_scores),
+         "selection audit: the scores on D', as many, each within --sensitivity of D's (e.g. 1,0,2)")
         ("value", po::value(&options.value)->default_value(0.0), "mechanism audit: x")
         ("runs", po::value(&options.runs_text),
          fmt::format("releases per world (default {} for a mechanism, {} for an algorithm)", kMechanismRuns,
@@ -230,8 +242,21 @@ int command_audit(const std::vector<std::string>& arguments) {
     const auto mechanism_option = job_options.role_modules.find("mechanism");
     const std::string mechanism_name =
         mechanism_option == job_options.role_modules.end() ? "" : mechanism_option->second;
-    if (!algorithm_audit && mechanism_name.empty())
-        throw ValidationError("audit needs --mechanism NAME, or --algorithm NAME with --objective NAME and --neighbour");
+    // Without an algorithm, --selection names the selection audited on its own.
+    const auto selection_option = job_options.role_modules.find("selection");
+    const std::string selection_name =
+        selection_option == job_options.role_modules.end() ? "" : selection_option->second;
+    if (!algorithm_audit && mechanism_name.empty() && selection_name.empty())
+        throw ValidationError("audit needs --mechanism NAME, --selection NAME with --scores and --neighbour-scores, or "
+                              "--algorithm NAME with --objective NAME and --neighbour");
+    if (!algorithm_audit && !mechanism_name.empty() && !selection_name.empty())
+        throw ValidationError(fmt::format("--mechanism {} and --selection {}: audit one release at a time",
+                                          mechanism_name, selection_name));
+    const bool selection_audit = !algorithm_audit && !selection_name.empty();
+    for (const char* option : {"scores", "neighbour-scores"})
+        if (given.count(option) && !selection_audit)
+            throw ValidationError(fmt::format("--{} applies to selection audits (--selection NAME without --algorithm)",
+                                              option));
     if (!(options.confidence > 0.0 && options.confidence < 1.0))
         throw ValidationError(fmt::format("--confidence {} must lie in (0, 1)", options.confidence));
     if (!(options.delta > 0.0 && options.delta < 1.0))
@@ -262,27 +287,75 @@ int command_audit(const std::vector<std::string>& arguments) {
         check_power(runs, options.confidence, settings);
     };
 
-    if (!algorithm_audit) {
+    // A mechanism or selection audited on its own takes its own module and settings only.
+    const auto single_module_settings = [&](const std::string& kind) {
         if (given.count("neighbour"))
-            throw ValidationError("--neighbour applies to algorithm audits; a mechanism audit compares x = --value "
-                                  "and x' = --value + --sensitivity");
+            throw ValidationError(fmt::format("--neighbour applies to algorithm audits; a {} audit compares {}", kind,
+                                              kind == "mechanism" ? "x = --value and x' = --value + --sensitivity"
+                                                                  : "--scores and --neighbour-scores"));
         for (const auto& [role, module] : job_options.role_modules)
-            if (role != "mechanism")
-                throw ValidationError(fmt::format("--{} {} names a module for an algorithm's role; a mechanism audit "
-                                                  "takes only --mechanism and mechanism.KEY=VALUE settings",
-                                                  role, module));
+            if (role != kind)
+                throw ValidationError(fmt::format("--{} {} names a module for an algorithm's role; a {} audit takes "
+                                                  "only --{} and {}.KEY=VALUE settings",
+                                                  role, module, kind, kind, kind));
         const bool other_settings = std::any_of(job.roles.begin(), job.roles.end(),
-                                                [](const auto& entry) { return entry.first != "mechanism"; });
+                                                [&](const auto& entry) { return entry.first != kind; });
         if (!job.algorithm.parameters.empty() || !job.objective.parameters.empty() || other_settings)
-            throw ValidationError("a mechanism audit takes only mechanism.KEY=VALUE settings");
+            throw ValidationError(fmt::format("a {} audit takes only {}.KEY=VALUE settings", kind, kind));
         if (!std::isfinite(options.sensitivity) || options.sensitivity <= 0.0)
             throw ValidationError(fmt::format("--sensitivity {} must be a finite number > 0", options.sensitivity));
+        const auto settings_given = job.roles.find(kind);
+        return settings_given != job.roles.end() ? settings_given->second.parameters
+                                                 : std::map<std::string, std::string>{};
+    };
+
+    if (selection_audit) {
+        const std::map<std::string, std::string> parameters = single_module_settings("selection");
+        if (!given["value"].defaulted())
+            throw ValidationError("--value applies to mechanism audits; a selection audit takes --scores and "
+                                  "--neighbour-scores");
+        for (const char* option : {"scores", "neighbour-scores"})
+            if (!given.count(option))
+                throw ValidationError(fmt::format("a selection audit needs --{} (e.g. --scores 0,1,2 "
+                                                  "--neighbour-scores 1,0,2)",
+                                                  option));
+        const audit::ScoreWorlds worlds =
+            audit::score_worlds(options.scores, options.neighbour_scores, options.sensitivity);
+        auto selection = registry.create_as<Selection>(selection_name, parameters);
+        selection->calibrate(options.sensitivity);
+        const std::string who = fmt::format("selection '{}'", selection_name);
+        const AccountantChoice composer = selection->accountant();
+        const auto ledger = [&](PrivacyNoiseSource& noise) {
+            auto made = std::make_unique<PrivacyLedger>(
+                registry.create_as<Accountant>(composer.name, composer.parameters), std::nullopt, noise, who,
+                PrivacyLedger::Log::Discard);
+            made->set_scope(kSelectionNeighbouring, kSelectionUnit);
+            return made;
+        };
+        PrivacyNoiseSource unused = PrivacyNoiseSource::from_seed(0);
+        const auto probe = ledger(unused);
+        PrivacyEvent one = selection->event();
+        one.what = "one choice";
+        probe->charge(one);
+        set_claim(probe->statement_for(selection->guarantee()), who);
+        const auto ledger_first = ledger(noise_first);
+        const auto ledger_second = ledger(noise_second);
+        samples = audit::sample_selection(*selection, worlds.first, worlds.second, runs, *ledger_first, *ledger_second);
+        json settings_json = json::object();
+        for (const auto& [key, value] : parameters) settings_json[key] = value;
+        const auto listed = [](const arma::vec& v) {
+            return fmt::format("{}", fmt::join(std::vector<double>(v.begin(), v.end()), ","));
+        };
+        subject.description = {{"kind", "selection"}, {"name", selection_name}, {"parameters", settings_json},
+                               {"scores", std::vector<double>(worlds.first.begin(), worlds.first.end())},
+                               {"neighbour_scores", std::vector<double>(worlds.second.begin(), worlds.second.end())},
+                               {"sensitivity", options.sensitivity}};
+        subject.line = fmt::format("{} ({}), D: q = ({}), D′: q′ = ({}) (sensitivity {:g})", who, subject.claim_source,
+                                   listed(worlds.first), listed(worlds.second), options.sensitivity);
+    } else if (!algorithm_audit) {
+        const std::map<std::string, std::string> parameters = single_module_settings("mechanism");
         if (!std::isfinite(options.value) || !std::isfinite(options.value + options.sensitivity))
             throw ValidationError(fmt::format("--value {} and --value + --sensitivity must be finite", options.value));
-        const auto mechanism_settings = job.roles.find("mechanism");
-        const std::map<std::string, std::string> parameters =
-            mechanism_settings != job.roles.end() ? mechanism_settings->second.parameters
-                                                  : std::map<std::string, std::string>{};
         auto mechanism = registry.create_as<Mechanism>(mechanism_name, parameters);
         const std::string who = fmt::format("mechanism '{}'", mechanism_name);
         // The mechanism's own code (calibration, its event and guarantee, every release) runs guarded.

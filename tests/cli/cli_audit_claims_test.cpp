@@ -57,6 +57,18 @@ std::vector<std::string> dp_gibo(const std::string& mu, const std::string& itera
             "--neighbour", "objective.neighbour_record=0", "--runs", "10000"};
 }
 
+// A selection audited on the scores q (D) and q′ (D′), Δq = 1: candidate 0 loses 1 and the nine
+// others gain 1, the pair that brings the exponential mechanism's privacy loss nearest its ε —
+// ln(P_D(0)/P_D′(0)) = ε/2 + ln((1 + 9e^{ε/2})/(e^{ε/2} + 9)), 0.90 at ε = 1 — and where scores
+// move in opposite directions, so the monotone mode's ε·q/Δq is not valid.
+std::vector<std::string> selection(const std::string& name, const std::vector<std::string>& settings,
+                                   const std::string& runs) {
+    std::vector<std::string> arguments = {"audit", "--selection", name, "--runs", runs, "--scores",
+                                          "1,0,0,0,0,0,0,0,0,0", "--neighbour-scores", "0,1,1,1,1,1,1,1,1,1"};
+    for (const auto& s : settings) arguments.insert(arguments.end(), {"--set", "selection." + s});
+    return arguments;
+}
+
 }  // namespace
 
 TEST_CASE("audit claims: gaussian at 1-GDP") { check_not_refuted(mechanism("gaussian", {"mu=1"}, "100000")); }
@@ -80,3 +92,30 @@ TEST_CASE("audit claims: dp-gibo at 1-GDP, T = 3") { check_not_refuted(dp_gibo("
 TEST_CASE("audit claims: dp-gibo at 6-GDP, T = 1") { check_not_refuted(dp_gibo("6", "1")); }
 
 TEST_CASE("audit claims: dp-gibo at 6-GDP, T = 3") { check_not_refuted(dp_gibo("6", "3")); }
+
+TEST_CASE("audit claims: exponential selection at 1-DP") {
+    check_not_refuted(selection("exponential", {"epsilon=1"}, "40000"));
+}
+
+TEST_CASE("audit claims: permute-and-flip selection at 1-DP") {
+    check_not_refuted(selection("permute-and-flip", {"epsilon=1"}, "40000"));
+}
+
+// The auditor's known positive for selections: monotone = true claims ε with weights exp(ε q/Δq),
+// which holds only when all scores move the same way. On these neighbours the true loss at ε = 1 is
+// ln 5.9 = 1.78 for the exponential mechanism and ln 7.3 = 1.99 for permute-and-flip; 20000 runs
+// per world show well above 1.
+TEST_CASE("audit claims: a monotone claim on scores that move both ways is refuted") {
+    for (const std::string name : {"exponential", "permute-and-flip"}) {
+        CAPTURE(name);
+        auto arguments = selection(name, {"epsilon=1", "monotone=true"}, "20000");
+        arguments.insert(arguments.end(), {"--seed", "2024", "--json"});
+        const auto r = run_dpbo(arguments, {}, 300);
+        CAPTURE(r.err);
+        REQUIRE(r.exit_code == 3);
+        const auto out = nlohmann::json::parse(r.out);
+        CHECK(out["refuted"] == true);
+        CHECK(out["lower_bound"]["epsilon"].get<double>() > 1.2);
+        CHECK(out["claim"]["epsilon"].get<double>() == 1.0);
+    }
+}

@@ -103,6 +103,29 @@ TEST_CASE("cli audit: bad input is refused with exit code 2, naming what is wron
                   "no privacy claim");
 }
 
+TEST_CASE("cli audit: a selection audit's scores are checked, each error named") {
+    const std::vector<std::string> base = {"audit", "--selection", "exponential", "--set", "selection.epsilon=1"};
+    check_refused(base, "--scores");
+    check_refused(plus(base, {"--scores", "0,1,2"}), "--neighbour-scores");
+    check_refused(plus(base, {"--scores", "0,1,2", "--neighbour-scores", "1,0"}), "--scores has 3 entries and");
+    check_refused(plus(base, {"--scores", "0,x,2", "--neighbour-scores", "1,0,2"}), "--scores entry 2 ('x')");
+    check_refused(plus(base, {"--scores", "0,1,2", "--neighbour-scores", "1,0,inf"}),
+                  "--neighbour-scores entry 3 ('inf')");
+    check_refused(plus(base, {"--scores", "0,1,2", "--neighbour-scores", "1,0,4"}),
+                  "score 3 moves from 2 (--scores) to 4 (--neighbour-scores), by more than --sensitivity 1");
+    check_refused(plus(base, {"--scores", "0,1,2", "--neighbour-scores", "1,0,2", "--value", "3"}), "--value");
+    check_refused(plus(base, {"--scores", "0,1,2", "--neighbour-scores", "1,0,2", "--sensitivity", "-1"}),
+                  "--sensitivity -1");
+    check_refused(plus(base, {"--scores", "0,1,2", "--neighbour-scores", "1,0,2", "--mechanism", "laplace"}),
+                  "one release at a time");
+    check_refused(plus(base, {"--scores", "0,1,2", "--neighbour-scores", "1,0,2", "--set", "mechanism.epsilon=1"}),
+                  "only selection.KEY=VALUE");
+    check_refused({"audit", "--mechanism", "laplace", "--set", "mechanism.epsilon=1", "--scores", "0,1"},
+                  "--scores applies to selection audits");
+    check_refused({"audit", "--selection", "exponential", "--scores", "0,1", "--neighbour-scores", "1,0"},
+                  "epsilon");
+}
+
 TEST_CASE("cli audit: 'dpbo --help' lists the command and its exit code 3") {
     const auto r = run_dpbo({"--help"});
     CHECK(r.exit_code == 0);

@@ -12,6 +12,7 @@
 #include "dpbo/observer.hpp"
 #include "dpbo/privacy_ledger.hpp"
 #include "dpbo/random.hpp"
+#include "dpbo/selection.hpp"
 #include "dpbo/host/module_call_guard.hpp"
 #include "dpbo/host/registry.hpp"
 
@@ -40,6 +41,19 @@ ReleaseSamples sample_mechanism(const Mechanism& mechanism, double value, double
         samples.second(i, 0) = mechanism.release(x_prime, ledger_second, "audit release in world D′")(0);
         check_finite(samples.first(i, 0), "release", "the mechanism");
         check_finite(samples.second(i, 0), "release", "the mechanism");
+    }
+    return samples;
+}
+
+ReleaseSamples sample_selection(const Selection& selection, const arma::vec& first, const arma::vec& second,
+                                std::size_t runs, PrivacyLedger& ledger_first, PrivacyLedger& ledger_second) {
+    ReleaseSamples samples;
+    samples.coordinates = {"chosen index"};
+    samples.first.set_size(runs, 1);
+    samples.second.set_size(runs, 1);
+    for (std::size_t i = 0; i < runs; ++i) {
+        samples.first(i, 0) = static_cast<double>(selection.select(first, ledger_first, "audit choice in world D"));
+        samples.second(i, 0) = static_cast<double>(selection.select(second, ledger_second, "audit choice in world D′"));
     }
     return samples;
 }

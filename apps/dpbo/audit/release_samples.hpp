@@ -19,6 +19,7 @@ class Objective;
 class PluginRegistry;
 class PrivacyLedger;
 class PrivacyNoiseSource;
+class Selection;
 }  // namespace dpbo
 
 namespace dpbo::audit {
@@ -35,6 +36,11 @@ struct ReleaseSamples {
 // not a finite number.
 ReleaseSamples sample_mechanism(const Mechanism& mechanism, double value, double sensitivity, std::size_t runs,
                                 PrivacyLedger& ledger_first, PrivacyLedger& ledger_second);
+
+// `runs` choices of a calibrated selection over the scores `first` (world D) and `second` (D′), each
+// world's through its own ledger as for sample_mechanism; the released coordinate is the index.
+ReleaseSamples sample_selection(const Selection& selection, const arma::vec& first, const arma::vec& second,
+                                std::size_t runs, PrivacyLedger& ledger_first, PrivacyLedger& ledger_second);
 
 // The values a run releases, flattened: every RunResult.released entry (column-major, named
 // "NAME[i]" or "NAME[i,j]"), then every trace column not marked evaluation-only at every row

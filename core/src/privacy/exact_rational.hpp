@@ -19,6 +19,10 @@ struct Rational {
 // `positive`) and the denominator > 0.
 Rational to_rational(Ratio ratio, std::string_view what, bool positive);
 
+// The exact value of factor · (larger − smaller) / divisor, in lowest terms. Throws as
+// bernoulli_exp_minus_difference documents.
+Rational to_rational(const ScaledDifference& gamma);
+
 // True with probability exp(−n/d) (CKS Alg. 1): for γ ≤ 1, the first k with Bernoulli(γ/k) false
 // is odd with probability exp(−γ); a larger γ is ⌊γ⌋ trials at exp(−1) and one at its remainder.
 bool bernoulli_exp_minus(const Rational& gamma, RandomBits& bits);

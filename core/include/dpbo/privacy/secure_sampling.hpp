@@ -56,6 +56,25 @@ double laplace_release_tail(double value, double scale, std::uint32_t min_intege
 // True with probability exp(−gamma), gamma ≥ 0 (Canonne, Kamath & Steinke 2020, Alg. 1).
 bool bernoulli_exp_minus(Ratio gamma, PrivacyNoiseSource& noise);
 
+// γ = factor · (larger − smaller) / divisor, kept as its four finite doubles: the difference of two
+// doubles, and its product with a third, is in general no double, so a Ratio of two doubles cannot
+// carry it without rounding. The sampler turns each double into the exact rational it is and does
+// the arithmetic in exact rationals (GMP, inside the library), so γ is exact for any doubles,
+// however far apart their exponents (1e300 − (−1e300), or a gap of 1e-300). A selection's score gap
+// ε·(q* − q_i)/(2Δq) is of this form.
+struct ScaledDifference {
+    double factor = 0.0;   // ≥ 0
+    double larger = 0.0;   // ≥ smaller
+    double smaller = 0.0;
+    double divisor = 1.0;  // > 0
+};
+
+// True with probability exp(−γ), γ the ScaledDifference's exact value. Throws ValidationError naming
+// the factor or divisor when either is out of range, and RunError when larger or smaller is not
+// finite or larger < smaller — without their values, which are typically sensitive scores. However
+// large γ is, the draw ends after a few Bernoulli(exp(−1)) trials on average.
+bool bernoulli_exp_minus_difference(const ScaledDifference& gamma, PrivacyNoiseSource& noise);
+
 // integer_value + Z, where P(Z = z) ∝ exp(−decay · |z|), decay > 0 (discrete Laplace; Canonne,
 // Kamath & Steinke 2020, Alg. 2), returned as the double nearest to that exact integer (so it is a
 // function of the noisy integer alone, also beyond 2^53). integer_value must be an integer.

@@ -1,7 +1,7 @@
 // dp-ucb through the `dpbo` command: Algorithm 3 refuses an objective without Kusner et al.'s
 // Assumption-2 constants (exit 2, naming each one), a bad candidates file is refused naming the
 // file and line, and Algorithm 1's statement says in its notion that it is conditional on
-// Assumption 1. The selection is the test-only permute-and-flip until the shipped ones are merged.
+// Assumption 1. The selection is the shipped permute-and-flip.
 #include <doctest/doctest.h>
 
 #include <fstream>
@@ -33,8 +33,7 @@ TEST_CASE("cli dp-ucb: a candidates file is validated, errors name the file and 
         return run_dpbo({"run", "--algorithm", "dp-ucb", "--set", "algorithm.epsilon=1", "--set", "algorithm.delta=1e-4",
                          "--set", "algorithm.one_minus_k1=0.01", "--set", "algorithm.lengthscale=0.2", "--set",
                          "algorithm.candidates=" + file, "--set", "algorithm.budget=3", "--objective", "quadratic",
-                         "--set", "objective.dim=2", "--set", "objective.noise_stddev=0.1", "--plugin-path",
-                         DPBO_TEST_FLAWED_PLUGIN_DIR, "--selection", "test-permute-and-flip", "--set",
+                         "--set", "objective.dim=2", "--set", "objective.noise_stddev=0.1", "--selection", "permute-and-flip", "--set",
                          "selection.epsilon=1", "--seed", "1", "--out", folder.path() + "/run", "--json"});
     };
     const auto columns = run_with("# a comment\n0.1, 0.2\n0.3\n");

@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <exception>
 #include <iostream>
+#include <stdexcept>
 
 #include "dpbo/accountant.hpp"
 #include "dpbo/acquisition.hpp"
 #include "dpbo/util/blas_threads.hpp"
 #include "dpbo/evaluator.hpp"
+#include "dpbo/host/runner.hpp"
 #include "dpbo/objective.hpp"
 #include "dpbo/observer.hpp"
 #include "dpbo/privacy_ledger.hpp"
@@ -56,6 +58,34 @@ RunResult run_once(const std::string& algorithm, const std::map<std::string, std
     RunResult result = algo->run(context);
     result.privacy = ledger.statement_for(result.privacy);
     return result;
+}
+
+TimedRun run_with_roles(const std::string& algorithm, const std::map<std::string, std::string>& algorithm_parameters,
+                        Objective& objective, const std::map<std::string, RoleModule>& roles, std::uint64_t seed) {
+    auto& modules = registry();
+    auto algo = modules.create_as<Algorithm>(algorithm, algorithm_parameters);
+    RoleModules chosen;
+    for (const Role& role : algo->roles()) {
+        if (const auto given = roles.find(role.name); given != roles.end())
+            chosen.add(role.name, modules.create(role.kind, given->second.name, given->second.parameters));
+        else if (!role.default_module.empty())
+            chosen.add(role.name, modules.create(role.kind, role.default_module, role.default_parameters));
+    }
+    for (const auto& [name, module] : roles)
+        if (!chosen.has(name))
+            throw std::invalid_argument("algorithm '" + algorithm + "' declares no role '" + name + "'");
+    const std::string owner = "algorithm '" + algorithm + "'";
+    SerialEvaluator evaluator;
+    ExperimentRng rng(seed);
+    auto noise = PrivacyNoiseSource::from_seed(seed);
+    RunObserver quiet;
+    PrivacyLedger ledger(create_run_accountant(modules, owner, algo->roles(), chosen), std::nullopt, noise, owner);
+    RunContext context{objective, evaluator, rng, ledger, quiet, modules, std::move(chosen)};
+    const double start = thread_cpu_seconds();
+    RunResult result = algo->run(context);
+    const double seconds = thread_cpu_seconds() - start;
+    result.privacy = ledger.statement_for(result.privacy);
+    return {std::move(result), seconds};
 }
 
 double median(std::vector<double> values) {

@@ -30,6 +30,23 @@ RunResult run_once(const std::string& algorithm, const std::map<std::string, std
                    const std::string& acquisition, const std::map<std::string, std::string>& acquisition_parameters,
                    std::uint64_t seed);
 
+// A module for one of an algorithm's roles: its name and parameters.
+struct RoleModule {
+    std::string name;
+    std::map<std::string, std::string> parameters;
+};
+
+// Runs one algorithm on an already-built objective, seeded, in memory, as `dpbo run` does: each
+// declared role gets the module in `roles` or its default, and the ledger the accountant the run's
+// releases ask for (create_run_accountant). Returns the result and the thread CPU seconds of
+// algorithm->run() alone (the objective's construction is the caller's).
+struct TimedRun {
+    RunResult result;
+    double cpu_seconds = 0.0;
+};
+TimedRun run_with_roles(const std::string& algorithm, const std::map<std::string, std::string>& algorithm_parameters,
+                        Objective& objective, const std::map<std::string, RoleModule>& roles, std::uint64_t seed);
+
 double median(std::vector<double> values);
 
 }  // namespace dpbo::bench

@@ -1,6 +1,7 @@
-// The paper's experiments ship as config files (plugins/algorithms/dp-gibo/experiments). Each one
-// must keep running as the modules evolve: here every config runs one shortened repeat through the
-// `dpbo` command, and a private one must state the μ its file asks for.
+// The papers' experiments ship as config files (plugins/algorithms/dp-gibo/experiments and
+// plugins/algorithms/dp-ucb/experiments). Each one must keep running as the modules evolve: here
+// every config runs one shortened repeat through the `dpbo` command, and a private one must state
+// the μ (DP-GIBO, DP-GD) or the (2ε, 2δ) conditional on Assumption 1 (dp-ucb) its file asks for.
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -33,16 +34,20 @@ std::string setting(const fs::path& file, const std::string& key) {
 const std::map<std::string, std::string> kShortRun = {
     {"dp-gibo", "algorithm.iterations=2"}, {"dp-gd", "algorithm.iterations=2"},
     {"random-search", "algorithm.budget=3"}, {"gp-ucb", "algorithm.budget=12"},
-    {"gibo", "algorithm.budget=3"}};
+    {"gibo", "algorithm.budget=3"}, {"dp-ucb", "algorithm.budget=5"}};
 
 }  // namespace
 
 TEST_CASE("cli experiments: every shipped experiment config runs and states its privacy") {
-    const fs::path folder = fs::path(DPBO_SOURCE_DIR) / "plugins" / "algorithms" / "dp-gibo" / "experiments";
-    std::vector<fs::path> configs;
-    for (const auto& entry : fs::directory_iterator(folder))
-        if (entry.path().extension() == ".ini") configs.push_back(entry.path());
-    REQUIRE(configs.size() >= 10);
+    const fs::path algorithms = fs::path(DPBO_SOURCE_DIR) / "plugins" / "algorithms";
+    std::map<std::string, std::vector<fs::path>> configs_of;
+    for (const std::string owner : {"dp-gibo", "dp-ucb"})
+        for (const auto& entry : fs::directory_iterator(algorithms / owner / "experiments"))
+            if (entry.path().extension() == ".ini") configs_of[owner].push_back(entry.path());
+    REQUIRE(configs_of["dp-gibo"].size() >= 10);
+    REQUIRE(configs_of["dp-ucb"].size() >= 2);
+    std::vector<fs::path> configs = configs_of["dp-gibo"];
+    configs.insert(configs.end(), configs_of["dp-ucb"].begin(), configs_of["dp-ucb"].end());
     for (const fs::path& config : configs) {
         CAPTURE(config.filename().string());
         const std::string algorithm = setting(config, "algorithm");
@@ -61,6 +66,17 @@ TEST_CASE("cli experiments: every shipped experiment config runs and states its 
             CHECK(result["privacy"]["notion"] == "not private");
             CHECK(result["privacy"]["hypothetical"]["notion"] == "mu-GDP");
             CHECK(result["privacy"]["hypothetical"]["mu"].get<double>() == doctest::Approx(std::stod(mu)));
+        } else if (algorithm == "dp-ucb" && setting(config, "variant") != "lipschitz") {
+            // Two releases at (ε, δ) each, conditional on Assumption 1 (Kusner et al. Corollary 1).
+            const auto& claim = result["privacy"]["hypothetical"];
+            CHECK(result["privacy"]["notion"] == "not private");
+            CHECK(claim["notion"].get<std::string>().find("(epsilon, delta)-DP conditional on Assumption 1") == 0);
+            CHECK(claim["epsilon"].get<double>() == doctest::Approx(2.0 * std::stod(setting(config, "epsilon"))));
+            CHECK(claim["delta"].get<double>() == doctest::Approx(2.0 * std::stod(setting(config, "delta"))));
+        } else if (algorithm == "dp-ucb") {
+            // Algorithm 3: one Laplace release, ε-DP given the objective's declared constants.
+            CHECK(result["privacy"]["hypothetical"]["epsilon"].get<double>() ==
+                  doctest::Approx(std::stod(setting(config, "epsilon"))));
         } else {
             CHECK(result["privacy"]["notion"] == "not private");
         }

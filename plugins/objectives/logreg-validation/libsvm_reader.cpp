@@ -1,16 +1,12 @@
 #include "libsvm_reader.hpp"
 
-#include <cerrno>
 #include <charconv>
 #include <cmath>
-#include <cstring>
-#include <filesystem>
 #include <string_view>
-#include <system_error>
 
 #include <fmt/format.h>
-#include <zlib.h>
 
+#include "data_file_lines.hpp"
 #include "dpbo/errors.hpp"
 
 namespace logreg_validation {
@@ -20,71 +16,12 @@ namespace {
 // breaks would otherwise be read whole into one string).
 constexpr std::size_t kMaxLineBytes = 1 << 16;
 
-class GzipLines {
-public:
-    GzipLines(const std::string& path, const std::string& owner) : path_(path), owner_(owner) {
-        std::error_code error;
-        // A directory, device or FIFO may never end (/dev/zero): only a regular file is read.
-        if (!std::filesystem::is_regular_file(path, error))
-            throw dpbo::RunError(fmt::format("{}: {} is not a readable regular file; expected LIBSVM data (plain or "
-                                             ".gz)",
-                                             owner, path));
-        errno = 0;
-        file_ = gzopen(path.c_str(), "rb");
-        if (file_ == nullptr)
-            throw dpbo::RunError(fmt::format("{}: cannot open {} ({})", owner, path,
-                                             errno != 0 ? std::strerror(errno) : "out of memory"));
-    }
-    ~GzipLines() { gzclose(file_); }
-    GzipLines(const GzipLines&) = delete;
-    GzipLines& operator=(const GzipLines&) = delete;
-
-    // The next line without its terminator; false at the end of the file.
-    bool next(std::string& line) {
-        line.clear();
-        char chunk[4096];
-        bool read_any = false;
-        bool terminated = false;
-        while (!terminated && gzgets(file_, chunk, sizeof chunk) != nullptr) {
-            read_any = true;
-            const std::size_t length = std::strlen(chunk);
-            line.append(chunk, length);
-            terminated = length > 0 && chunk[length - 1] == '\n';
-            if (line.size() > kMaxLineBytes)
-                throw dpbo::RunError(fmt::format("{}: {} line {} is longer than {} bytes; expected LIBSVM lines "
-                                                 "'label idx:value ...'",
-                                                 owner_, path_, line_number_ + 1, kMaxLineBytes));
-        }
-        if (!terminated) check_stream();
-        if (!read_any) return false;
-        ++line_number_;
-        while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.pop_back();
-        return true;
-    }
-
-    std::size_t line_number() const { return line_number_; }
-
-private:
-    // gzgets returns nullptr both at the end and on a read or decompression error.
-    void check_stream() const {
-        int status = Z_OK;
-        const char* message = gzerror(file_, &status);
-        if (status == Z_OK || status == Z_STREAM_END) return;
-        throw dpbo::RunError(fmt::format("{}: cannot read {} after line {}: {}", owner_, path_, line_number_,
-                                         status == Z_ERRNO ? std::strerror(errno) : message));
-    }
-
-    std::string path_;
-    std::string owner_;
-    gzFile file_ = nullptr;
-    std::size_t line_number_ = 0;
-};
-
 }  // namespace
 
-SparseRows read_libsvm(const std::string& path, std::size_t rows, std::size_t features, const std::string& owner,
-                       const std::string& parameter) {
-    GzipLines lines(path, owner);
+SparseRows read_libsvm(const std::string& path, const std::string& file_parameter, std::size_t rows,
+                       const std::string& rows_parameter, std::size_t features, const std::string& owner) {
+    dpbo::plugin_data::DataFileLines lines(path, {owner, file_parameter, "LIBSVM lines 'label idx:value ...'",
+                                                  kMaxLineBytes});
     SparseRows out;
     std::vector<double> labels;
     std::string line;
@@ -134,8 +71,8 @@ SparseRows read_libsvm(const std::string& path, std::size_t rows, std::size_t fe
         out.starts.push_back(out.index.size());
     }
     if (labels.size() < rows)
-        throw dpbo::ValidationError(fmt::format("{}: {} = {} is not allowed; {} has only {} rows", owner, parameter,
-                                                rows, path, labels.size()));
+        throw dpbo::ValidationError(fmt::format("{}: {} = {} is not allowed; {} has only {} rows", owner,
+                                                rows_parameter, rows, path, labels.size()));
     out.labels = arma::vec(labels);
     return out;
 }

@@ -20,12 +20,12 @@ struct SparseRows {
     std::size_t rows() const { return starts.size() - 1; }
 };
 
-// The first `rows` rows of `path`, for `features` features. Throws dpbo::RunError naming `owner`,
-// the file and the line for a file that cannot be read, a line longer than 64 KiB, a label other
-// than +1 / −1, an index outside 1..features or not above the previous one, a value that is not a
-// finite number, or a malformed entry; and dpbo::ValidationError naming `parameter` when the file
-// has fewer than `rows` rows.
-SparseRows read_libsvm(const std::string& path, std::size_t rows, std::size_t features, const std::string& owner,
-                       const std::string& parameter);
+// The first `rows` rows of `path` (named by `file_parameter`), for `features` features. Throws
+// dpbo::RunError naming `owner`, the file and the line for a file that cannot be read, a label
+// other than +1 / −1, an index outside 1..features or not above the previous one, a value that is
+// not a finite number, or a malformed entry; dpbo::ValidationError for what is not a regular file
+// or a line longer than 64 KiB, and naming `rows_parameter` when the file has fewer than `rows` rows.
+SparseRows read_libsvm(const std::string& path, const std::string& file_parameter, std::size_t rows,
+                       const std::string& rows_parameter, std::size_t features, const std::string& owner);
 
 }  // namespace logreg_validation

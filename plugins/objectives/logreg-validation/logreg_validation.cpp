@@ -28,10 +28,15 @@
 #include "dpbo/plugin.hpp"
 #include "libsvm_reader.hpp"
 #include "logistic_training.hpp"
-#include "shipped_files.hpp"
+#include "shipped_data.hpp"
 #include "validation_gain.hpp"
 
 namespace {
+
+// The a9a splits shipped with the plugin (plugins/objectives/logreg-validation/data, its README the
+// attribution), in share/dpbo/data.
+constexpr const char* kTrainingFile = "a9a.gz";
+constexpr const char* kValidationFile = "a9a.t.gz";
 
 using namespace logreg_validation;
 
@@ -56,7 +61,9 @@ constexpr int kReferenceGridPoints = 61;
 constexpr std::size_t kMemoEntries = 512;
 
 std::string path_of(const dpbo::ParameterSet& parameters, const char* key, const char* shipped) {
-    return parameters.has(key) ? parameters.text(key) : shipped_file(shipped, kOwner);
+    return parameters.has(key)
+               ? parameters.text(key)
+               : dpbo::plugin_data::shipped_data_file(shipped, kOwner, fmt::format("set {} to a LIBSVM file", key));
 }
 
 // Scales each row by 1/√14 after checking ‖x‖² ≤ 14; a row above the bound is refused by its line
@@ -130,8 +137,10 @@ public:
         space_ = dpbo::SearchSpace::box({{"lambda", lambda_min_, lambda_max_, dpbo::Scale::Log}});
         const std::string training_path = path_of(parameters, "training_file", kTrainingFile);
         const std::string validation_path = path_of(parameters, "validation_file", kValidationFile);
-        training_ = read_libsvm(training_path, training_records_, kFeatures, kOwner, "training_records");
-        validation_ = read_libsvm(validation_path, validation_records_, kFeatures, kOwner, "validation_records");
+        training_ = read_libsvm(training_path, "training_file", training_records_, "training_records", kFeatures,
+                                kOwner);
+        validation_ = read_libsvm(validation_path, "validation_file", validation_records_, "validation_records",
+                                  kFeatures, kOwner);
         scale_rows(training_, training_path);
         scale_rows(validation_, validation_path);
         if (neighbour_.active()) {

@@ -38,10 +38,13 @@ constexpr const char* kSelectionUnit = "one dataset behind scores of sensitivity
 
 // The accountant that composes the mechanism's events: 'gdp' (its (ε, δ) equivalent at --delta)
 // for μ-GDP and Gaussian events, 'basic' for pure and approximate DP ones.
-std::shared_ptr<Accountant> mechanism_accountant(PluginRegistry& registry, const Mechanism& mechanism, double delta) {
+// The accountant of an audited release's claim: gdp (stating (ε, δ) at --delta) for what it composes,
+// so a μ-GDP claim is audited at the user's δ; otherwise the release's own accountant.
+std::shared_ptr<Accountant> release_accountant(PluginRegistry& registry, const PrivateRelease& release, double delta) {
     auto gdp = registry.create_as<Accountant>("gdp", {{"delta", fmt::format("{}", delta)}});
-    if (gdp->accepts(mechanism.event().kind())) return gdp;
-    return registry.create_as<Accountant>("basic");
+    if (gdp->accepts(release.event().kind())) return gdp;
+    const AccountantChoice own = release.accountant();
+    return registry.create_as<Accountant>(own.name, own.parameters);
 }
 
 struct AuditOptions {
@@ -309,6 +312,31 @@ int command_audit(const std::vector<std::string>& arguments) {
                                                  : std::map<std::string, std::string>{};
     };
 
+    // One release audited: calibrated to --sensitivity, the claim is the ledger's statement of one use,
+    // and each world then uses it through a ledger of its own that keeps no log. The release's own
+    // code (calibration, its event and guarantee, every use) runs guarded.
+    const auto audit_release = [&](PrivateRelease& release, const std::string& who, const char* neighbouring,
+                                   const char* unit, const char* one_use, const auto& sample) {
+        call_into_module(release.describe_origin(), "being audited", [&] {
+            release.calibrate(options.sensitivity);
+            const auto ledger = [&](PrivacyNoiseSource& noise) {
+                auto made = std::make_unique<PrivacyLedger>(release_accountant(registry, release, options.delta),
+                                                            std::nullopt, noise, who, PrivacyLedger::Log::Discard);
+                made->set_scope(neighbouring, unit);
+                return made;
+            };
+            PrivacyNoiseSource unused = PrivacyNoiseSource::from_seed(0);
+            const auto probe = ledger(unused);
+            PrivacyEvent one = release.event();
+            one.what = one_use;
+            probe->charge(one);
+            set_claim(probe->statement_for(release.guarantee()), who);
+            const auto ledger_first = ledger(noise_first);
+            const auto ledger_second = ledger(noise_second);
+            samples = sample(*ledger_first, *ledger_second);
+        });
+    };
+
     if (selection_audit) {
         const std::map<std::string, std::string> parameters = single_module_settings("selection");
         if (!given["value"].defaulted())
@@ -322,25 +350,11 @@ int command_audit(const std::vector<std::string>& arguments) {
         const audit::ScoreWorlds worlds =
             audit::score_worlds(options.scores, options.neighbour_scores, options.sensitivity);
         auto selection = registry.create_as<Selection>(selection_name, parameters);
-        selection->calibrate(options.sensitivity);
         const std::string who = fmt::format("selection '{}'", selection_name);
-        const AccountantChoice composer = selection->accountant();
-        const auto ledger = [&](PrivacyNoiseSource& noise) {
-            auto made = std::make_unique<PrivacyLedger>(
-                registry.create_as<Accountant>(composer.name, composer.parameters), std::nullopt, noise, who,
-                PrivacyLedger::Log::Discard);
-            made->set_scope(kSelectionNeighbouring, kSelectionUnit);
-            return made;
-        };
-        PrivacyNoiseSource unused = PrivacyNoiseSource::from_seed(0);
-        const auto probe = ledger(unused);
-        PrivacyEvent one = selection->event();
-        one.what = "one choice";
-        probe->charge(one);
-        set_claim(probe->statement_for(selection->guarantee()), who);
-        const auto ledger_first = ledger(noise_first);
-        const auto ledger_second = ledger(noise_second);
-        samples = audit::sample_selection(*selection, worlds.first, worlds.second, runs, *ledger_first, *ledger_second);
+        audit_release(*selection, who, kSelectionNeighbouring, kSelectionUnit, "one choice",
+                      [&](PrivacyLedger& first, PrivacyLedger& second) {
+                          return audit::sample_selection(*selection, worlds.first, worlds.second, runs, first, second);
+                      });
         json settings_json = json::object();
         for (const auto& [key, value] : parameters) settings_json[key] = value;
         const auto listed = [](const arma::vec& v) {
@@ -358,28 +372,11 @@ int command_audit(const std::vector<std::string>& arguments) {
             throw ValidationError(fmt::format("--value {} and --value + --sensitivity must be finite", options.value));
         auto mechanism = registry.create_as<Mechanism>(mechanism_name, parameters);
         const std::string who = fmt::format("mechanism '{}'", mechanism_name);
-        // The mechanism's own code (calibration, its event and guarantee, every release) runs guarded.
-        call_into_module(mechanism->describe_origin(), "being audited", [&] {
-            mechanism->calibrate(options.sensitivity);
-            // The claim is the ledger's statement of one release; each world then releases through a
-            // ledger of its own that keeps no log.
-            const auto ledger = [&](PrivacyNoiseSource& noise) {
-                auto made = std::make_unique<PrivacyLedger>(mechanism_accountant(registry, *mechanism, options.delta),
-                                                            std::nullopt, noise, who, PrivacyLedger::Log::Discard);
-                made->set_scope(kMechanismNeighbouring, kMechanismUnit);
-                return made;
-            };
-            PrivacyNoiseSource unused = PrivacyNoiseSource::from_seed(0);
-            const auto probe = ledger(unused);
-            PrivacyEvent one = mechanism->event();
-            one.what = "one release";
-            probe->charge(one);
-            set_claim(probe->statement_for(mechanism->guarantee()), who);
-            const auto ledger_first = ledger(noise_first);
-            const auto ledger_second = ledger(noise_second);
-            samples = audit::sample_mechanism(*mechanism, options.value, options.sensitivity, runs, *ledger_first,
-                                              *ledger_second);
-        });
+        audit_release(*mechanism, who, kMechanismNeighbouring, kMechanismUnit, "one release",
+                      [&](PrivacyLedger& first, PrivacyLedger& second) {
+                          return audit::sample_mechanism(*mechanism, options.value, options.sensitivity, runs, first,
+                                                         second);
+                      });
         json settings_json = json::object();
         for (const auto& [key, value] : parameters) settings_json[key] = value;
         subject.description = {{"kind", "mechanism"}, {"name", mechanism_name}, {"parameters", settings_json},

@@ -7,6 +7,7 @@
 #include "dpbo/algorithm.hpp"
 #include "dpbo/errors.hpp"
 #include "dpbo/host/job_modules.hpp"
+#include "dpbo/objective.hpp"
 
 namespace dpbo::cli {
 
@@ -36,13 +37,31 @@ std::vector<Role> algorithm_roles(PluginRegistry& registry, const LoadedPlugin& 
     }
 }
 
+// The constants an objective declares (Objective::declared_constants), read from an instance made
+// with default parameters; one that cannot be made so leaves them unlisted, and the listing says why.
+// Only with --constants: describing a module otherwise runs none of its code (its manifest is cached).
+std::vector<DeclaredConstant> objective_constants(PluginRegistry& registry, const LoadedPlugin& plugin,
+                                                  std::string& unlisted) {
+    if (plugin.manifest.kind != ModuleKind::Objective) return {};
+    try {
+        return registry.create_as<Objective>(plugin.manifest.name)->declared_constants();
+    } catch (const std::exception& e) {
+        unlisted = e.what();
+        return {};
+    }
+}
+
 }  // namespace
 
 int command_info(const std::vector<std::string>& arguments) {
     CommonOptions common;
     std::string name;
-    po::options_description options("dpbo info NAME [--json] [--plugin-path DIR]");
-    options.add_options()("name", po::value(&name), "the module to describe");
+    bool list_constants = false;
+    po::options_description options("dpbo info NAME [--constants] [--json] [--plugin-path DIR]");
+    options.add_options()("name", po::value(&name), "the module to describe")(
+        "constants", po::bool_switch(&list_constants),
+        "objectives: also list the constants the objective declares (Lipschitz constant, loss bound, ...), by "
+        "building it with its default parameters");
     options.add(common_options(common));
     po::positional_options_description positional;
     positional.add("name", 1);
@@ -59,6 +78,11 @@ int command_info(const std::vector<std::string>& arguments) {
     const Manifest& m = plugin.manifest;
     std::string unlisted;
     const auto roles = algorithm_roles(registry, plugin, unlisted);
+    std::string constants_unlisted;
+    const auto constants = list_constants ? objective_constants(registry, plugin, constants_unlisted)
+                                          : std::vector<DeclaredConstant>{};
+    if (list_constants && m.kind != ModuleKind::Objective)
+        throw ValidationError(fmt::format("--constants applies to objectives; '{}' is a {}", m.name, to_string(m.kind)));
 
     if (common.json) {
         json parameters = json::array();
@@ -68,9 +92,13 @@ int command_info(const std::vector<std::string>& arguments) {
             roles_json.push_back({{"name", r.name}, {"kind", to_string(r.kind)}, {"required", r.required},
                                   {"default", r.default_module}, {"default_parameters", r.default_parameters},
                                   {"doc", r.doc}});
+        json constants_json = json::array();
+        for (const auto& c : constants)
+            constants_json.push_back({{"name", c.name}, {"value", c.value}, {"doc", c.doc}});
         print_json({{"name", m.name}, {"kind", to_string(m.kind)}, {"version", m.version}, {"summary", m.summary},
                     {"reference", m.reference}, {"file", plugin.path.string()}, {"compiler", plugin.compiler},
-                    {"parameters", parameters}, {"roles", roles_json}});
+                    {"parameters", parameters}, {"roles", roles_json},
+                    {"declared_constants", list_constants ? constants_json : json(nullptr)}});
         return kSuccess;
     }
 
@@ -89,6 +117,14 @@ int command_info(const std::vector<std::string>& arguments) {
         }
     } else if (!unlisted.empty()) {
         std::cout << fmt::format("roles: not listed ({})\n", unlisted);
+    }
+    if (!constants.empty()) {
+        std::cout << "declared constants (with default parameters; public, data-independent):\n";
+        for (const auto& c : constants) std::cout << fmt::format("  {:<20} {:<12g} {}\n", c.name, c.value, c.doc);
+    } else if (!constants_unlisted.empty()) {
+        std::cout << fmt::format("declared constants: not listed ({})\n", constants_unlisted);
+    } else if (list_constants) {
+        std::cout << "declared constants: none\n";
     }
     if (m.schema.specs().empty()) {
         std::cout << "parameters: none\n";

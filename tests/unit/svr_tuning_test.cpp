@@ -463,5 +463,8 @@ TEST_CASE("svr-tuning: a missing data_file is refused naming the path") {
     const std::string message = refusal<dpbo::RunError>({{"data_file", missing}});
     CHECK(mentions(message, missing));
     CHECK(mentions(message, "No such file"));
-    CHECK(mentions(refusal<dpbo::RunError>({{"data_file", directory.path()}}), directory.path()));
+    // A directory is refused as every path that is not a regular file is: as bad input (exit 2).
+    const std::string directory_refusal = refusal<dpbo::ValidationError>({{"data_file", directory.path()}});
+    CHECK(mentions(directory_refusal, directory.path()));
+    CHECK(mentions(directory_refusal, "it is a directory"));
 }

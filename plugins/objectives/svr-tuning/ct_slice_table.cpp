@@ -1,18 +1,12 @@
 #include "ct_slice_table.hpp"
 
-#include <cerrno>
 #include <charconv>
 #include <cmath>
-#include <cstring>
-#include <filesystem>
 #include <string_view>
-#include <system_error>
-
-#include <sys/stat.h>
 
 #include <fmt/format.h>
-#include <zlib.h>
 
+#include "data_file_lines.hpp"
 #include "dpbo/errors.hpp"
 
 namespace svr_tuning {
@@ -25,94 +19,6 @@ constexpr const char* kExpectedLayout =
 // without line breaks would otherwise be read whole into one string).
 constexpr std::size_t kMaxLineBytes = 1 << 20;
 constexpr double kLargestMagnitude = 1e150;
-
-const char* file_kind(mode_t mode) {
-    if (S_ISCHR(mode)) return "a character device";
-    if (S_ISBLK(mode)) return "a block device";
-    if (S_ISFIFO(mode)) return "a FIFO";
-    if (S_ISSOCK(mode)) return "a socket";
-    return "not a regular file";
-}
-
-// gzopen reads gzip-compressed and plain files alike, so one reader serves both forms.
-class LineReader {
-public:
-    LineReader(const std::string& path, const std::string& owner) : path_(path), owner_(owner) {
-        std::error_code error;
-        if (std::filesystem::is_directory(path, error)) {
-            throw dpbo::RunError(fmt::format(
-                "{}: data_file {} is a directory; expected the CT-slice table "
-                "slice_localization_data.csv (plain or .gz)",
-                owner, path));
-        }
-        // A device, FIFO or socket may never end (/dev/zero): only a regular file is read.
-        struct stat status {};
-        if (::stat(path.c_str(), &status) == 0 && !S_ISREG(status.st_mode)) {
-            throw dpbo::ValidationError(fmt::format(
-                "{}: data_file {} is not a regular file (it is {}); expected the CT-slice table "
-                "slice_localization_data.csv (plain or .gz)",
-                owner, path, file_kind(status.st_mode)));
-        }
-        errno = 0;
-        file_ = gzopen(path.c_str(), "rb");
-        if (file_ == nullptr) {
-            const int reason = errno;
-            throw dpbo::RunError(fmt::format(
-                "{}: cannot open {} ({}); expected the CT-slice table slice_localization_data.csv "
-                "(plain or .gz) with {}",
-                owner, path, reason != 0 ? std::strerror(reason) : "out of memory",
-                kExpectedLayout));
-        }
-        gzbuffer(file_, 1U << 17);
-    }
-    ~LineReader() { gzclose(file_); }
-    LineReader(const LineReader&) = delete;
-    LineReader& operator=(const LineReader&) = delete;
-
-    // The next line without its terminator (LF or CRLF); false once the file is exhausted.
-    bool next(std::string& line) {
-        line.clear();
-        char chunk[1 << 16];
-        bool read_any = false;
-        bool terminated = false;
-        while (!terminated && gzgets(file_, chunk, sizeof chunk) != nullptr) {
-            read_any = true;
-            const std::size_t length = std::strlen(chunk);
-            line.append(chunk, length);
-            terminated = length > 0 && chunk[length - 1] == '\n';
-            if (!terminated && line.size() > kMaxLineBytes) {
-                throw dpbo::ValidationError(fmt::format(
-                    "{}: {} line {} is longer than {} bytes; expected lines of {}", owner_, path_,
-                    line_number_ + 1, kMaxLineBytes, kExpectedLayout));
-            }
-        }
-        // An unterminated line is the last one, or the point where the stream broke off.
-        if (!terminated) check_stream();
-        if (!read_any) return false;
-        ++line_number_;
-        if (!line.empty() && line.back() == '\n') line.pop_back();
-        if (!line.empty() && line.back() == '\r') line.pop_back();
-        return true;
-    }
-
-    std::size_t line_number() const { return line_number_; }
-
-private:
-    // gzgets returns nullptr both at the end and on a read or decompression error.
-    void check_stream() const {
-        int status = Z_OK;
-        const char* message = gzerror(file_, &status);
-        if (status == Z_OK || status == Z_STREAM_END) return;
-        const std::string reason = status == Z_ERRNO ? std::strerror(errno) : message;
-        throw dpbo::RunError(fmt::format("{}: cannot read {} after line {}: {}", owner_, path_,
-                                         line_number_, reason));
-    }
-
-    std::string path_;
-    std::string owner_;
-    gzFile file_ = nullptr;
-    std::size_t line_number_ = 0;
-};
 
 std::string_view trimmed(std::string_view field) {
     const auto first = field.find_first_not_of(" \t");
@@ -187,7 +93,10 @@ double parse_number(std::string_view field, std::size_t column, std::size_t line
 }  // namespace
 
 CtSliceTable read_ct_slice_table(const std::string& path, const std::string& owner) {
-    LineReader reader(path, owner);
+    dpbo::plugin_data::DataFileLines reader(
+        path, {owner, "data_file",
+               fmt::format("the CT-slice table slice_localization_data.csv (plain or .gz) with {}", kExpectedLayout),
+               kMaxLineBytes});
     CtSliceTable table;
     table.path = path;
 

@@ -44,6 +44,9 @@ namespace {
 using namespace svr_tuning;
 
 constexpr const char* kOwner = "objective 'svr-tuning'";
+// The CT-slice sample shipped with the plugin (plugins/objectives/svr-tuning/data, its README the
+// attribution), in share/dpbo/data.
+constexpr const char* kShippedSampleName = "slice_localization_data.head682.csv.gz";
 
 // The paper's search box (appendix E.2).
 constexpr double kLogLengthscaleBound = 2.0;
@@ -78,8 +81,10 @@ SplitSettings split_settings(const dpbo::ParameterSet& parameters) {
 }
 
 std::string data_path(const dpbo::ParameterSet& parameters) {
-    return parameters.has("data_file") ? parameters.text("data_file")
-                                       : shipped_ct_slice_sample(kOwner);
+    return parameters.has("data_file")
+               ? parameters.text("data_file")
+               : dpbo::plugin_data::shipped_data_file(kShippedSampleName, kOwner,
+                                                      "set data_file to slice_localization_data.csv (plain or .gz)");
 }
 
 class SvrTuning final : public dpbo::Objective {

@@ -68,10 +68,14 @@ TEST_CASE("cli account: typed events of every kind the basic accountant takes, a
     CHECK(out["delta"].get<double>() == 1e-6);
     CHECK(out["epsilon_delta"][0]["delta"].get<double>() == 1e-6);
 
-    const auto gdp_laplace = run_dpbo({"account", "--event", "laplace:scale=1,sensitivity=1"});
+    const auto gdp_laplace = run_dpbo({"account", "--accountant", "gdp", "--event", "laplace:scale=1,sensitivity=1"});
     CHECK(gdp_laplace.exit_code == 2);
-    CHECK(contains(gdp_laplace.err, "accountant 'gdp': cannot account a 'laplace' event"));
-    CHECK(contains(gdp_laplace.err, "it accepts: gaussian, gdp"));
+    CHECK(contains(gdp_laplace.err, "accountant 'gdp' cannot account a 'laplace' event"));
+    CHECK(contains(gdp_laplace.err, "it accepts: gaussian, gdp; use --accountant rdp"));
+    // Unnamed, the accountant that can take the event is chosen (rdp: Mironov 2017, Prop. 6).
+    const auto auto_laplace = run_dpbo({"account", "--event", "laplace:scale=1,sensitivity=1"});
+    CHECK(auto_laplace.exit_code == 0);
+    CHECK(contains(auto_laplace.out, "rdp accountant"));
     const auto basic_gaussian = run_dpbo({"account", "--accountant", "basic", "--mu", "1"});
     CHECK(basic_gaussian.exit_code == 2);
     CHECK(contains(basic_gaussian.err, "'gdp'"));

@@ -1,6 +1,11 @@
 // dpbo account: a privacy calculator over the accountant plugins. Composes events and converts the
 // result to (ε, δ) pairs.
 #include <cmath>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <variant>
 #include <iostream>
 #include <utility>
 #include <vector>
@@ -12,17 +17,54 @@
 #include "dpbo/errors.hpp"
 #include "dpbo/host/module_call_guard.hpp"
 #include "job_options.hpp"
+#include "noise_calibration.hpp"
 #include "privacy_event_text.hpp"
 
 namespace dpbo::cli {
 
+namespace {
+
+int calibrate_command(const std::function<std::shared_ptr<Accountant>()>& make, const std::vector<PrivacyEvent>& events,
+                      const std::vector<double>& epsilons, const std::vector<double>& deltas,
+                      const std::string& accountant_name, bool json_output) {
+    if (events.size() != 1 || events.front().kind() != PrivacyEventKind::SubsampledGaussian ||
+        events.front().repetitions != 1)
+        throw ValidationError("--calibrate-sigma needs exactly one --event subsampled-gaussian:q=...,steps=...,sampling=... "
+                              "(no sigma, no repetitions) and no --mu");
+    if (epsilons.size() != 1 || deltas.size() != 1)
+        throw ValidationError("--calibrate-sigma needs one --epsilon (the target) and one --delta");
+    const auto& event = std::get<SubsampledGaussianEvent>(events.front().mechanism);
+    const SigmaCalibration result = calibrate_sigma([&] {
+        auto fresh = make();
+        return std::unique_ptr<Accountant>(fresh->clone());
+    }, event, epsilons.front(), deltas.front());
+    if (json_output) {
+        print_json(json{{"accountant", accountant_name}, {"sigma", result.sigma}, {"epsilon", result.epsilon},
+                        {"target_epsilon", epsilons.front()}, {"delta", deltas.front()},
+                        {"sampling_rate", event.sampling_rate}, {"steps", event.steps},
+                        {"sampling", to_string(event.sampling)}, {"neighbouring", to_string(event.neighbouring)}});
+        return kSuccess;
+    }
+    std::cout << fmt::format("noise multiplier sigma = {:.9g} ({} accountant): ({:.6g}, {:.6g})-DP, target epsilon {:.6g}\n",
+                             result.sigma, accountant_name, result.epsilon, deltas.front(), epsilons.front());
+    return kSuccess;
+}
+
+}  // namespace
+
 int command_account(const std::vector<std::string>& arguments) {
     CommonOptions common;
-    std::string accountant_name = "gdp";
+    std::string accountant_name, conversion;
+    bool calibrate = false;
     std::vector<std::string> mus, events, epsilons, deltas;
     po::options_description options("dpbo account [--mu M ...] [--event KIND:k=v,...] [--epsilon E ...] [--delta D ...]");
     options.add_options()
-        ("accountant", po::value(&accountant_name)->default_value("gdp"), "accountant module")
+        ("accountant", po::value(&accountant_name),
+         "accountant module (default: gdp, or rdp when an event needs it, e.g. subsampled-gaussian)")
+        ("conversion", po::value(&conversion), "rdp accountant: RDP to (epsilon, delta) conversion, tight (default) or classic")
+        ("calibrate-sigma", po::bool_switch(&calibrate),
+         "find the smallest noise multiplier of the one subsampled-gaussian --event (give no sigma) whose epsilon at "
+         "--delta is at most --epsilon")
         ("mu", po::value(&mus)->composing(), "compose a mu-GDP mechanism (repeatable)")
         ("event", po::value(&events)->composing(),
          "compose an event KIND:key=value,...[xREPEATS], e.g. gaussian:sigma=2,sensitivity=1x100; kinds: "
@@ -47,7 +89,13 @@ int command_account(const std::vector<std::string>& arguments) {
         if (!(mu > 0.0)) throw ValidationError(fmt::format("--mu '{}' must be > 0", text));
         to_compose.push_back({GdpEvent{mu}});
     }
-    for (const auto& text : events) to_compose.push_back(parse_privacy_event(text));
+    for (const auto& text : events) {
+        // With --calibrate-sigma the event omits its noise multiplier; a placeholder of 1 lets it parse
+        // and is replaced by every σ the calibration tries.
+        const bool needs_sigma = calibrate && text.find("sigma=") == std::string::npos &&
+                                 text.find("noise_multiplier=") == std::string::npos;
+        to_compose.push_back(parse_privacy_event(needs_sigma ? text + ",sigma=1" : text));
+    }
 
     std::vector<double> epsilon_values, delta_values;
     for (const auto& text : epsilons) {
@@ -68,7 +116,40 @@ int command_account(const std::vector<std::string>& arguments) {
 
     PluginRegistry registry;
     load_plugins(registry, common);
-    auto accountant = registry.create_as<Accountant>(accountant_name);
+    const bool named = !accountant_name.empty();
+    if (!named) {
+        // gdp by default; rdp when an event needs it (gdp accounts Gaussian and GDP events only).
+        accountant_name = "gdp";
+        const auto gdp = registry.create_as<Accountant>("gdp");
+        for (const PrivacyEvent& event : to_compose)
+            if (!gdp->accepts(event.kind())) accountant_name = "rdp";
+    }
+    std::map<std::string, std::string> settings;
+    if (!conversion.empty()) {
+        if (accountant_name != "rdp")
+            throw ValidationError(fmt::format("--conversion applies to the rdp accountant, not '{}'", accountant_name));
+        settings["conversion"] = conversion;
+    }
+    if (accountant_name == "rdp" && !delta_values.empty()) settings["delta"] = fmt::format("{:.17g}", delta_values.front());
+    auto make = [&] { return registry.create_as<Accountant>(accountant_name, settings); };
+    auto accountant = make();
+    // A named accountant that cannot take an event: say which kinds it takes and which accountant can.
+    for (const PrivacyEvent& event : to_compose) {
+        if (accountant->accepts(event.kind())) continue;
+        std::vector<std::string_view> kinds;
+        for (const PrivacyEventKind kind : accountant->accepted_kinds()) kinds.push_back(to_string(kind));
+        std::string suggestion;
+        for (const char* other : {"rdp", "basic"}) {
+            if (other == accountant_name || registry.find(ModuleKind::Accountant, other) == nullptr) continue;
+            if (registry.create_as<Accountant>(other)->accepts(event.kind())) {
+                suggestion = fmt::format("; use --accountant {}", other);
+                break;
+            }
+        }
+        throw ValidationError(fmt::format("accountant '{}' cannot account a '{}' event; it accepts: {}{}",
+                                          accountant_name, to_string(event.kind()), fmt::join(kinds, ", "), suggestion));
+    }
+    if (calibrate) return calibrate_command(make, to_compose, epsilon_values, delta_values, accountant_name, common.json);
     const auto [total, pairs] = call_into_module(accountant->describe_origin(), "composing the events", [&] {
         for (const PrivacyEvent& event : to_compose) accountant->compose(event);
         json answers = json::array();
@@ -86,11 +167,17 @@ int command_account(const std::vector<std::string>& arguments) {
             out["epsilon"] = total.epsilon;
             out["delta"] = total.delta;
         }
+        if (total.notion == PrivacyNotion::Renyi) {
+            out["mechanism"] = total.mechanism;
+            out["rdp_curve"] = total.rdp_curve;
+            out["neighbouring"] = total.neighbouring;
+        }
         out["epsilon_delta"] = pairs;
         print_json(out);
         return kSuccess;
     }
     std::cout << fmt::format("composition ({} accountant): {}\n", accountant_name, total.headline());
+    if (total.notion == PrivacyNotion::Renyi) std::cout << "  " << total.mechanism << "\n";
     for (const auto& p : pairs)
         std::cout << fmt::format("  ({:.6g}, {:.6g})-DP{}\n", p["epsilon"].get<double>(), p["delta"].get<double>(),
                                  p["given"] == "epsilon" ? "   [delta at this epsilon]" : "   [epsilon at this delta]");

@@ -42,6 +42,14 @@ public:
         return it->second;
     }
     double number(const std::string& key) const { return parse_finite_number(raw(key), where(key)); }
+    bool has(const std::string& key) const { return values_.count(key) > 0; }
+    // A key with a short alias (sampling_rate / q): exactly one of the two must be given.
+    double number_or_alias(const std::string& key, const std::string& alias) const {
+        if (has(key) && has(alias))
+            throw ValidationError(fmt::format("--event '{}': keys '{}' and '{}' name the same value; give one", text_,
+                                              key, alias));
+        return number(has(alias) ? alias : key);
+    }
     std::size_t count(const std::string& key) const { return parse_count(raw(key), where(key)); }
     template <class Enum>
     Enum choice(const std::string& key, const std::vector<std::pair<std::string, Enum>>& options) const {
@@ -75,17 +83,25 @@ const std::vector<std::pair<PrivacyEventKind, std::pair<std::vector<std::string>
         {PrivacyEventKind::Exponential,
          {{"epsilon", "quality_sensitivity"},
           [](const Fields& f) { return ExponentialEvent{f.number("epsilon"), f.number("quality_sensitivity")}; }}},
+        // q and sigma are short aliases of sampling_rate and noise_multiplier; neighbouring defaults to
+        // the relation the sampling's bound is proved for (poisson: add-remove-one; without
+        // replacement: replace-one), and an accountant refuses a mismatch by name.
         {PrivacyEventKind::SubsampledGaussian,
-         {{"sampling_rate", "noise_multiplier", "steps", "sampling", "neighbouring"},
+         {{"sampling_rate", "q", "noise_multiplier", "sigma", "steps", "sampling", "neighbouring"},
           [](const Fields& f) {
-              return Sub{f.number("sampling_rate"), f.number("noise_multiplier"), f.count("steps"),
-                         f.choice<Sub::Sampling>("sampling",
-                                                 {{"poisson", Sub::Sampling::Poisson},
-                                                  {"fixed-size-without-replacement",
-                                                   Sub::Sampling::FixedSizeWithoutReplacement}}),
-                         f.choice<Sub::Neighbouring>("neighbouring",
-                                                     {{"add-remove-one", Sub::Neighbouring::AddRemoveOne},
-                                                      {"replace-one", Sub::Neighbouring::ReplaceOne}})};
+              const auto sampling = f.choice<Sub::Sampling>(
+                  "sampling", {{"poisson", Sub::Sampling::Poisson},
+                               {"fixed-size-without-replacement", Sub::Sampling::FixedSizeWithoutReplacement},
+                               {"without-replacement", Sub::Sampling::FixedSizeWithoutReplacement}});
+              const auto neighbouring =
+                  f.has("neighbouring")
+                      ? f.choice<Sub::Neighbouring>("neighbouring",
+                                                    {{"add-remove-one", Sub::Neighbouring::AddRemoveOne},
+                                                     {"replace-one", Sub::Neighbouring::ReplaceOne}})
+                      : (sampling == Sub::Sampling::Poisson ? Sub::Neighbouring::AddRemoveOne
+                                                            : Sub::Neighbouring::ReplaceOne);
+              return Sub{f.number_or_alias("sampling_rate", "q"), f.number_or_alias("noise_multiplier", "sigma"),
+                         f.count("steps"), sampling, neighbouring};
           }}},
         {PrivacyEventKind::PureDp, {{"epsilon"}, [](const Fields& f) { return PureDpEvent{f.number("epsilon")}; }}},
         {PrivacyEventKind::ApproxDp,

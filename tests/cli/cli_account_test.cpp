@@ -50,9 +50,9 @@ TEST_CASE("cli account: bad input exits 2 naming the option or value") {
     const auto malformed = run_dpbo({"account", "--event", "gaussian"});
     CHECK(malformed.exit_code == 2);
     CHECK(contains(malformed.err, "KIND:key=value"));
-    const auto accountant = run_dpbo({"account", "--accountant", "rdp", "--mu", "1"});
+    const auto accountant = run_dpbo({"account", "--accountant", "rdpx", "--mu", "1"});
     CHECK(accountant.exit_code == 2);
-    CHECK(contains(accountant.err, "unknown accountant 'rdp'"));
+    CHECK(contains(accountant.err, "unknown accountant 'rdpx'"));
 }
 
 TEST_CASE("cli account: typed events of every kind the basic accountant takes, and clear refusals") {
@@ -68,15 +68,19 @@ TEST_CASE("cli account: typed events of every kind the basic accountant takes, a
     CHECK(out["delta"].get<double>() == 1e-6);
     CHECK(out["epsilon_delta"][0]["delta"].get<double>() == 1e-6);
 
-    const auto gdp_laplace = run_dpbo({"account", "--event", "laplace:scale=1,sensitivity=1"});
+    const auto gdp_laplace = run_dpbo({"account", "--accountant", "gdp", "--event", "laplace:scale=1,sensitivity=1"});
     CHECK(gdp_laplace.exit_code == 2);
-    CHECK(contains(gdp_laplace.err, "accountant 'gdp': cannot account a 'laplace' event"));
-    CHECK(contains(gdp_laplace.err, "it accepts: gaussian, gdp"));
+    CHECK(contains(gdp_laplace.err, "accountant 'gdp' cannot account a 'laplace' event"));
+    CHECK(contains(gdp_laplace.err, "it accepts: gaussian, gdp; use --accountant rdp"));
+    // Unnamed, the accountant that can take the event is chosen (rdp: Mironov 2017, Prop. 6).
+    const auto auto_laplace = run_dpbo({"account", "--event", "laplace:scale=1,sensitivity=1"});
+    CHECK(auto_laplace.exit_code == 0);
+    CHECK(contains(auto_laplace.out, "rdp accountant"));
     const auto basic_gaussian = run_dpbo({"account", "--accountant", "basic", "--mu", "1"});
     CHECK(basic_gaussian.exit_code == 2);
     CHECK(contains(basic_gaussian.err, "'gdp'"));
     const auto subsampled =
-        run_dpbo({"account", "--event",
+        run_dpbo({"account", "--accountant", "gdp", "--event",
                   "subsampled-gaussian:sampling_rate=0.01,noise_multiplier=1.1,steps=100,sampling=poisson,"
                   "neighbouring=add-remove-one"});
     CHECK(subsampled.exit_code == 2);
@@ -100,4 +104,48 @@ TEST_CASE("cli account: typed events of every kind the basic accountant takes, a
     const auto invalid = run_dpbo({"account", "--event", "approx:epsilon=1,delta=1"});
     CHECK(invalid.exit_code == 2);
     CHECK(contains(invalid.err, "'delta' = 1"));
+}
+
+TEST_CASE("cli account: the rdp accountant for subsampled Gaussians, text and json, and sigma calibration") {
+    // The issue's command, without --accountant: gdp cannot take the event, so rdp is chosen.
+    const auto text = run_dpbo({"account", "--event", "subsampled-gaussian:q=0.01,sigma=4,steps=10000,sampling=poisson",
+                                "--delta", "1e-5"});
+    CAPTURE(text.err);
+    REQUIRE(text.exit_code == 0);
+    CHECK(contains(text.out, "rdp accountant"));
+    CHECK(contains(text.out, "tight conversion"));
+    CHECK(contains(text.out, "attained at order"));
+    const auto classic = run_dpbo({"account", "--accountant", "rdp", "--conversion", "classic", "--event",
+                                   "subsampled-gaussian:q=0.01,sigma=4,steps=10000,sampling=poisson", "--delta", "1e-5",
+                                   "--json"});
+    REQUIRE(classic.exit_code == 0);
+    const auto out = nlohmann::json::parse(classic.out);
+    CHECK(out["accountant"] == "rdp");
+    CHECK(contains(out["mechanism"].get<std::string>(), "classic conversion"));
+    CHECK(out["epsilon_delta"][0]["epsilon"].get<double>() == doctest::Approx(1.26).epsilon(0.005));
+    const auto wor = run_dpbo({"account", "--event",
+                               "subsampled-gaussian:q=0.01,sigma=4,steps=10000,sampling=without-replacement",
+                               "--delta", "1e-5", "--json"});
+    REQUIRE(wor.exit_code == 0);
+    CHECK(nlohmann::json::parse(wor.out)["neighbouring"] == "replace one record");
+
+    const auto calibrated = run_dpbo({"account", "--accountant", "rdp", "--calibrate-sigma", "--epsilon", "2", "--delta",
+                                      "1e-5", "--event", "subsampled-gaussian:q=0.01,steps=1000,sampling=poisson", "--json"});
+    CAPTURE(calibrated.err);
+    REQUIRE(calibrated.exit_code == 0);
+    const auto c = nlohmann::json::parse(calibrated.out);
+    CHECK(c["epsilon"].get<double>() <= 2.0);
+    CHECK(c["epsilon"].get<double>() > 2.0 * (1 - 1e-4));  // bisection to 1e-6 relative in σ
+
+    const auto named_gdp = run_dpbo({"account", "--accountant", "gdp", "--event",
+                                     "subsampled-gaussian:q=0.01,sigma=4,steps=10,sampling=poisson"});
+    CHECK(named_gdp.exit_code == 2);
+    CHECK(contains(named_gdp.err, "it accepts: gaussian, gdp; use --accountant rdp"));
+    const auto mismatch = run_dpbo({"account", "--event",
+                                    "subsampled-gaussian:q=0.01,sigma=4,steps=10,sampling=poisson,neighbouring=replace-one"});
+    CHECK(mismatch.exit_code == 2);
+    CHECK(contains(mismatch.err, "neighbouring = replace-one is refused"));
+    const auto bad_q = run_dpbo({"account", "--event", "subsampled-gaussian:q=1.5,sigma=4,steps=10,sampling=poisson"});
+    CHECK(bad_q.exit_code == 2);
+    CHECK(contains(bad_q.err, "sampling_rate"));
 }

@@ -1,0 +1,77 @@
+#include "rdp_curve.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "dpbo/errors.hpp"
+#include "subsampled_gaussian.hpp"
+#include "rdp_mechanisms.hpp"
+
+namespace dpbo::rdp {
+
+namespace {
+double up(double x) { return std::nextafter(x, std::numeric_limits<double>::infinity()); }
+}  // namespace
+
+void RdpCurve::add(const PrivacyEvent& event, const std::string& owner) {
+    if (const auto* sub = std::get_if<SubsampledGaussianEvent>(&event.mechanism)) {
+        using S = SubsampledGaussianEvent;
+        const bool poisson = sub->sampling == S::Sampling::Poisson;
+        // Mironov, Talwar & Zhang 2019 prove the Poisson bound for add/remove-one neighbours; Wang,
+        // Balle & Kasiviswanathan 2019, Thm. 9 the without-replacement bound for replace-one.
+        const S::Neighbouring proved = poisson ? S::Neighbouring::AddRemoveOne : S::Neighbouring::ReplaceOne;
+        if (sub->neighbouring != proved) {
+            throw ValidationError(fmt::format(
+                "{}: event 'subsampled-gaussian' with sampling = {} and neighbouring = {} is refused: the {} bound "
+                "is proved for neighbouring = {} only ({})",
+                owner, to_string(sub->sampling), to_string(sub->neighbouring), poisson ? "Poisson" : "without-replacement",
+                to_string(proved),
+                poisson ? "Mironov, Talwar & Zhang 2019" : "Wang, Balle & Kasiviswanathan 2019, Thm. 9"));
+        }
+        if ((poisson && without_replacement_) || (!poisson && poisson_)) {
+            throw ValidationError(fmt::format(
+                "{}: event 'subsampled-gaussian' with sampling = {} is refused: the composition already holds a "
+                "subsampled event under the other neighbouring relation (add-remove-one for poisson, replace-one "
+                "for fixed-size-without-replacement), and the two guarantees do not add",
+                owner, to_string(sub->sampling)));
+        }
+        (poisson ? poisson_ : without_replacement_) = true;
+        if (!poisson) real_orders_ = false;
+    }
+    events_.push_back(event);
+    releases_ += event.repetitions;
+}
+
+double RdpCurve::at(double alpha) const {
+    double total = 0.0;
+    for (const PrivacyEvent& event : events_) {
+        double one = 0.0;
+        if (const auto* g = std::get_if<GaussianEvent>(&event.mechanism)) {
+            one = gaussian_rdp(up(g->sensitivity / g->sigma), alpha);
+        } else if (const auto* gdp = std::get_if<GdpEvent>(&event.mechanism)) {
+            // μ-GDP is exactly the Gaussian mechanism with Δ/σ = μ (Dong, Roth & Su 2022, Thm. 2.7).
+            one = gaussian_rdp(gdp->mu, alpha);
+        } else if (const auto* l = std::get_if<LaplaceEvent>(&event.mechanism)) {
+            one = laplace_rdp(up(l->sensitivity / l->scale), alpha);
+        } else {
+            const auto& s = std::get<SubsampledGaussianEvent>(event.mechanism);
+            one = subsampled_gaussian_curve(s.sampling == SubsampledGaussianEvent::Sampling::Poisson
+                                                ? Sampling::Poisson
+                                                : Sampling::WithoutReplacement,
+                                            s.sampling_rate, s.noise_multiplier, s.steps, alpha);
+        }
+        if (!std::isfinite(one)) return std::numeric_limits<double>::infinity();
+        total = up(total + up(static_cast<double>(event.repetitions) * one));
+    }
+    return total;
+}
+
+std::string RdpCurve::neighbouring() const {
+    if (poisson_) return "add or remove one record";
+    if (without_replacement_) return "replace one record";
+    return "the relation under which each event's sensitivity is stated";
+}
+
+}  // namespace dpbo::rdp

@@ -1,0 +1,320 @@
+#include "rdp_mechanisms.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include "mpfr_number.hpp"
+
+namespace dpbo::rdp {
+
+namespace {
+
+// Working precision of the sums whose terms are all positive (no cancellation): 128 bits keeps the
+// accumulated relative error of a few thousand correctly rounded operations near 2^-110, far below
+// the one-ulp upward allowance of upward().
+constexpr mpfr_prec_t kBits = 128;
+
+// Streaming log-sum-exp in MPFR: holds log Σ e^{l_k} as m + log s without overflow.
+class LogSum {
+public:
+    explicit LogSum(mpfr_prec_t bits) : m_(bits), s_(bits, 0.0), t_(bits) { mpfr_set_inf(m_, -1); }
+    void add(mpfr_srcptr l) {
+        if (mpfr_cmp(l, m_) > 0) {
+            mpfr_sub(t_, m_, l, MPFR_RNDN);  // s ← s·e^{m−l} + 1, m ← l
+            mpfr_exp(t_, t_, MPFR_RNDN);
+            mpfr_mul(s_, s_, t_, MPFR_RNDN);
+            mpfr_add_ui(s_, s_, 1, MPFR_RNDN);
+            mpfr_set(m_, l, MPFR_RNDN);
+        } else {
+            mpfr_sub(t_, l, m_, MPFR_RNDN);
+            mpfr_exp(t_, t_, MPFR_RNDN);
+            mpfr_add(s_, s_, t_, MPFR_RNDN);
+        }
+    }
+    bool empty() const { return mpfr_inf_p(m_.get()) != 0; }
+    // out ← log Σ e^{l_k}.
+    void log_sum(mpfr_ptr out) {
+        mpfr_log(t_, s_, MPFR_RNDN);
+        mpfr_add(out, m_, t_, MPFR_RNDN);
+    }
+
+private:
+    Mpfr m_, s_, t_;
+};
+
+// out ← log(1 + e^{l}) = log1p(e^l), stable for every l.
+void log1p_exp(mpfr_ptr out, mpfr_srcptr l) {
+    if (mpfr_sgn(l) < 0) {
+        mpfr_exp(out, l, MPFR_RNDN);
+        mpfr_log1p(out, out, MPFR_RNDN);
+    } else {
+        Mpfr t(mpfr_get_prec(out));
+        mpfr_neg(t, l, MPFR_RNDN);
+        mpfr_exp(t, t, MPFR_RNDN);
+        mpfr_log1p(t, t, MPFR_RNDN);
+        mpfr_add(out, l, t, MPFR_RNDN);
+    }
+}
+
+// out ← log(e^{x} − 1) for x > 0, stable for tiny x (log expm1) and huge x (x + log(1 − e^{−x})).
+void log_expm1(mpfr_ptr out, mpfr_srcptr x) {
+    if (mpfr_cmp_ui(x, 1) <= 0) {
+        mpfr_expm1(out, x, MPFR_RNDN);
+        mpfr_log(out, out, MPFR_RNDN);
+    } else {
+        Mpfr t(mpfr_get_prec(out));
+        mpfr_neg(t, x, MPFR_RNDN);
+        mpfr_expm1(t, t, MPFR_RNDN);
+        mpfr_neg(t, t, MPFR_RNDN);
+        mpfr_log(t, t, MPFR_RNDN);
+        mpfr_add(out, x, t, MPFR_RNDN);
+    }
+}
+
+// RDP from log of the (A_α − 1) sum: ε(α) = log1p(A_α − 1)/(α − 1), rounded upward.
+double rdp_from_log_excess(mpfr_srcptr log_excess, double alpha, mpfr_prec_t bits) {
+    Mpfr out(bits);
+    log1p_exp(out, log_excess);
+    mpfr_div_d(out, out, alpha - 1.0, MPFR_RNDN);
+    return upward(out);
+}
+
+}  // namespace
+
+double gaussian_rdp(double ratio, double alpha) {
+    Mpfr out(kBits, ratio);
+    mpfr_sqr(out, out, MPFR_RNDN);
+    mpfr_mul_d(out, out, alpha, MPFR_RNDN);
+    mpfr_div_ui(out, out, 2, MPFR_RNDN);
+    return upward(out);
+}
+
+double laplace_rdp(double ratio, double alpha) {
+    // 256 bits: for small Δ/b the log's argument is 1 + O((Δ/b)²), and the cancellation costs the
+    // bits that −2·log2(Δ/b) counts; 256 leaves > 100 bits for Δ/b down to 1e-20.
+    constexpr mpfr_prec_t bits = 256;
+    Mpfr r(bits, ratio), out(bits), t(bits);
+    if (alpha == 1.0) {  // Mironov 2017, Prop. 6, α = 1: 1/λ + e^{−1/λ} − 1 = r + expm1(−r)
+        mpfr_neg(t, r, MPFR_RNDN);
+        mpfr_expm1(t, t, MPFR_RNDN);
+        mpfr_add(out, r, t, MPFR_RNDN);
+        return upward(out);
+    }
+    // Mironov 2017, Prop. 6: (α/(2α−1)) e^{(α−1)r} + ((α−1)/(2α−1)) e^{−αr}; α, α−1 and 2α−1 are
+    // formed in MPFR so that α close to 1 loses nothing.
+    Mpfr a(bits, alpha), am1(bits), den(bits), w(bits);
+    mpfr_sub_ui(am1, a, 1, MPFR_RNDN);
+    mpfr_add(den, a, am1, MPFR_RNDN);
+    mpfr_mul(t, am1, r, MPFR_RNDN);
+    mpfr_exp(t, t, MPFR_RNDN);
+    mpfr_mul(t, t, a, MPFR_RNDN);
+    mpfr_mul(w, a, r, MPFR_RNDN);
+    mpfr_neg(w, w, MPFR_RNDN);
+    mpfr_exp(w, w, MPFR_RNDN);
+    mpfr_mul(w, w, am1, MPFR_RNDN);
+    mpfr_add(out, t, w, MPFR_RNDN);
+    mpfr_div(out, out, den, MPFR_RNDN);
+    mpfr_log(out, out, MPFR_RNDN);
+    mpfr_div(out, out, am1, MPFR_RNDN);
+    return upward(out);
+}
+
+double poisson_rdp_integer_order(double q, double sigma, unsigned long alpha) {
+    if (q == 1.0) return gaussian_rdp(1.0 / sigma, static_cast<double>(alpha));
+    // Mironov, Talwar & Zhang 2019, Sec. 3.3 (integer α):
+    //   A_α = Σ_{k=0}^{α} C(α,k) (1−q)^{α−k} q^k e^{(k²−k)/(2σ²)}.
+    // Since Σ_k C(α,k)(1−q)^{α−k} q^k = 1, A_α − 1 = Σ_{k≥2} C(α,k)(1−q)^{α−k} q^k expm1((k²−k)/(2σ²)):
+    // every term positive and the k = 0, 1 terms (which would cancel against the 1) gone, so the
+    // log-space sum keeps full relative precision however small q or 1/σ² are.
+    const mpfr_prec_t bits = kBits;
+    Mpfr log_q(bits, q), log_1mq(bits, -q), two_var(bits, sigma), lbinom(bits), l(bits), x(bits), t(bits);
+    mpfr_log(log_q, log_q, MPFR_RNDN);
+    mpfr_log1p(log_1mq, log_1mq, MPFR_RNDN);
+    mpfr_sqr(two_var, two_var, MPFR_RNDN);
+    mpfr_mul_ui(two_var, two_var, 2, MPFR_RNDN);
+    mpfr_set_ui(lbinom, alpha, MPFR_RNDN);  // log C(α, 1)
+    mpfr_log(lbinom, lbinom, MPFR_RNDN);
+    LogSum sum(bits);
+    for (unsigned long k = 2; k <= alpha; ++k) {
+        // log C(α,k) = log C(α,k−1) + log(α−k+1) − log k
+        mpfr_set_ui(t, alpha - k + 1, MPFR_RNDN);
+        mpfr_log(t, t, MPFR_RNDN);
+        mpfr_add(lbinom, lbinom, t, MPFR_RNDN);
+        mpfr_set_ui(t, k, MPFR_RNDN);
+        mpfr_log(t, t, MPFR_RNDN);
+        mpfr_sub(lbinom, lbinom, t, MPFR_RNDN);
+        mpfr_set_ui(x, k * (k - 1), MPFR_RNDN);
+        mpfr_div(x, x, two_var, MPFR_RNDN);
+        log_expm1(l, x);
+        mpfr_add(l, l, lbinom, MPFR_RNDN);
+        mpfr_mul_ui(t, log_1mq, alpha - k, MPFR_RNDN);
+        mpfr_add(l, l, t, MPFR_RNDN);
+        mpfr_mul_ui(t, log_q, k, MPFR_RNDN);
+        mpfr_add(l, l, t, MPFR_RNDN);
+        sum.add(l);
+    }
+    if (sum.empty()) return 0.0;  // α ≤ 1 never reaches here; kept for completeness
+    sum.log_sum(l);
+    return rdp_from_log_excess(l, static_cast<double>(alpha), bits);
+}
+
+double poisson_rdp_fractional_order(double q, double sigma, double alpha) {
+    if (q == 1.0) return gaussian_rdp(1.0 / sigma, alpha);
+    // Mironov, Talwar & Zhang 2019, Sec. 3.3 (fractional α): with z₀ = σ² log(1/q − 1) + 1/2,
+    //   A_α = Σ_{i≥0} C(α,i) (1−q)^{α−i} q^i e^{(i²−i)/(2σ²)} · ½ erfc((i − z₀)/(√2 σ))
+    //       + Σ_{i≥0} C(α,i) (1−q)^{i} q^{α−i} e^{((α−i)²−(α−i))/(2σ²)} · ½ erfc((z₀ − (α−i))/(√2 σ)),
+    // with the generalised binomial C(α,i), whose sign alternates for i > α. A_α ≈ 1 + O(q²α²/σ²),
+    // so the first terms cancel down to A_α − 1: the precision grows by the bits that cancel.
+    const double estimate = 0.5 * alpha * (alpha - 1.0) * q * q * std::expm1(1.0 / (sigma * sigma));
+    const double lost = estimate < 1.0 ? -std::log2(estimate) : 0.0;
+    const mpfr_prec_t bits = kBits + static_cast<mpfr_prec_t>(std::ceil(std::min(lost, 4000.0)));
+    Mpfr log_q(bits, q), log_1mq(bits, -q), two_var(bits, sigma), z0(bits, q), root2s(bits, 2.0);
+    mpfr_log(log_q, log_q, MPFR_RNDN);
+    mpfr_log1p(log_1mq, log_1mq, MPFR_RNDN);
+    mpfr_sqr(two_var, two_var, MPFR_RNDN);
+    mpfr_ui_div(z0, 1, z0, MPFR_RNDN);  // z₀ = σ² (log(1/q − 1)) + 1/2
+    mpfr_sub_ui(z0, z0, 1, MPFR_RNDN);
+    mpfr_log(z0, z0, MPFR_RNDN);
+    mpfr_mul(z0, z0, two_var, MPFR_RNDN);
+    mpfr_add_d(z0, z0, 0.5, MPFR_RNDN);
+    mpfr_mul_ui(two_var, two_var, 2, MPFR_RNDN);
+    mpfr_sqrt(root2s, root2s, MPFR_RNDN);
+    mpfr_mul_d(root2s, root2s, sigma, MPFR_RNDN);
+
+    Mpfr a(bits, alpha), lc(bits, 0.0), i_m(bits), j(bits), l(bits), t(bits), e(bits), s0(bits), s1(bits);
+    Mpfr sum(bits, 0.0), term(bits), previous(bits), excess(bits), threshold(bits);
+    int sign = 1;
+    mpfr_set_inf(previous, 1);
+    // Truncation: once i > α the terms alternate in sign; we stop at a term that is smaller in
+    // magnitude than its predecessor and than 2^-40 |A_α − 1|, and add its magnitude to the sum:
+    // for an alternating series of decreasing terms the omitted tail is at most the first omitted
+    // term, itself at most this one, so the result stays an upper bound (about 1e-12 relative).
+    constexpr unsigned long kMaxTerms = 200000;
+    for (unsigned long i = 0; i < kMaxTerms; ++i) {
+        if (i > 0) {  // C(α,i) = C(α,i−1)·(α−i+1)/i, in log magnitude and sign
+            mpfr_sub_ui(t, a, i - 1, MPFR_RNDN);
+            if (mpfr_sgn(t.get()) == 0) {  // α integer: the series ends; handled by the integer formula
+                break;
+            }
+            if (mpfr_sgn(t.get()) < 0) sign = -sign;
+            mpfr_abs(t, t, MPFR_RNDN);
+            mpfr_log(t, t, MPFR_RNDN);
+            mpfr_add(lc, lc, t, MPFR_RNDN);
+            mpfr_set_ui(t, i, MPFR_RNDN);
+            mpfr_log(t, t, MPFR_RNDN);
+            mpfr_sub(lc, lc, t, MPFR_RNDN);
+        }
+        mpfr_set_ui(i_m, i, MPFR_RNDN);
+        mpfr_sub(j, a, i_m, MPFR_RNDN);
+        // s0 = exp(lc + i log q + j log(1−q) + (i²−i)/(2σ²)) · ½ erfc((i − z₀)/(√2σ))
+        mpfr_mul(l, i_m, log_q, MPFR_RNDN);
+        mpfr_mul(t, j, log_1mq, MPFR_RNDN);
+        mpfr_add(l, l, t, MPFR_RNDN);
+        mpfr_set_ui(t, i == 0 ? 0 : i * (i - 1), MPFR_RNDN);  // i² − i
+        mpfr_div(t, t, two_var, MPFR_RNDN);
+        mpfr_add(l, l, t, MPFR_RNDN);
+        mpfr_add(l, l, lc, MPFR_RNDN);
+        mpfr_exp(s0, l, MPFR_RNDN);
+        mpfr_sub(e, i_m, z0, MPFR_RNDN);
+        mpfr_div(e, e, root2s, MPFR_RNDN);
+        mpfr_erfc(e, e, MPFR_RNDN);
+        mpfr_mul(s0, s0, e, MPFR_RNDN);
+        // s1 = exp(lc + j log q + i log(1−q) + (j²−j)/(2σ²)) · ½ erfc((z₀ − j)/(√2σ))
+        mpfr_mul(l, j, log_q, MPFR_RNDN);
+        mpfr_mul(t, i_m, log_1mq, MPFR_RNDN);
+        mpfr_add(l, l, t, MPFR_RNDN);
+        mpfr_sub_ui(t, j, 1, MPFR_RNDN);
+        mpfr_mul(t, t, j, MPFR_RNDN);
+        mpfr_div(t, t, two_var, MPFR_RNDN);
+        mpfr_add(l, l, t, MPFR_RNDN);
+        mpfr_add(l, l, lc, MPFR_RNDN);
+        mpfr_exp(s1, l, MPFR_RNDN);
+        mpfr_sub(e, z0, j, MPFR_RNDN);
+        mpfr_div(e, e, root2s, MPFR_RNDN);
+        mpfr_erfc(e, e, MPFR_RNDN);
+        mpfr_mul(s1, s1, e, MPFR_RNDN);
+        mpfr_add(term, s0, s1, MPFR_RNDN);
+        mpfr_div_ui(term, term, 2, MPFR_RNDN);  // the ½ of both erfc factors
+        if (sign < 0) mpfr_neg(term, term, MPFR_RNDN);
+        mpfr_add(sum, sum, term, MPFR_RNDN);
+
+        mpfr_abs(term, term, MPFR_RNDN);
+        if (static_cast<double>(i) > alpha + 1.0 && mpfr_cmp(term, previous) < 0) {
+            mpfr_sub_ui(excess, sum, 1, MPFR_RNDN);
+            mpfr_abs(threshold, excess, MPFR_RNDN);
+            mpfr_mul_2si(threshold, threshold, -40, MPFR_RNDN);
+            if (mpfr_cmp(term, threshold) <= 0) {
+                mpfr_add(excess, excess, term, MPFR_RNDN);  // the tail allowance
+                if (mpfr_sgn(excess.get()) <= 0) return 0.0;       // cannot happen for q > 0; never below 0
+                mpfr_log1p(excess, excess, MPFR_RNDN);  // ε(α) = log A_α / (α − 1)
+                mpfr_sub_ui(t, a, 1, MPFR_RNDN);
+                mpfr_div(excess, excess, t, MPFR_RNDN);
+                return upward(excess);
+            }
+        }
+        mpfr_set(previous, term, MPFR_RNDN);
+    }
+    // Not converged within the term budget (or α integer): +∞ is a valid, never-chosen bound; the
+    // order search then relies on the integer orders.
+    return std::numeric_limits<double>::infinity();
+}
+
+double poisson_subsampled_gaussian_rdp(double q, double sigma, double alpha) {
+    if (alpha == std::floor(alpha) && alpha >= 2.0 && alpha < 4.0e9)
+        return poisson_rdp_integer_order(q, sigma, static_cast<unsigned long>(alpha));
+    return poisson_rdp_fractional_order(q, sigma, alpha);
+}
+
+double without_replacement_subsampled_gaussian_rdp(double gamma, double sigma, unsigned long alpha) {
+    // Wang, Balle & Kasiviswanathan 2019, Thm. 9 (upper bound), for the Gaussian's ε(j) = j/(2σ²),
+    // ε(∞) = ∞ (so min{2, (e^{ε(∞)} − 1)^j} = 2):
+    //   ε'(α) ≤ 1/(α−1) · log(1 + γ² C(α,2) min{4(e^{ε(2)} − 1), 2 e^{ε(2)}}
+    //                         + Σ_{j=3}^{α} 2 γ^j C(α,j) e^{(j−1) ε(j)}),
+    // all terms positive: summed in log space, then log1p.
+    const mpfr_prec_t bits = kBits;
+    Mpfr log_g(bits, gamma), var2(bits, sigma), lbinom(bits), l(bits), t(bits), u(bits);
+    mpfr_log(log_g, log_g, MPFR_RNDN);
+    mpfr_sqr(var2, var2, MPFR_RNDN);
+    mpfr_mul_ui(var2, var2, 2, MPFR_RNDN);  // 2σ²
+    LogSum sum(bits);
+    // j = 2: log(γ² C(α,2)) + log min{4 expm1(ε(2)), 2 e^{ε(2)}}, ε(2) = 1/σ².
+    Mpfr eps2(bits, 2.0);
+    mpfr_div(eps2, eps2, var2, MPFR_RNDN);
+    log_expm1(t, eps2);
+    mpfr_set_ui(u, 4, MPFR_RNDN);
+    mpfr_log(u, u, MPFR_RNDN);
+    mpfr_add(t, t, u, MPFR_RNDN);  // log 4(e^{ε2} − 1)
+    mpfr_set_ui(u, 2, MPFR_RNDN);
+    mpfr_log(u, u, MPFR_RNDN);
+    mpfr_add(u, u, eps2, MPFR_RNDN);  // log 2 e^{ε2}
+    mpfr_min(t, t, u, MPFR_RNDN);
+    mpfr_set_ui(lbinom, alpha, MPFR_RNDN);
+    mpfr_mul_ui(lbinom, lbinom, alpha - 1, MPFR_RNDN);
+    mpfr_div_ui(lbinom, lbinom, 2, MPFR_RNDN);
+    mpfr_log(lbinom, lbinom, MPFR_RNDN);  // log C(α,2)
+    mpfr_mul_ui(l, log_g, 2, MPFR_RNDN);
+    mpfr_add(l, l, lbinom, MPFR_RNDN);
+    mpfr_add(l, l, t, MPFR_RNDN);
+    sum.add(l);
+    Mpfr log2(bits, 2.0);
+    mpfr_log(log2, log2, MPFR_RNDN);
+    for (unsigned long jj = 3; jj <= alpha; ++jj) {
+        mpfr_set_ui(t, alpha - jj + 1, MPFR_RNDN);
+        mpfr_log(t, t, MPFR_RNDN);
+        mpfr_add(lbinom, lbinom, t, MPFR_RNDN);
+        mpfr_set_ui(t, jj, MPFR_RNDN);
+        mpfr_log(t, t, MPFR_RNDN);
+        mpfr_sub(lbinom, lbinom, t, MPFR_RNDN);
+        mpfr_set_ui(t, jj * (jj - 1), MPFR_RNDN);  // (j−1)·ε(j) = j(j−1)/(2σ²)
+        mpfr_div(t, t, var2, MPFR_RNDN);
+        mpfr_add(l, t, lbinom, MPFR_RNDN);
+        mpfr_mul_ui(t, log_g, jj, MPFR_RNDN);
+        mpfr_add(l, l, t, MPFR_RNDN);
+        mpfr_add(l, l, log2, MPFR_RNDN);
+        sum.add(l);
+    }
+    sum.log_sum(l);
+    return rdp_from_log_excess(l, static_cast<double>(alpha), bits);
+}
+
+}  // namespace dpbo::rdp

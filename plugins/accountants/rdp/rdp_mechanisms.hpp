@@ -1,0 +1,31 @@
+#pragma once
+// Rényi differential privacy (Mironov 2017) of single mechanisms, as upper bounds in double that are
+// never below the exact value: every result is computed in MPFR and rounded upward (mpfr_number.hpp).
+// ε(α) denotes the order-α RDP of one release; orders α > 1 unless a function says otherwise.
+#include <cstddef>
+
+namespace dpbo::rdp {
+
+// Gaussian mechanism, noise σ on a query of L2 sensitivity Δ: ε(α) = α Δ² / (2σ²)
+// (Mironov 2017, Prop. 7). `ratio` = Δ/σ; valid for every α > 0.
+double gaussian_rdp(double ratio, double alpha);
+
+// Laplace mechanism, scale b on a query of L1 sensitivity Δ, λ = b/Δ (Mironov 2017, Prop. 6 / Table II):
+// ε(α) = 1/(α−1) · log( α/(2α−1) · e^{(α−1)/λ} + (α−1)/(2α−1) · e^{−α/λ} ) for α > 1,
+// ε(1) = 1/λ + e^{−1/λ} − 1 (the KL limit). `ratio` = Δ/b = 1/λ; α ≥ 1.
+double laplace_rdp(double ratio, double alpha);
+
+// Poisson-subsampled Gaussian (each record included independently with probability q; noise
+// multiplier σ; add/remove-one neighbours), exact (Mironov, Talwar & Zhang 2019, Sec. 3.3):
+// ε(α) = log(A_α)/(α−1). Integer α: the binomial expansion; fractional α: the two-series formula.
+double poisson_subsampled_gaussian_rdp(double q, double sigma, double alpha);
+// The two pieces, exposed for the tests (α integer ≥ 2 / α > 1 real, respectively).
+double poisson_rdp_integer_order(double q, double sigma, unsigned long alpha);
+double poisson_rdp_fractional_order(double q, double sigma, double alpha);
+
+// Subsampled Gaussian with fixed-size batches drawn without replacement at rate γ = m/n, replace-one
+// neighbours; the upper bound of Wang, Balle & Kasiviswanathan 2019, Thm. 9, for integer α ≥ 2, with
+// the Gaussian's ε(j) = j/(2σ²) and ε(∞) = ∞.
+double without_replacement_subsampled_gaussian_rdp(double gamma, double sigma, unsigned long alpha);
+
+}  // namespace dpbo::rdp

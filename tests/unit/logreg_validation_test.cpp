@@ -61,7 +61,7 @@ TEST_CASE("logreg-validation: the reader refuses malformed LIBSVM data, naming t
         {"colon", good + "+1 4\n", "line 3: entry '4' is not idx:value"},
         {"long", "+1" + std::string(70000, ' ') + "1:1\n", "line 1 is longer than 65536 bytes"},
         {"norm", "+1 1:1 2:1 3:1 4:1 5:1 6:1 7:1 8:1 9:1 10:1 11:1 12:1 13:1 14:1 15:1\n" + good,
-         "line 1 has norm above the public bound √14"},
+         "line 1 has squared norm above the public bound 14"},
     };
     for (const auto& c : cases) {
         CAPTURE(c.name);

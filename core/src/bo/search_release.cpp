@@ -16,6 +16,7 @@
 #include "dpbo/observer.hpp"
 #include "dpbo/privacy_ledger.hpp"
 #include "dpbo/random.hpp"
+#include "front_search.hpp"
 
 namespace dpbo {
 
@@ -129,11 +130,17 @@ BestRelease release_best(const arma::mat& points, const arma::vec& exact_values,
 }
 
 RunResult run_data_independent_search(RunContext& context, const DataIndependentSearch& search) {
-    check_value_sensitivity(search.owner, context.role<Mechanism>("mechanism") != nullptr, search.value_sensitivity);
     if (search.point_count == 0 || search.batch_size == 0 || !search.points) {
         throw RunError(fmt::format(
             "{}: a search needs at least one point, a batch size ≥ 1 and a point source",
             search.owner));
+    }
+    if (context.objective.output_count() > 1) return run_front_search(context, search);
+    check_value_sensitivity(search.owner, context.role<Mechanism>("mechanism") != nullptr, search.value_sensitivity);
+    if (search.reference) {
+        throw ValidationError(fmt::format("{}: reference is for objectives with two outputs (the hypervolume of "
+                                          "their front); the objective {} has one — remove it",
+                                          search.owner, context.objective.describe_origin()));
     }
     Objective& objective = context.objective;
     const Sense sense = objective.sense();

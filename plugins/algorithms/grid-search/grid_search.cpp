@@ -38,6 +38,9 @@ public:
                       .doc = "refuse a grid with more points than this"})
             .integer("batch", {.fallback = 10, .lower = 1, .unit = "points",
                                .doc = "points per evaluation call (one trace row each)"})
+            .real_list("reference", std::nullopt,
+                       "objectives with two outputs: the reference (anti-ideal) point, in the outputs' units, "
+                       "for the front's exact hypervolume after every batch (DPareto: 10, 1)")
             .real("value_sensitivity",
                   {.lower = 0.0,
                    .lower_inclusive = false,
@@ -51,6 +54,8 @@ public:
           per_dimension_given_(parameters.given_by_user("per_dimension")),
           max_points_(static_cast<std::size_t>(parameters.integer("max_points"))),
           batch_(static_cast<std::size_t>(parameters.integer("batch"))),
+          reference_(parameters.has("reference") ? std::optional<arma::rowvec>(arma::rowvec(parameters.real_list("reference")))
+                                                 : std::nullopt),
           value_sensitivity_(parameters.has("value_sensitivity")
                                  ? std::optional<double>(parameters.real("value_sensitivity"))
                                  : std::nullopt) {}
@@ -71,7 +76,8 @@ public:
                           return grid.rows(first, first + count - 1);
                       },
                       .value_sensitivity = value_sensitivity_,
-                      .completion_reason = "grid complete"});
+                      .completion_reason = "grid complete",
+                      .reference = reference_});
     }
 
 private:
@@ -124,6 +130,7 @@ private:
     bool per_dimension_given_;
     std::size_t max_points_;
     std::size_t batch_;
+    std::optional<arma::rowvec> reference_;
     std::optional<double> value_sensitivity_;
 };
 

@@ -12,6 +12,8 @@
 
 namespace logreg_validation {
 
+using dpbo::plugin_data::SparseRows;
+
 // w·x_r for every row r of `rows`.
 arma::vec margins(const SparseRows& rows, const arma::vec& w);
 

@@ -39,6 +39,8 @@ constexpr const char* kTrainingFile = "a9a.gz";
 constexpr const char* kValidationFile = "a9a.t.gz";
 
 using namespace logreg_validation;
+using dpbo::plugin_data::read_libsvm;
+using dpbo::plugin_data::SparseRows;
 
 constexpr const char* kOwner = "objective 'logreg-validation'";
 constexpr std::size_t kFeatures = 123;  // a9a's dimension (the test split never uses feature 123)
@@ -64,22 +66,6 @@ std::string path_of(const dpbo::ParameterSet& parameters, const char* key, const
     return parameters.has(key)
                ? parameters.text(key)
                : dpbo::plugin_data::shipped_data_file(shipped, kOwner, fmt::format("set {} to a LIBSVM file", key));
-}
-
-// Scales each row by 1/√14 after checking ‖x‖² ≤ 14; a row above the bound is refused by its line
-// (not by its norm: validation rows are sensitive).
-void scale_rows(SparseRows& rows, const std::string& path) {
-    const double scale = 1.0 / std::sqrt(kSquaredNormBound);
-    for (std::size_t r = 0; r < rows.rows(); ++r) {
-        double squared = 0.0;
-        for (std::size_t k = rows.starts[r]; k < rows.starts[r + 1]; ++k) squared += rows.value[k] * rows.value[k];
-        if (!(squared <= kSquaredNormBound))
-            throw dpbo::RunError(fmt::format("{}: {} line {} has norm above the public bound √14, so after scaling by "
-                                             "1/√14 it would exceed norm 1 and break the Lipschitz constants; a9a rows "
-                                             "have at most 14 ones",
-                                             kOwner, path, r + 1));
-        for (std::size_t k = rows.starts[r]; k < rows.starts[r + 1]; ++k) rows.value[k] *= scale;
-    }
 }
 
 class LogregValidation final : public dpbo::Objective {
@@ -141,8 +127,8 @@ public:
                                 kOwner);
         validation_ = read_libsvm(validation_path, "validation_file", validation_records_, "validation_records",
                                   kFeatures, kOwner);
-        scale_rows(training_, training_path);
-        scale_rows(validation_, validation_path);
+        dpbo::plugin_data::scale_to_unit_norm(training_, kSquaredNormBound, training_path, kOwner);
+        dpbo::plugin_data::scale_to_unit_norm(validation_, kSquaredNormBound, validation_path, kOwner);
         if (neighbour_.active()) {
             double& label = validation_.labels[*neighbour_.record];
             label = neighbour_.value == 0.0 ? -label : neighbour_.value;

@@ -49,11 +49,17 @@ struct DataIndependentSearch {
     std::function<arma::mat(std::size_t first, std::size_t count)> points;
     std::optional<double> value_sensitivity;
     std::string completion_reason;  // stop reason when all k points were evaluated
+    // Several outputs: the hypervolume of the front after every batch is reported w.r.t. this point
+    // (two outputs only; in the outputs' own units and senses). Unused for one output.
+    std::optional<arma::rowvec> reference;
 };
 
 // Evaluates through context.evaluator, reports to context.observer after every batch (one trace
 // row per batch), then release_best(). Released: best_point, best_value and, when private,
 // noisy_values; evaluation only: best_point_true_value and, with a known optimum, simple_regret.
+// An objective with several outputs gets its Pareto front instead (not private; a mechanism is
+// refused): released points, values, front_points, front_values and, with a reference, the
+// hypervolume, also in the trace after every batch.
 RunResult run_data_independent_search(RunContext& context, const DataIndependentSearch& search);
 
 }  // namespace dpbo

@@ -9,7 +9,7 @@
 #include "data_file_lines.hpp"
 #include "dpbo/errors.hpp"
 
-namespace logreg_validation {
+namespace dpbo::plugin_data {
 namespace {
 
 // An a9a line is about 150 bytes; anything far longer is not this format (and a file without line
@@ -77,4 +77,27 @@ SparseRows read_libsvm(const std::string& path, const std::string& file_paramete
     return out;
 }
 
-}  // namespace logreg_validation
+double linear_accuracy(const SparseRows& rows, const arma::vec& w) {
+    std::size_t correct = 0;
+    for (std::size_t r = 0; r < rows.rows(); ++r) {
+        double margin = 0.0;
+        for (std::size_t k = rows.starts[r]; k < rows.starts[r + 1]; ++k) margin += w[rows.index[k]] * rows.value[k];
+        if ((margin >= 0.0) == (rows.labels[r] > 0.0)) ++correct;
+    }
+    return static_cast<double>(correct) / static_cast<double>(rows.rows());
+}
+
+void scale_to_unit_norm(SparseRows& rows, double squared_norm_bound, const std::string& path, const std::string& owner) {
+    const double scale = 1.0 / std::sqrt(squared_norm_bound);
+    for (std::size_t r = 0; r < rows.rows(); ++r) {
+        double squared = 0.0;
+        for (std::size_t k = rows.starts[r]; k < rows.starts[r + 1]; ++k) squared += rows.value[k] * rows.value[k];
+        if (!(squared <= squared_norm_bound))
+            throw dpbo::RunError(fmt::format("{}: {} line {} has squared norm above the public bound {}, so after "
+                                             "scaling it would exceed norm 1 and break the Lipschitz constants",
+                                             owner, path, r + 1, squared_norm_bound));
+        for (std::size_t k = rows.starts[r]; k < rows.starts[r + 1]; ++k) rows.value[k] *= scale;
+    }
+}
+
+}  // namespace dpbo::plugin_data

@@ -8,7 +8,7 @@
 
 #include <armadillo>
 
-namespace logreg_validation {
+namespace dpbo::plugin_data {
 
 // Rows as sparse vectors: row r holds entries starts[r] .. starts[r + 1] − 1 of index and value.
 struct SparseRows {
@@ -28,4 +28,14 @@ struct SparseRows {
 SparseRows read_libsvm(const std::string& path, const std::string& file_parameter, std::size_t rows,
                        const std::string& rows_parameter, std::size_t features, const std::string& owner);
 
-}  // namespace logreg_validation
+// Fraction of rows whose label has the sign of w·x (w·x = 0 counts as +1): a linear classifier's
+// accuracy.
+double linear_accuracy(const SparseRows& rows, const arma::vec& w);
+
+// Scales every row by 1/√squared_norm_bound after checking ‖x‖² ≤ squared_norm_bound, so each row has
+// norm ≤ 1 — the bound the Lipschitz constants and sensitivities of the learners rest on. The bound
+// must be public (e.g. a9a: at most 14 ones per row), never computed from the rows. A row above it
+// is refused by its line in `path` (not by its norm: the rows may be sensitive), naming `owner`.
+void scale_to_unit_norm(SparseRows& rows, double squared_norm_bound, const std::string& path, const std::string& owner);
+
+}  // namespace dpbo::plugin_data

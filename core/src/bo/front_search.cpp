@@ -1,0 +1,127 @@
+#include "front_search.hpp"
+
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "../util/memory_bound.hpp"
+#include "dpbo/bo/pareto.hpp"
+#include "dpbo/errors.hpp"
+#include "dpbo/evaluator.hpp"
+#include "dpbo/mechanism.hpp"
+#include "dpbo/objective.hpp"
+#include "dpbo/observer.hpp"
+#include "dpbo/privacy_ledger.hpp"
+
+namespace dpbo {
+
+namespace {
+
+std::vector<Sense> output_senses(const std::vector<Output>& outputs) {
+    std::vector<Sense> senses;
+    for (const Output& output : outputs) senses.push_back(output.sense);
+    return senses;
+}
+
+PrivacyStatement front_statement(const std::vector<Output>& outputs) {
+    std::string names;
+    for (const Output& output : outputs) names += (names.empty() ? "" : ", ") + output.name;
+    return PrivacyStatement::not_private(
+        {fmt::format("every evaluated point with its exact outputs ({})", names),
+         "the empirical Pareto front of those outputs"},
+        "a several-output search releases its outputs exactly: the front is for trusted analysts (DPareto's "
+        "threat model). An output that is a privacy parameter (e.g. epsilon) is the guarantee of the learner "
+        "trained at that point, as the objective computes it, not a cost of this run");
+}
+
+}  // namespace
+
+RunResult run_front_search(RunContext& context, const DataIndependentSearch& search) {
+    Objective& objective = context.objective;
+    const std::vector<Output> outputs = objective.outputs();
+    const std::vector<Sense> senses = output_senses(outputs);
+    if (context.role<Mechanism>("mechanism")) {
+        throw ValidationError(fmt::format(
+            "{}: the objective {} has {} outputs; a search over several outputs releases its Pareto front "
+            "exactly and cannot privatise it — remove the mechanism",
+            search.owner, objective.describe_origin(), outputs.size()));
+    }
+    if (search.value_sensitivity) {
+        throw ValidationError(fmt::format("{}: value_sensitivity applies to one-output objectives with a mechanism; "
+                                          "the objective has {} outputs — remove it",
+                                          search.owner, outputs.size()));
+    }
+    if (search.reference && (outputs.size() != 2 || search.reference->n_elem != 2)) {
+        throw ValidationError(fmt::format("{}: reference has {} numbers for an objective with {} outputs; the "
+                                          "hypervolume is computed for two outputs with a two-number reference",
+                                          search.owner, search.reference->n_elem, outputs.size()));
+    }
+
+    RunResult result;
+    std::vector<TraceColumn> columns{{"iteration", false}, {"evaluations", false}, {"front_size", false}};
+    if (search.reference) columns.push_back({"hypervolume", false});
+    result.trace.set_columns(std::move(columns));
+
+    const double dim = static_cast<double>(objective.space().dim());
+    const double total_points = static_cast<double>(search.point_count);
+    memory::require(search.owner, fmt::format("{} points in {} dimensions", search.point_count, objective.space().dim()),
+                    total_points * (dim + static_cast<double>(outputs.size())) * sizeof(double),
+                    "every point and its outputs are kept for the front");
+    arma::mat points(search.point_count, objective.space().dim());
+    arma::mat values(search.point_count, outputs.size());
+    const EvaluationRequest request{.per_record = false, .rng = &context.rng};
+    context.observer.on_start((search.point_count + search.batch_size - 1) / search.batch_size);
+    result.stop_reason = search.completion_reason;
+
+    std::size_t evaluated = 0;
+    for (std::size_t iteration = 1; evaluated < search.point_count; ++iteration) {
+        const std::size_t count = std::min(search.batch_size, search.point_count - evaluated);
+        const Evaluations batch = context.evaluator.evaluate(objective, search.points(evaluated, count), request);
+        if (batch.size() != count) {
+            throw RunError(fmt::format("{}: asked for {} evaluations, the objective returned {}", search.owner, count,
+                                       batch.size()));
+        }
+        points.rows(evaluated, evaluated + count - 1) = batch.points;
+        values.rows(evaluated, evaluated + count - 1) = batch.values;
+        evaluated += count;
+
+        const arma::mat so_far = values.head_rows(evaluated);
+        std::vector<double> row{static_cast<double>(iteration), static_cast<double>(evaluated),
+                                static_cast<double>(non_dominated(so_far, senses).n_elem)};
+        if (search.reference) row.push_back(hypervolume_2d(so_far, *search.reference, senses));
+        result.trace.add_row(std::move(row));
+        context.observer.on_iteration(iteration, result.trace);
+        if (evaluated < search.point_count && context.observer.should_stop()) {
+            result.stop_reason = "observer";
+            break;
+        }
+    }
+
+    const arma::mat evaluated_points = points.head_rows(evaluated);
+    const arma::mat evaluated_values = values.head_rows(evaluated);
+    const arma::uvec front = non_dominated(evaluated_values, senses);
+    std::string names;
+    for (const Output& output : outputs) names += (names.empty() ? "" : ", ") + output.name;
+    result.released.push_back({"points", "every evaluated point, in evaluation order", evaluated_points});
+    result.released.push_back(
+        {"values", fmt::format("the exact outputs ({}) of every point, in evaluation order", names), evaluated_values});
+    result.released.push_back({"front_points", "the evaluated points no other evaluated point dominates",
+                               arma::mat(evaluated_points.rows(front))});
+    result.released.push_back(
+        {"front_values", fmt::format("their outputs ({})", names), arma::mat(evaluated_values.rows(front))});
+    if (search.reference) {
+        result.released.push_back(
+            {"hypervolume",
+             fmt::format("the area the front dominates up to the reference ({}, {}), exact",
+                         (*search.reference)(0), (*search.reference)(1)),
+             arma::mat(1, 1, arma::fill::value(hypervolume_2d(evaluated_values, *search.reference, senses)))});
+    }
+    result.privacy = front_statement(outputs);
+    result.evaluations = context.evaluator.evaluations();
+    return result;
+}
+
+}  // namespace dpbo

@@ -1,0 +1,99 @@
+#include "dp_linear_training.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <vector>
+
+namespace dpsgd {
+
+namespace {
+
+double row_margin(const dpbo::plugin_data::SparseRows& rows, std::size_t r, const arma::vec& w) {
+    double margin = 0.0;
+    for (std::size_t k = rows.starts[r]; k < rows.starts[r + 1]; ++k) margin += w[rows.index[k]] * rows.value[k];
+    return margin;
+}
+
+double row_norm(const dpbo::plugin_data::SparseRows& rows, std::size_t r) {
+    double squared = 0.0;
+    for (std::size_t k = rows.starts[r]; k < rows.starts[r + 1]; ++k) squared += rows.value[k] * rows.value[k];
+    return std::sqrt(squared);
+}
+
+// ∇ℓ(z, w) = c·x for a linear model: c = −y σ(−y w·x) for the logistic loss, −y·[y w·x < 1] for
+// the hinge loss (its subgradient).
+double gradient_coefficient(Model model, double label, double margin) {
+    const double label_margin = label * margin;
+    if (model == Model::LinearSvm) return label_margin < 1.0 ? -label : 0.0;
+    const double slope = label_margin > 0 ? std::exp(-label_margin) / (1.0 + std::exp(-label_margin))
+                                          : 1.0 / (1.0 + std::exp(label_margin));
+    return -label * slope;
+}
+
+// Adds clip_L(c·x_r)/m to `sum` for each r in the lot.
+void add_clipped_gradients(const dpbo::plugin_data::SparseRows& rows, const std::size_t* lot, std::size_t m,
+                           const arma::vec& w, const TrainingSettings& settings, arma::vec& sum) {
+    for (std::size_t i = 0; i < m; ++i) {
+        const std::size_t r = lot[i];
+        const double c = gradient_coefficient(settings.model, rows.labels[r], row_margin(rows, r, w));
+        const double norm = std::abs(c) * row_norm(rows, r);
+        const double clipped = norm > settings.clipping_norm ? c * settings.clipping_norm / norm : c;
+        const double weight = clipped / static_cast<double>(m);
+        for (std::size_t k = rows.starts[r]; k < rows.starts[r + 1]; ++k) sum[rows.index[k]] += weight * rows.value[k];
+    }
+}
+
+}  // namespace
+
+std::size_t training_steps(std::size_t rows, const TrainingSettings& settings) {
+    return settings.epochs * (rows / settings.lot_size);
+}
+
+arma::vec clipped_mean_gradient(const dpbo::plugin_data::SparseRows& rows, std::size_t features,
+                                const std::vector<std::size_t>& lot, const arma::vec& w,
+                                const TrainingSettings& settings) {
+    arma::vec sum(features, arma::fill::zeros);
+    add_clipped_gradients(rows, lot.data(), lot.size(), w, settings, sum);
+    return sum;
+}
+
+arma::vec train(const dpbo::plugin_data::SparseRows& rows, std::size_t features, const TrainingSettings& settings,
+                std::mt19937_64& engine) {
+    const std::size_t n = rows.rows();
+    const std::size_t m = settings.lot_size;
+    const std::size_t steps = training_steps(n, settings);
+    // Algorithm 3, line 4: (2L/m)·N(0, σ²I).
+    const double noise_scale = 2.0 * settings.clipping_norm / static_cast<double>(m) * settings.noise_multiplier;
+    std::vector<std::size_t> pool(n);
+    std::iota(pool.begin(), pool.end(), std::size_t{0});
+    arma::vec w(features, arma::fill::zeros);
+    arma::vec gradient(features);
+    arma::vec first_moment(features, arma::fill::zeros), second_moment(features, arma::fill::zeros);
+    constexpr double kBeta1 = 0.9, kBeta2 = 0.999, kKappa = 1e-8;  // Algorithm 4's constants
+    double beta1_power = 1.0, beta2_power = 1.0;
+    std::normal_distribution<double> normal;
+    for (std::size_t step = 0; step < steps; ++step) {
+        // A uniformly random m-subset: the first m entries of a partial Fisher–Yates shuffle.
+        for (std::size_t i = 0; i < m; ++i) {
+            std::uniform_int_distribution<std::size_t> pick(i, n - 1);
+            std::swap(pool[i], pool[pick(engine)]);
+        }
+        gradient.zeros();
+        add_clipped_gradients(rows, pool.data(), m, w, settings, gradient);
+        for (double& entry : gradient) entry += noise_scale * normal(engine);
+        if (settings.optimiser == Optimiser::Sgd) {
+            w -= settings.learning_rate * gradient;
+            continue;
+        }
+        beta1_power *= kBeta1;
+        beta2_power *= kBeta2;
+        first_moment = kBeta1 * first_moment + (1.0 - kBeta1) * gradient;
+        second_moment = kBeta2 * second_moment + (1.0 - kBeta2) * arma::square(gradient);
+        w -= settings.learning_rate * (first_moment / (1.0 - beta1_power)) /
+             (arma::sqrt(second_moment / (1.0 - beta2_power)) + kKappa);
+    }
+    return w;
+}
+
+}  // namespace dpsgd

@@ -1,0 +1,45 @@
+#include "repetitions.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace dpbo::plugin_data {
+
+void for_each_repetition(std::size_t count, std::size_t threads, const std::function<void(std::size_t)>& body) {
+    const std::size_t workers = std::max<std::size_t>(1, std::min(threads, count));
+    if (workers == 1) {
+        for (std::size_t r = 0; r < count; ++r) body(r);
+        return;
+    }
+    std::atomic<std::size_t> next{0};
+    std::atomic<bool> failed{false};
+    std::exception_ptr first_error;
+    std::mutex error_mutex;
+    auto work = [&] {
+        for (std::size_t r = next++; r < count && !failed; r = next++) {
+            try {
+                body(r);
+            } catch (...) {
+                const std::lock_guard lock(error_mutex);
+                if (!first_error) first_error = std::current_exception();
+                failed = true;
+            }
+        }
+    };
+    std::vector<std::thread> pool;
+    for (std::size_t t = 1; t < workers; ++t) pool.emplace_back(work);
+    work();
+    for (std::thread& thread : pool) thread.join();
+    if (first_error) std::rethrow_exception(first_error);
+}
+
+std::mt19937_64 repetition_engine(std::uint64_t seed, std::size_t repetition, std::uint64_t stream) {
+    std::seed_seq seeds{seed, static_cast<std::uint64_t>(repetition), stream};
+    return std::mt19937_64(seeds);
+}
+
+}  // namespace dpbo::plugin_data

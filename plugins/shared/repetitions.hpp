@@ -1,0 +1,21 @@
+#pragma once
+// The R repetitions of a randomised learner an oracle averages (DPareto: 10 for DP-SGD, 50 for the
+// illustrative examples), run on threads. Each repetition draws from its own stream seeded by
+// (seed, r), so the results do not depend on the thread count or on the order repetitions finish.
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <random>
+
+namespace dpbo::plugin_data {
+
+// body(r) for r = 0 .. count − 1 on up to `threads` threads (1: in the caller's thread). The first
+// exception a repetition throws is rethrown here after every thread has stopped.
+void for_each_repetition(std::size_t count, std::size_t threads, const std::function<void(std::size_t)>& body);
+
+// The generator of repetition r: independent streams for distinct (seed, r, stream); `stream`
+// separates what one repetition draws for different purposes (e.g. training order and noise), so
+// each can be reused on its own.
+std::mt19937_64 repetition_engine(std::uint64_t seed, std::size_t repetition, std::uint64_t stream = 0);
+
+}  // namespace dpbo::plugin_data

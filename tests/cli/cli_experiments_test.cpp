@@ -1,5 +1,5 @@
-// The papers' experiments ship as config files (plugins/algorithms/dp-gibo/experiments and
-// plugins/algorithms/dp-ucb/experiments). Each one must keep running as the modules evolve: here
+// The papers' experiments ship as config files (plugins/algorithms/dp-gibo/experiments,
+// plugins/algorithms/dp-ucb/experiments and plugins/algorithms/dpareto/experiments). Each one must keep running as the modules evolve: here
 // every config runs one shortened repeat through the `dpbo` command, and a private one must state
 // the μ (DP-GIBO, DP-GD) or the (2ε, 2δ) conditional on Assumption 1 (dp-ucb) its file asks for.
 #include <doctest/doctest.h>
@@ -30,31 +30,51 @@ std::string setting(const fs::path& file, const std::string& key) {
     return {};
 }
 
-// A setting that shortens each algorithm's run to a few evaluations.
-const std::map<std::string, std::string> kShortRun = {
-    {"dp-gibo", "algorithm.iterations=2"}, {"dp-gd", "algorithm.iterations=2"},
-    {"random-search", "algorithm.budget=3"}, {"gp-ucb", "algorithm.budget=12"},
-    {"gibo", "algorithm.budget=3"}, {"dp-ucb", "algorithm.budget=5"}};
+// Settings that shorten each algorithm's run to a few evaluations.
+const std::map<std::string, std::vector<std::string>> kShortRun = {
+    {"dp-gibo", {"algorithm.iterations=2"}},
+    {"dp-gd", {"algorithm.iterations=2"}},
+    {"random-search", {"algorithm.budget=3"}},
+    {"gp-ucb", {"algorithm.budget=12"}},
+    {"gibo", {"algorithm.budget=3"}},
+    {"dp-ucb", {"algorithm.budget=5"}},
+    {"dpareto", {"algorithm.budget=7", "algorithm.initial_points=5"}},
+    {"grid-search", {"algorithm.per_dimension=2"}}};
+// ... and each DPareto oracle's evaluations to a small fraction of the data and repetitions.
+const std::map<std::string, std::vector<std::string>> kShortObjective = {
+    {"dpsgd", {"objective.training_records=1024", "objective.test_records=1000", "objective.repetitions=1",
+               "objective.max_epochs=4"}},
+    {"bolt-on-logreg", {"objective.training_records=1000", "objective.test_records=1000", "objective.repetitions=2"}},
+    {"svt", {"objective.repetitions=2"}}};
 
 }  // namespace
 
 TEST_CASE("cli experiments: every shipped experiment config runs and states its privacy") {
     const fs::path algorithms = fs::path(DPBO_SOURCE_DIR) / "plugins" / "algorithms";
     std::map<std::string, std::vector<fs::path>> configs_of;
-    for (const std::string owner : {"dp-gibo", "dp-ucb"})
+    for (const std::string owner : {"dp-gibo", "dp-ucb", "dpareto"})
         for (const auto& entry : fs::directory_iterator(algorithms / owner / "experiments"))
             if (entry.path().extension() == ".ini") configs_of[owner].push_back(entry.path());
     REQUIRE(configs_of["dp-gibo"].size() >= 10);
     REQUIRE(configs_of["dp-ucb"].size() >= 2);
+    REQUIRE(configs_of["dpareto"].size() >= 16);
     std::vector<fs::path> configs = configs_of["dp-gibo"];
     configs.insert(configs.end(), configs_of["dp-ucb"].begin(), configs_of["dp-ucb"].end());
+    configs.insert(configs.end(), configs_of["dpareto"].begin(), configs_of["dpareto"].end());
     for (const fs::path& config : configs) {
         CAPTURE(config.filename().string());
         const std::string algorithm = setting(config, "algorithm");
         REQUIRE(kShortRun.count(algorithm) == 1);
         dpbo::test::TemporaryDirectory out;
-        const auto r = dpbo::test::run_dpbo({"run", "--config", config.string(), "--repeat", "1", "--set",
-                                             kShortRun.at(algorithm), "--out", out.path(), "--json"});
+        std::vector<std::string> arguments{"run", "--config", config.string(), "--repeat", "1", "--out", out.path(), "--json"};
+        std::vector<std::string> shortening = kShortRun.at(algorithm);
+        if (const auto found = kShortObjective.find(setting(config, "objective")); found != kShortObjective.end())
+            shortening.insert(shortening.end(), found->second.begin(), found->second.end());
+        for (const std::string& assignment : shortening) {
+            arguments.push_back("--set");
+            arguments.push_back(assignment);
+        }
+        const auto r = dpbo::test::run_dpbo(arguments);
         CAPTURE(r.err);
         REQUIRE(r.exit_code == 0);
         // One repeat prints its result as an object.

@@ -1,9 +1,11 @@
 #pragma once
 #include <cstddef>
+#include <vector>
 
 #include <armadillo>
 
 #include "dpbo/module.hpp"
+#include "dpbo/output_transform.hpp"
 
 namespace dpbo {
 
@@ -20,6 +22,20 @@ struct AcquisitionContext {
     // indices among the observations in the order they were made. The incumbent is unused then.
     arma::mat front;
     arma::uvec front_indices;
+    // Several outputs, for hypervolume-based acquisitions (DPareto's hvpoi). The surrogate models
+    // output j as signs(j) · t_j(y_j), with y_j in the objective's units and t_j = transforms[j]
+    // (monotone increasing; empty: the identity for every output), so `front` holds those model
+    // values and front_values the same rows as observed, in the objective's units and senses.
+    // During propose(q > 1) the front also holds the batch's fantasised points (their model values
+    // are the posterior means); their front_indices are ≥ the number of observations.
+    arma::rowvec signs;
+    std::vector<OutputTransform> transforms;
+    arma::mat front_values;
+    // The hypervolume's reference point in the objective's units (empty: the algorithm sets none),
+    // and whether to replace it by GPflowOpt's rule on the modelled front (max + 2·range/|front|
+    // per output, in the minimisation sense), which DPareto offers to reproduce the authors' code.
+    arma::rowvec reference;
+    bool adaptive_reference = false;
     // For local, gradient-targeting acquisitions (GIBO): the current iterate θ and the points
     // already chosen for this batch.
     arma::rowvec anchor;

@@ -42,6 +42,15 @@ struct ReleasedValue {
     arma::mat value;  // scalar: 1×1, point: 1×d, set of points: k×d
 };
 
+// A file an algorithm adds to its repeat's output folder (beside result.json and trace.csv), e.g.
+// DPareto's Pareto front as CSV and JSON. The host writes it atomically before result.json and
+// lists it there; `name` is a plain file name (no folder) other than the host's own files.
+struct ResultFile {
+    std::string name;
+    std::string description;  // one line: what the file holds
+    std::string content;
+};
+
 struct RunResult {
     std::vector<ReleasedValue> released;         // covered by `privacy`
     std::vector<ReleasedValue> evaluation_only;  // not released; for judging the run
@@ -49,6 +58,7 @@ struct RunResult {
     Trace trace;
     std::size_t evaluations = 0;
     std::string stop_reason;
+    std::vector<ResultFile> files;  // covered by `privacy` like `released`
 };
 
 }  // namespace dpbo

@@ -1,6 +1,7 @@
 #include "dpbo/bo/loop.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include <fmt/format.h>
@@ -146,6 +147,18 @@ BoLoop::BoLoop(RunContext& context, const BoLoopSettings& settings, std::string 
     std::vector<Sense> senses;
     for (const Output& output : outputs_) senses.push_back(output.sense);
     signs_ = maximisation_signs(senses);
+    if (!settings_.output_transforms.empty() && settings_.output_transforms.size() != outputs_.size())
+        throw ValidationError(fmt::format("algorithm '{}': {} output transforms for {} outputs ({}); give one per output",
+                                          algorithm_, settings_.output_transforms.size(), outputs_.size(),
+                                          output_names(outputs_)));
+    if (!settings_.reference.is_empty() && settings_.reference.n_elem != outputs_.size())
+        throw ValidationError(fmt::format("algorithm '{}': a reference point of {} entries for {} outputs ({}); give "
+                                          "one per output",
+                                          algorithm_, settings_.reference.n_elem, outputs_.size(),
+                                          output_names(outputs_)));
+    if (!(settings_.logit_margin > 0.0 && settings_.logit_margin < 0.5))
+        throw ValidationError(fmt::format("algorithm '{}': logit margin {} is outside (0, 0.5)", algorithm_,
+                                          settings_.logit_margin));
     if (!policies_.design) policies_.design = std::make_shared<QuasiRandomDesign>();
     if (!policies_.stopping) policies_.stopping = std::make_shared<BudgetStopping>();
     if (!policies_.statistics) policies_.statistics = std::make_shared<StandardStatistics>();
@@ -174,18 +187,61 @@ arma::uvec BoLoop::pareto_front() const {
     return non_dominated(observed_values_, senses);
 }
 
-AcquisitionContext BoLoop::acquisition_context() const {
+AcquisitionContext BoLoop::acquisition_context(const arma::mat& fantasy_targets) const {
     AcquisitionContext context;
     context.iteration = iteration_;
     context.dimension = space_.dim();
     context.outputs = outputs_.size();
     context.incumbent = best_model_value_;
     if (outputs_.size() > 1) {
-        context.front_indices = pareto_front();
-        context.front = model_targets_.rows(context.front_indices);
+        context.signs = signs_;
+        context.transforms = settings_.output_transforms;
+        context.reference = settings_.reference;
+        context.adaptive_reference = settings_.adaptive_reference;
+        if (fantasy_targets.is_empty()) {
+            context.front_indices = pareto_front();
+            context.front = model_targets_.rows(context.front_indices);
+            context.front_values = observed_values_.rows(context.front_indices);
+        } else {
+            arma::mat values = observed_values_;
+            for (arma::uword i = 0; i < fantasy_targets.n_rows; ++i)
+                values = arma::join_cols(values, from_model_targets(fantasy_targets.row(i)));
+            std::vector<Sense> senses;
+            for (const Output& output : outputs_) senses.push_back(output.sense);
+            context.front_indices = non_dominated(values, senses);
+            context.front = arma::join_cols(model_targets_, fantasy_targets).eval().rows(context.front_indices);
+            context.front_values = values.rows(context.front_indices);
+        }
     }
     if (space_.is_finite()) context.candidate_count = candidates_unit_.n_rows;
     return context;
+}
+
+arma::rowvec BoLoop::to_model_targets(const arma::rowvec& values, const arma::rowvec& point) const {
+    arma::rowvec targets = values;
+    for (arma::uword j = 0; j < settings_.output_transforms.size(); ++j) {
+        const OutputTransform transform = settings_.output_transforms[j];
+        double y = values(j);
+        const bool in_domain = transform == OutputTransform::Log     ? std::isfinite(y) && y > 0.0
+                               : transform == OutputTransform::Logit ? y >= 0.0 && y <= 1.0
+                                                                     : true;
+        if (!in_domain)
+            throw RunError(fmt::format("algorithm '{}': output '{}' is {} at x = [{}], outside the domain of its {} "
+                                       "transform ({}); the objective's values do not fit the transform chosen for it",
+                                       algorithm_, outputs_[j].name, y, fmt::join(point, ", "), to_string(transform),
+                                       transform == OutputTransform::Log ? "finite and > 0" : "in [0, 1]"));
+        if (transform == OutputTransform::Logit)
+            y = std::clamp(y, settings_.logit_margin, 1.0 - settings_.logit_margin);
+        targets(j) = to_model_scale(transform, y);
+    }
+    return targets % signs_;
+}
+
+arma::rowvec BoLoop::from_model_targets(const arma::rowvec& targets) const {
+    arma::rowvec values = targets % signs_;
+    for (arma::uword j = 0; j < settings_.output_transforms.size(); ++j)
+        values(j) = from_model_scale(settings_.output_transforms[j], values(j));
+    return values;
 }
 
 BoLoop::Choice BoLoop::choose(const AcquisitionContext& acquisition_context, const std::vector<bool>& excluded) {
@@ -220,7 +276,8 @@ Proposal BoLoop::propose(std::size_t q) {
     if (q == 0) throw ValidationError(fmt::format("algorithm '{}': propose(q) needs q ≥ 1", algorithm_));
     ++iteration_;
     surrogate_->refit_if_due(ctx_.rng);
-    const AcquisitionContext acquisition_context = this->acquisition_context();
+    AcquisitionContext acquisition_context = this->acquisition_context();
+    arma::mat fantasy_targets(0, outputs_.size());
     std::vector<bool> excluded = settings_.revisit_candidates ? std::vector<bool>{} : evaluated_rows_;
     if (space_.is_finite() && q > 1 && excluded.empty()) excluded.assign(candidates_unit_.n_rows, false);
     const std::size_t held = surrogate_->size();
@@ -239,11 +296,22 @@ Proposal BoLoop::propose(std::size_t q) {
         if (i + 1 == q) break;
         // The kriging believer: pretend the point returned the posterior mean, so the next choice
         // sees its uncertainty gone without moving the model's estimate anywhere.
-        const arma::mat fantasy_point = choice.unit_point;
+        // At the point that will be evaluated: integer dimensions rounded, as observe() will see it.
+        const bool rounded = !space_.is_finite() &&
+                             std::any_of(space_.dimensions().begin(), space_.dimensions().end(),
+                                         [](const Dimension& dimension) { return dimension.integer; });
+        const arma::mat fantasy_point =
+            rounded ? space_.to_unit(space_.from_unit(choice.unit_point)) : arma::mat(choice.unit_point);
         if (outputs_.size() == 1) {
             surrogate_->append(fantasy_point, surrogate_->predict(fantasy_point).mean);
         } else {
-            surrogate_->append_outputs(fantasy_point, surrogate_->predict_outputs(fantasy_point).mean);
+            // The fantasy also joins the front: otherwise a point next to it keeps the whole
+            // hypervolume gain of the believed value and the batch piles up there.
+            const arma::mat believed = surrogate_->predict_outputs(fantasy_point).mean;
+            surrogate_->append_outputs(fantasy_point, believed);
+            fantasy_targets = arma::join_cols(fantasy_targets, believed);
+            acquisition_context = this->acquisition_context(fantasy_targets);
+            acquisition_context.pending = unit_points.rows(0, i);
         }
     }
     if (surrogate_->size() != held) surrogate_->truncate(held);
@@ -300,8 +368,9 @@ void BoLoop::observe(const Evaluations& evaluations) {
         }
         model_targets_ = arma::join_cols(model_targets_, arma::mat(targets));
     } else {
-        arma::mat targets = evaluations.values;
-        targets.each_row() %= signs_;
+        arma::mat targets(b, outputs_.size());
+        for (arma::uword i = 0; i < b; ++i)
+            targets.row(i) = to_model_targets(evaluations.values.row(i), evaluations.points.row(i));
         if (surrogate_->size() == 0) surrogate_->condition_outputs(model_points, targets);
         else surrogate_->append_outputs(model_points, targets);
         model_targets_ = arma::join_cols(model_targets_, targets);

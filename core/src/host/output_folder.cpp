@@ -28,10 +28,10 @@ using json = nlohmann::ordered_json;
 namespace {
 
 // A temporary of one of the files dpbo writes into a folder, left by a run killed mid-write.
+// Algorithms add files of their own names (RunResult::files), so any target name counts.
 bool is_temporary(const std::string& name) {
-    for (const char* written : {"result.json", "trace.csv", OutputFolder::kRecordName})
-        if (is_atomic_write_temporary(name, written)) return true;
-    return false;
+    const std::size_t mark = name.rfind(".tmp.");
+    return mark != std::string::npos && mark > 0 && is_atomic_write_temporary(name, name.substr(0, mark));
 }
 
 std::vector<std::string> entries_of(const fs::path& dir) {

@@ -388,10 +388,20 @@ private:
         for (const auto& c : result.trace.columns())
             columns.push_back({{"name", c.name}, {"evaluation_only", c.evaluation_only}});
         out["trace"] = {{"file", "trace.csv"}, {"rows", result.trace.rows().size()}, {"columns", columns}};
+        if (!result.files.empty()) {
+            json files = json::array();
+            for (const ResultFile& file : result.files) {
+                check_result_file_name(file.name);
+                files.push_back({{"file", file.name}, {"holds", file.description}});
+            }
+            out["files"] = files;
+        }
         outcome.json = out.dump(2);
 
         if (!dir.empty()) {
-            // The trace first, the result last: a result.json on disk means the repeat is complete.
+            // The algorithm's files and the trace first, the result last: a result.json on disk
+            // means the repeat is complete.
+            for (const ResultFile& file : result.files) write_file_atomically(dir / file.name, file.content);
             write_file_atomically(dir / "trace.csv", trace_to_csv(result.trace));
             write_file_atomically(outcome.result_file, outcome.json + "\n");
         }
@@ -406,6 +416,18 @@ private:
                                      fmt::format("{:.3f} s wall, {:.3f} s CPU", wall_seconds, cpu_seconds));
         outcome.summary.emplace_back("privacy noise", noise_source);
         return outcome;
+    }
+
+    // An algorithm's extra file goes beside result.json, never elsewhere nor over the host's files.
+    void check_result_file_name(const std::string& name) const {
+        const bool plain = !name.empty() && name != "." && name != ".." && name.find('/') == std::string::npos &&
+                           name.find('\0') == std::string::npos && name.front() != '.';
+        const bool reserved = name == "result.json" || name == "trace.csv" || name == OutputFolder::kRecordName ||
+                              name == OutputFolder::kLockName || name.rfind("repeat-", 0) == 0;
+        if (!plain || reserved)
+            throw RunError(fmt::format("algorithm '{}' asked to write a result file named '{}'; expected a plain file "
+                                       "name that is not one of dpbo's own (result.json, trace.csv, {}, {}, repeat-*)",
+                                       spec_.algorithm.name, name, OutputFolder::kRecordName, OutputFolder::kLockName));
     }
 
     // What every result.json starts with: the job, the repeat, the statement, the released values.

@@ -25,6 +25,7 @@
 #include "dpbo/bo/acquisition_optimiser.hpp"
 #include "dpbo/evaluation.hpp"
 #include "dpbo/objective.hpp"
+#include "dpbo/output_transform.hpp"
 #include "dpbo/parameters.hpp"
 
 namespace dpbo {
@@ -37,6 +38,16 @@ struct BoLoopSettings {
     std::size_t budget = 60;           // evaluations in all, the design included
     bool revisit_candidates = false;   // finite sets: may a row be evaluated twice?
     AcquisitionOptimiserSettings optimiser;
+    // Several outputs (DPareto): what the surrogate models of output j is t_j(y_j) (empty: the
+    // identity for all). observe() refuses (RunError) a value outside t_j's domain — log: y > 0
+    // finite; logit: 0 ≤ y ≤ 1 — and models a logit output at y clamped to [logit_margin,
+    // 1 − logit_margin], so an error of exactly 0 or 1 stays finite; the front, the trace and the
+    // result keep the values as observed.
+    std::vector<OutputTransform> output_transforms;
+    double logit_margin = 1e-6;
+    // Handed to the acquisition (AcquisitionContext::reference, adaptive_reference).
+    arma::rowvec reference;
+    bool adaptive_reference = false;
 };
 
 // The loop's parameters, shared by every algorithm built on it (gp-ucb, gp-ei, ...).
@@ -121,7 +132,8 @@ public:
     // whatever q). Afterwards: q points chosen by the acquisition. The first is the acquisition's
     // optimum; each later one is chosen after fantasising the earlier ones at the posterior mean
     // (the kriging believer: Surrogate::append, then Surrogate::truncate back before returning),
-    // so a batch spreads out instead of repeating one point. Finite sets never propose a row twice
+    // so a batch spreads out instead of repeating one point; with several outputs the fantasised
+    // values also join the acquisition's front (AcquisitionContext::front). Finite sets never propose a row twice
     // in a batch, nor an evaluated row unless revisit_candidates is set.
     Proposal propose(std::size_t q = 1);
     // Conditions the surrogate on evaluated points (any points of the space, in its units, with
@@ -155,7 +167,11 @@ private:
         std::size_t row = 0;  // finite sets
     };
     Choice choose(const AcquisitionContext& acquisition_context, const std::vector<bool>& excluded);
-    AcquisitionContext acquisition_context() const;
+    // `fantasy_targets`: the model values of the batch's points chosen so far (several outputs: they
+    // join the front, so the next choice sees the gain they would bring as already made).
+    AcquisitionContext acquisition_context(const arma::mat& fantasy_targets = {}) const;
+    arma::rowvec to_model_targets(const arma::rowvec& values, const arma::rowvec& point) const;
+    arma::rowvec from_model_targets(const arma::rowvec& targets) const;
     arma::uvec rows_of(const Evaluations& evaluations) const;
 
     RunContext& ctx_;

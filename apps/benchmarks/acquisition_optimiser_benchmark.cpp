@@ -180,7 +180,8 @@ int main(int argc, char** argv) {
     try {
         if (!dpbo::bench::limit_blas_threads_or_report("dpbo_bench_acquisition_optimiser")) return 2;
         Options options = parse(argc, argv);
-        if (options.settings.empty()) options.settings = {"optimiser=sweep-local"};
+        if (options.settings.empty())
+            options.settings = {"optimiser=sweep-local", "optimiser=multistart", "optimiser=direct", "optimiser=direct-local"};
         std::cout << fmt::format(
             "gp-ucb on rosenbrock dim {}, budget {}, initial_points 10; gp matern52 lengthscale 0.5 fit none; ucb "
             "beta 2 (constant); seeds {}..{}; evaluation-only figures of a non-private run\n",

@@ -18,7 +18,8 @@
 //   dpbo_bench_acquisition_optimiser [--seeds 10] [--first-seed 1] [--budget 200] [--dim 10]
 //                                    [--setting KEY=VALUE[,KEY=VALUE...]]...
 // Each --setting is one row: gp-ucb's optimiser keys (optimiser, acquisition_evaluations,
-// local_starts, local_evaluations); without any, every strategy at its defaults.
+// local_starts, local_evaluations, direct_evaluations); without any, every strategy at its
+// defaults (500 acquisition evaluations). --seeds 3 gives a quick look.
 #include <algorithm>
 #include <cstdint>
 #include <exception>
@@ -181,7 +182,8 @@ int main(int argc, char** argv) {
         if (!dpbo::bench::limit_blas_threads_or_report("dpbo_bench_acquisition_optimiser")) return 2;
         Options options = parse(argc, argv);
         if (options.settings.empty())
-            options.settings = {"optimiser=sweep-local", "optimiser=multistart", "optimiser=direct", "optimiser=direct-local"};
+            options.settings = {"optimiser=sweep-local", "optimiser=multistart", "optimiser=direct",
+                                "optimiser=direct-local", "optimiser=sweep-direct"};
         std::cout << fmt::format(
             "gp-ucb on rosenbrock dim {}, budget {}, initial_points 10; gp matern52 lengthscale 0.5 fit none; ucb "
             "beta 2 (constant); seeds {}..{}; evaluation-only figures of a non-private run\n",

@@ -88,7 +88,8 @@ ParameterSchema bo_loop_schema(std::size_t default_budget, std::size_t default_i
                 "L-BFGS/BOBYQA searches from its best points), multistart (sweep, then local searches of at most "
                 "local_evaluations from the incumbent, the previous point and the sweep's best until "
                 "local_starts × local_evaluations are spent), direct (NLopt's DIRECT-L, randomised), "
-                "direct-local (DIRECT-L, then one local search of local_evaluations); finite sets are scanned whole")
+                "direct-local (DIRECT-L, then one local search of local_evaluations), sweep-direct (sweep, "
+                "then DIRECT-L with direct_evaluations; the better of the two); finite sets are scanned whole")
         // 500 is Limbo's default budget; the README's acquisition-optimiser table compares the
         // strategies at it.
         .integer("acquisition_evaluations", {.fallback = 500, .lower = 2, .unit = "evaluations",

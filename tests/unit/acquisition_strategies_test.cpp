@@ -376,6 +376,7 @@ TEST_CASE("bo loop optimiser keys: acquisition_evaluations is split between the 
     const dpbo::BoLoopSettings direct = loop_settings({{"optimiser", "direct"}, {"acquisition_evaluations", "123"}});
     CHECK(direct.optimiser.strategy == AcquisitionStrategy::Direct);
     CHECK(direct.optimiser.direct_evaluations == 123);
+    CHECK(direct.optimiser.sweep_points == 0);
 
     const dpbo::BoLoopSettings direct_local = loop_settings({{"optimiser", "direct-local"}, {"local_evaluations", "30"}});
     CHECK(direct_local.optimiser.direct_evaluations == 470);

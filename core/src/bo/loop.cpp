@@ -51,7 +51,10 @@ AcquisitionOptimiserSettings optimiser_settings(const ParameterSet& p) {
             s.sweep_points = total - static_cast<std::size_t>(starts * each);
             break;
         }
-        case AcquisitionStrategy::Direct: s.direct_evaluations = total; break;
+        case AcquisitionStrategy::Direct:
+            s.direct_evaluations = total;
+            s.sweep_points = 0;  // no sweep: nothing for the memory check below to count
+            break;
         case AcquisitionStrategy::SweepDirect:
             s.direct_evaluations = static_cast<std::size_t>(p.integer("direct_evaluations"));
             if (s.direct_evaluations >= total)
@@ -68,6 +71,7 @@ AcquisitionOptimiserSettings optimiser_settings(const ParameterSet& p) {
                     "local_evaluations < acquisition_evaluations (optimiser = {})",
                     p.owner(), s.local_evaluations, total, name));
             s.direct_evaluations = total - s.local_evaluations;
+            s.sweep_points = 0;
             break;
     }
     return s;

@@ -1,7 +1,5 @@
 #include "dpbo/bo/acquisition_optimiser.hpp"
 
-#include <nlopt.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -17,11 +15,13 @@
 #include "dpbo/errors.hpp"
 #include "dpbo/random.hpp"
 #include "dpbo/surrogate.hpp"
+#include "box_search.hpp"
 
 // Cost model (n observations, d dimensions, m sweep points): the sweep is one batched posterior,
-// O(n²m) in a single triangular solve with m right-hand sides; each local step is one posterior
-// with gradient at a single point, O(n² + nd). With the defaults (400 sweep points, 3 starts of
-// at most 30 steps) the sweep dominates; both phases reuse the surrogate's factor and never refit.
+// O(n²m) in a single triangular solve with m right-hand sides (O(nm) per new observation when the
+// loop keeps one sweep and the surrogate caches its predictions there); each local step and each
+// DIRECT evaluation is one posterior at a single point, O(n² + nd). Per evaluation a point search
+// therefore costs far more than a sweep point. No phase refits the surrogate.
 
 namespace dpbo {
 
@@ -89,118 +89,6 @@ void check_scores(const arma::vec& scores, const arma::mat& points, const char* 
     }
 }
 
-struct NloptDeleter {
-    void operator()(nlopt_opt_s* opt) const { nlopt_destroy(opt); }
-};
-using NloptHandle = std::unique_ptr<nlopt_opt_s, NloptDeleter>;
-
-// Everything the C callback needs. NLopt optimises only the free coordinates (upper > lower):
-// BOBYQA refuses a zero-width dimension, and a fixed coordinate has nothing to refine.
-struct LocalProblem {
-    const Acquisition* acquisition = nullptr;
-    const Surrogate* model = nullptr;
-    const AcquisitionContext* context = nullptr;
-    const arma::rowvec* lower = nullptr;
-    const arma::rowvec* upper = nullptr;
-    const arma::uvec* free = nullptr;
-    nlopt_opt_s* opt = nullptr;
-    bool use_gradient = false;
-
-    arma::rowvec point;     // full point, reused between evaluations
-    arma::rowvec gradient;  // full gradient, reused between evaluations
-    arma::rowvec best_point;
-    double best_score = -std::numeric_limits<double>::infinity();
-    std::size_t evaluations = 0;
-    std::exception_ptr failure;
-
-    double evaluate(const double* x, double* grad) {
-        for (arma::uword k = 0; k < free->n_elem; ++k) {
-            const arma::uword j = (*free)(k);
-            // NLopt keeps iterates inside the bounds up to rounding; clamping makes that exact.
-            point(j) = std::clamp(x[k], (*lower)(j), (*upper)(j));
-        }
-        double value = 0.0;
-        if (use_gradient) {
-            value = acquisition->score_with_gradient(*model, point, *context, gradient);
-            if (gradient.n_elem != point.n_elem) {
-                throw RunError(fmt::format(
-                    "acquisition optimiser (local): the acquisition returned a gradient of {} entries "
-                    "for a point of {}",
-                    gradient.n_elem, point.n_elem));
-            }
-            if (grad != nullptr) {
-                for (arma::uword k = 0; k < free->n_elem; ++k) grad[k] = gradient((*free)(k));
-            }
-        } else {
-            const arma::mat row(point);
-            const arma::vec scores = acquisition->score(*model, row, *context);
-            check_scores(scores, row, "local");
-            value = scores(0);
-        }
-        ++evaluations;
-        if (std::isnan(value)) {
-            throw RunError(fmt::format("acquisition optimiser (local): the acquisition is NaN at the point [{}]",
-                                       fmt::join(point, ", ")));
-        }
-        if (value > best_score) {
-            best_score = value;
-            best_point = point;
-        }
-        return value;
-    }
-};
-
-// A C++ exception must not unwind through NLopt's C frames: keep it, stop NLopt, rethrow after.
-double nlopt_objective(unsigned /*n*/, const double* x, double* grad, void* data) {
-    auto* problem = static_cast<LocalProblem*>(data);
-    try {
-        return problem->evaluate(x, grad);
-    } catch (...) {
-        problem->failure = std::current_exception();
-        nlopt_force_stop(problem->opt);
-        return 0.0;
-    }
-}
-
-// Refines `start` inside the box; returns the best point evaluated (never worse than NLopt's
-// answer, since every evaluation is tracked) and counts evaluations into `problem`.
-void refine_locally(LocalProblem& problem, const arma::rowvec& start, std::size_t max_evaluations) {
-    const arma::uvec& free = *problem.free;
-    const auto n = static_cast<unsigned>(free.n_elem);
-    NloptHandle opt(nlopt_create(problem.use_gradient ? NLOPT_LD_LBFGS : NLOPT_LN_BOBYQA, n));
-    if (!opt) throw RunError("acquisition optimiser: NLopt could not create a local optimiser (out of memory?)");
-    problem.opt = opt.get();
-    problem.point = start;
-
-    std::vector<double> lower_free(n), upper_free(n), x(n), step(n);
-    for (unsigned k = 0; k < n; ++k) {
-        const arma::uword j = free(k);
-        lower_free[k] = (*problem.lower)(j);
-        upper_free[k] = (*problem.upper)(j);
-        x[k] = start(j);
-        // A tenth of the width: BOBYQA's trust region must fit twice into every dimension.
-        step[k] = 0.1 * (upper_free[k] - lower_free[k]);
-    }
-    nlopt_set_lower_bounds(opt.get(), lower_free.data());
-    nlopt_set_upper_bounds(opt.get(), upper_free.data());
-    nlopt_set_max_objective(opt.get(), nlopt_objective, &problem);
-    nlopt_set_maxeval(opt.get(), static_cast<int>(std::min<std::size_t>(max_evaluations, std::numeric_limits<int>::max())));
-    nlopt_set_xtol_rel(opt.get(), 1e-10);
-    nlopt_set_ftol_rel(opt.get(), 1e-12);
-    if (!problem.use_gradient) nlopt_set_initial_step(opt.get(), step.data());
-
-    double value = 0.0;
-    const nlopt_result result = nlopt_optimize(opt.get(), x.data(), &value);
-    problem.opt = nullptr;
-    if (problem.failure) std::rethrow_exception(problem.failure);
-    // Running out of evaluations or hitting round-off still leaves the best point evaluated; only
-    // a malformed problem or memory exhaustion is an error.
-    if (result == NLOPT_INVALID_ARGS || result == NLOPT_OUT_OF_MEMORY) {
-        throw RunError(fmt::format("acquisition optimiser: NLopt refused the local problem ({}) in {} dimensions",
-                                   nlopt_result_to_string(result), n));
-    }
-}
-
 // Row indices of the `count` best scores with distinct points, best first; ties keep the lower index.
 std::vector<arma::uword> best_distinct_rows(const arma::vec& scores, const arma::mat& points, std::size_t count) {
     std::vector<arma::uword> order(scores.n_elem);
@@ -237,16 +125,15 @@ arma::mat halton_points(std::size_t count, std::size_t dim, ExperimentRng& rng) 
     return points;
 }
 
-AcquisitionOptimum maximise_in_box(const Acquisition& acquisition, const Surrogate& model,
-                                   const AcquisitionContext& context, const arma::rowvec& lower,
-                                   const arma::rowvec& upper, const AcquisitionOptimiserSettings& settings,
-                                   ExperimentRng& rng) {
-    check_box(lower, upper);
-    if (settings.sweep_points == 0) {
-        throw ValidationError("acquisition optimiser: sweep_points = 0; allowed: ≥ 1 (the sweep seeds every local start)");
-    }
-    const arma::rowvec width = upper - lower;
+namespace {
 
+arma::mat scaled_sweep(const AcquisitionOptimiserSettings& settings, const arma::rowvec& lower,
+                       const arma::rowvec& upper, ExperimentRng& rng) {
+    if (settings.sweep_points == 0) {
+        throw ValidationError(fmt::format("acquisition optimiser ({}): sweep_points = 0; allowed: ≥ 1 (the sweep "
+                                          "seeds every local start)",
+                                          to_string(settings.strategy)));
+    }
     const bool reuse = settings.fixed_unit_sweep != nullptr;
     if (reuse && (settings.fixed_unit_sweep->n_rows != settings.sweep_points ||
                   settings.fixed_unit_sweep->n_cols != lower.n_elem)) {
@@ -255,40 +142,138 @@ AcquisitionOptimum maximise_in_box(const Acquisition& acquisition, const Surroga
                                           settings.sweep_points, lower.n_elem));
     }
     arma::mat sweep = reuse ? *settings.fixed_unit_sweep : halton_points(settings.sweep_points, lower.n_elem, rng);
-    sweep.each_row() %= width;
+    sweep.each_row() %= upper - lower;
     sweep.each_row() += lower;
     // The shift modulo 1 stays below 1, but lower + u·width can round past upper.
     for (arma::uword j = 0; j < sweep.n_cols; ++j) sweep.col(j).clamp(lower(j), upper(j));
+    return sweep;
+}
 
+// The sweep scored into `search`; returns the scores.
+arma::vec score_sweep(const Acquisition& acquisition, const Surrogate& model, const AcquisitionContext& context,
+                      const arma::mat& sweep, detail::BoxSearch& search) {
     const arma::vec scores = acquisition.score(model, sweep, context);
     check_scores(scores, sweep, "sweep");
-
-    AcquisitionOptimum best;
     const arma::uword best_row = scores.index_max();  // the first of tied maxima
-    best.point = sweep.row(best_row);
-    best.score = scores(best_row);
-    best.evaluations = sweep.n_rows;
+    search.consider(sweep.row(best_row), scores(best_row));
+    return scores;
+}
 
-    const arma::uvec free = arma::find(width > 0.0);
-    if (settings.local_starts == 0 || settings.local_evaluations == 0 || free.is_empty()) return best;
-
-    LocalProblem problem;
-    problem.acquisition = &acquisition;
-    problem.model = &model;
-    problem.context = &context;
-    problem.lower = &lower;
-    problem.upper = &upper;
-    problem.free = &free;
-    problem.use_gradient = acquisition.provides_gradient() && model.provides_gradients();
-
-    for (const arma::uword row : best_distinct_rows(scores, sweep, settings.local_starts)) {
-        refine_locally(problem, sweep.row(row), settings.local_evaluations);
+std::size_t product_or_throw(std::size_t a, std::size_t b, std::size_t c, const char* what) {
+    if (b != 0 && a > (std::numeric_limits<std::size_t>::max() - c) / b) {
+        throw ValidationError(fmt::format("acquisition optimiser: {} overflows", what));
     }
-    best.evaluations += problem.evaluations;
-    if (problem.best_score > best.score) {
-        best.score = problem.best_score;
-        best.point = problem.best_point;
+    return a * b + c;
+}
+
+void check_warm_starts(const arma::mat& warm_starts, const arma::rowvec& lower) {
+    if (!warm_starts.is_empty() && warm_starts.n_cols != lower.n_elem) {
+        throw ValidationError(fmt::format("acquisition optimiser: the warm starts have {} columns but the box has {} "
+                                          "dimensions",
+                                          warm_starts.n_cols, lower.n_elem));
     }
+}
+
+}  // namespace
+
+std::string_view to_string(AcquisitionStrategy strategy) {
+    switch (strategy) {
+        case AcquisitionStrategy::SweepLocal: return "sweep-local";
+        case AcquisitionStrategy::Multistart: return "multistart";
+        case AcquisitionStrategy::Direct: return "direct";
+        case AcquisitionStrategy::DirectLocal: return "direct-local";
+        case AcquisitionStrategy::SweepDirect: return "sweep-direct";
+    }
+    return "unknown";
+}
+
+std::vector<std::string> acquisition_strategy_names() {
+    std::vector<std::string> names;
+    for (const auto strategy : {AcquisitionStrategy::SweepLocal, AcquisitionStrategy::Multistart,
+                                AcquisitionStrategy::Direct, AcquisitionStrategy::DirectLocal,
+                                AcquisitionStrategy::SweepDirect})
+        names.emplace_back(to_string(strategy));
+    return names;
+}
+
+std::optional<AcquisitionStrategy> acquisition_strategy_named(std::string_view name) {
+    for (const auto strategy : {AcquisitionStrategy::SweepLocal, AcquisitionStrategy::Multistart,
+                                AcquisitionStrategy::Direct, AcquisitionStrategy::DirectLocal,
+                                AcquisitionStrategy::SweepDirect})
+        if (to_string(strategy) == name) return strategy;
+    return std::nullopt;
+}
+
+AcquisitionOptimum maximise_in_box(const Acquisition& acquisition, const Surrogate& model,
+                                   const AcquisitionContext& context, const arma::rowvec& lower,
+                                   const arma::rowvec& upper, const AcquisitionOptimiserSettings& settings,
+                                   ExperimentRng& rng) {
+    check_box(lower, upper);
+    const AcquisitionStrategy strategy = settings.strategy;
+    const bool sweeps = strategy == AcquisitionStrategy::SweepLocal || strategy == AcquisitionStrategy::Multistart ||
+                        strategy == AcquisitionStrategy::SweepDirect;
+    const bool directs = strategy == AcquisitionStrategy::Direct || strategy == AcquisitionStrategy::DirectLocal ||
+                         strategy == AcquisitionStrategy::SweepDirect;
+    const std::size_t local_budget =
+        product_or_throw(settings.local_starts, settings.local_evaluations, 0, "local_starts × local_evaluations");
+    std::size_t cap = 0;
+    switch (strategy) {
+        case AcquisitionStrategy::SweepLocal:
+        case AcquisitionStrategy::Multistart: cap = local_budget; break;
+        case AcquisitionStrategy::Direct:
+        case AcquisitionStrategy::SweepDirect: cap = settings.direct_evaluations; break;
+        case AcquisitionStrategy::DirectLocal:
+            cap = product_or_throw(1, settings.local_evaluations, settings.direct_evaluations,
+                                   "direct_evaluations + local_evaluations");
+            break;
+    }
+    if (directs && settings.direct_evaluations == 0) {
+        throw ValidationError(fmt::format("acquisition optimiser ({}): direct_evaluations = 0; allowed: ≥ 1",
+                                          to_string(strategy)));
+    }
+    check_warm_starts(settings.warm_starts, lower);
+
+    detail::BoxSearch search(acquisition, model, context, lower, upper, cap);
+    std::size_t sweep_evaluations = 0;
+    if (sweeps) {
+        const arma::mat sweep = scaled_sweep(settings, lower, upper, rng);
+        const arma::vec scores = score_sweep(acquisition, model, context, sweep, search);
+        sweep_evaluations = sweep.n_rows;
+        if (strategy == AcquisitionStrategy::SweepDirect) {
+            search.direct(settings.direct_evaluations, rng.derive_seed());
+        } else if (strategy == AcquisitionStrategy::SweepLocal) {
+            for (const arma::uword row : best_distinct_rows(scores, sweep, settings.local_starts))
+                search.local(sweep.row(row), settings.local_evaluations);
+        } else {
+            // Warm starts first: the previous maximiser and the incumbent are where the acquisition
+            // was high last time, and a converged start returns its unspent evaluations.
+            std::vector<arma::rowvec> starts;
+            for (arma::uword i = 0; i < settings.warm_starts.n_rows; ++i) starts.emplace_back(settings.warm_starts.row(i));
+            const std::size_t from_sweep = std::min<std::size_t>(sweep.n_rows, local_budget);
+            for (const arma::uword row : best_distinct_rows(scores, sweep, from_sweep)) starts.emplace_back(sweep.row(row));
+            for (const arma::rowvec& start : starts) {
+                if (search.remaining() == 0 || !search.has_free_coordinates()) break;
+                search.local(start, settings.local_evaluations);
+            }
+        }
+    } else {
+        // DIRECT's random tie breaks: one seed per search from the experiment's stream.
+        search.direct(settings.direct_evaluations, rng.derive_seed());
+        if (strategy == AcquisitionStrategy::DirectLocal && search.found())
+            search.local(search.best_point(), settings.local_evaluations);
+    }
+    if (!search.found()) {
+        // Nothing free to search (a zero-width box) and no sweep: the box's only point.
+        const arma::mat only(lower);
+        const arma::vec scores = acquisition.score(model, only, context);
+        check_scores(scores, only, "point");
+        search.consider(lower, scores(0));
+        ++sweep_evaluations;
+    }
+    AcquisitionOptimum best;
+    best.point = search.best_point();
+    best.score = search.best_score();
+    best.evaluations = sweep_evaluations + search.evaluations();
     return best;
 }
 

@@ -1,9 +1,12 @@
 #pragma once
-// Maximising an acquisition: over a box by a quasi-random sweep scored in one batch, then local
-// refinement of the best sweep points (NLopt; L-BFGS when the acquisition has gradients, BOBYQA
-// otherwise); over a finite candidate set by an exhaustive, chunked batch scan; and greedy batches
-// that condition each choice on the previous ones.
+// Maximising an acquisition: over a box by one of several strategies (a quasi-random sweep scored
+// in one batch and local refinement by NLopt — L-BFGS when the acquisition has gradients, BOBYQA
+// otherwise —, or NLopt's DIRECT); over a finite candidate set by an exhaustive, chunked batch
+// scan; and greedy batches that condition each choice on the previous ones.
 #include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include <armadillo>
@@ -15,14 +18,41 @@ namespace dpbo {
 class ExperimentRng;
 class Surrogate;
 
+// How maximise_in_box searches a box. Each spends at most the evaluations its settings allow.
+enum class AcquisitionStrategy {
+    // sweep_points, then local_starts local searches of local_evaluations each from the best
+    // distinct sweep points: sweep_points + local_starts × local_evaluations in all.
+    SweepLocal,
+    // sweep_points, then local searches of at most local_evaluations each — from warm_starts first,
+    // then from the best distinct sweep points — until local_starts × local_evaluations are spent
+    // (a search that converges early leaves its rest to further starts).
+    Multistart,
+    // NLopt's DIRECT-L with randomised tie breaks over the whole box, direct_evaluations in all.
+    Direct,
+    // Direct, then one local search of local_evaluations from its best point.
+    DirectLocal,
+    // sweep_points, then DIRECT-L with direct_evaluations; the better of the two.
+    SweepDirect,
+};
+
+// "sweep-local", "multistart", "direct", "direct-local", "sweep-direct": the names users choose from.
+std::string_view to_string(AcquisitionStrategy strategy);
+std::optional<AcquisitionStrategy> acquisition_strategy_named(std::string_view name);
+std::vector<std::string> acquisition_strategy_names();
+
 struct AcquisitionOptimiserSettings {
-    std::size_t sweep_points = 400;       // scored in one batch
-    std::size_t local_starts = 3;         // best sweep points refined locally
-    std::size_t local_evaluations = 30;   // per local start
+    AcquisitionStrategy strategy = AcquisitionStrategy::SweepLocal;
+    std::size_t sweep_points = 400;       // scored in one batch (sweep strategies)
+    std::size_t local_starts = 3;         // local searches (see the strategy)
+    std::size_t local_evaluations = 30;   // per local search
+    std::size_t direct_evaluations = 500;  // DIRECT's evaluations (direct strategies)
     // Unit-cube sweep to reuse instead of drawing a new one (sweep_points × dim). A loop that keeps
     // one sweep for the whole run lets the surrogate update its cached predictions there instead
     // of recomputing them (see GaussianProcess's query cache).
     const arma::mat* fixed_unit_sweep = nullptr;
+    // Multistart: points (one per row, inside the box) to start local searches from before the
+    // sweep's best, e.g. the incumbent and the previous maximiser.
+    arma::mat warm_starts;
 };
 
 // Randomly shifted Halton points in [0, 1]^dim (Cranley–Patterson rotation from `rng`).

@@ -105,7 +105,7 @@ TEST_CASE("random-search and grid-search on two outputs: the released front is t
         auto algorithm = dpbo::test::make<dpbo::Algorithm>(name, parameters);
         const dpbo::RunResult result = dpbo::test::run_algorithm(*algorithm, *objective, 4);
         const arma::mat& values = dpbo::test::named_value(result.released, "values");
-        const arma::mat& front = dpbo::test::named_value(result.released, "front_values");
+        const arma::mat& front = dpbo::test::named_value(result.released, "pareto_values");
         CHECK(values.n_cols == 2);
         CHECK(arma::approx_equal(front, arma::mat(values.rows(dpbo::non_dominated(values, senses))), "absdiff", 0.0));
         const arma::vec hypervolume = dpbo::test::trace_column(result.trace, "hypervolume");

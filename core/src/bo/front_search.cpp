@@ -108,10 +108,10 @@ RunResult run_front_search(RunContext& context, const DataIndependentSearch& sea
     result.released.push_back({"points", "every evaluated point, in evaluation order", evaluated_points});
     result.released.push_back(
         {"values", fmt::format("the exact outputs ({}) of every point, in evaluation order", names), evaluated_values});
-    result.released.push_back({"front_points", "the evaluated points no other evaluated point dominates",
+    result.released.push_back({"pareto_points", "the evaluated points no other evaluated point dominates",
                                arma::mat(evaluated_points.rows(front))});
     result.released.push_back(
-        {"front_values", fmt::format("their outputs ({})", names), arma::mat(evaluated_values.rows(front))});
+        {"pareto_values", fmt::format("their outputs ({})", names), arma::mat(evaluated_values.rows(front))});
     if (search.reference) {
         result.released.push_back(
             {"hypervolume",

@@ -24,50 +24,27 @@
 #include "dpbo/parameters.hpp"
 #include "dpbo/plugin.hpp"
 #include "dpbo/privacy/gaussian_dp.hpp"
-#include "libsvm_reader.hpp"
+#include "adult_split.hpp"
 #include "projected_sgd.hpp"
 #include "repetitions.hpp"
-#include "shipped_data.hpp"
 
 namespace {
 
 constexpr const char* kOwner = "objective 'bolt-on-logreg'";
-constexpr std::size_t kFeatures = 123;
-constexpr double kSquaredNormBound = 14.0;  // an a9a row has at most 14 ones
-constexpr std::int64_t kTrainingRows = 32561;
-constexpr std::int64_t kTestRows = 16281;
 // Trained weights are remembered per γ (R × 123 doubles each): a grid over (γ, σ) trains each γ once.
 constexpr std::size_t kCachedRegularisations = 128;
-
-std::string path_of(const dpbo::ParameterSet& parameters, const char* key, const char* shipped) {
-    return parameters.has(key)
-               ? parameters.text(key)
-               : dpbo::plugin_data::shipped_data_file(shipped, kOwner, fmt::format("set {} to a LIBSVM file", key));
-}
 
 class BoltOnLogreg final : public dpbo::Objective {
 public:
     static dpbo::ParameterSchema schema() {
         dpbo::ParameterSchema schema;
+        dpbo::plugin_data::add_adult_split_parameters(schema, 2);
+        dpbo::plugin_data::add_repetition_parameters(schema, 50);
         schema
-            .integer("training_records", {.fallback = kTrainingRows, .lower = 2, .unit = "rows",
-                                          .doc = "first rows of the training file used (a9a: 32561)"})
-            .integer("test_records", {.fallback = kTestRows, .lower = 1, .unit = "rows",
-                                      .doc = "first rows of the test file used (a9a.t: 16281)"})
-            .integer("repetitions", {.fallback = 50, .lower = 1, .upper = 100000,
-                                     .doc = "trainings the test error is averaged over (paper: 50)"})
             .integer("passes", {.fallback = 10, .lower = 1, .upper = 10000,
                                 .doc = "epochs of projected SGD with batch size 1 (paper: 10)"})
             .real("delta", {.fallback = 1e-6, .lower = 0.0, .upper = 1.0, .lower_inclusive = false,
-                            .upper_inclusive = false, .doc = "δ at which ε is reported (paper: 1e-6)"})
-            .integer("seed", {.fallback = 1, .lower = 0,
-                              .doc = "the learner's randomness: training r draws its row orders and its output "
-                                     "noise from streams seeded by (seed, r) at every point (common random "
-                                     "numbers)"})
-            .integer("threads", {.fallback = 2, .lower = 1, .upper = 256,
-                                 .doc = "threads the repetitions run on (results do not depend on it)"})
-            .text("training_file", std::nullopt, "LIBSVM training file (default: the shipped a9a)")
-            .text("test_file", std::nullopt, "LIBSVM test file (default: the shipped a9a.t)");
+                            .upper_inclusive = false, .doc = "δ at which ε is reported (paper: 1e-6)"});
         return schema;
     }
 
@@ -79,18 +56,10 @@ public:
           threads_(static_cast<std::size_t>(parameters.integer("threads"))),
           space_(dpbo::SearchSpace::box({{.name = "regularisation", .lower = 1e-4, .upper = 1.0, .scale = dpbo::Scale::Log},
                                          {.name = "noise", .lower = 0.1, .upper = 10.0, .scale = dpbo::Scale::Log}})) {
-        const auto training_rows = static_cast<std::size_t>(parameters.integer("training_records"));
-        const auto test_rows = static_cast<std::size_t>(parameters.integer("test_records"));
-        const std::string training_path = path_of(parameters, "training_file", "a9a.gz");
-        const std::string test_path = path_of(parameters, "test_file", "a9a.t.gz");
-        training_ = dpbo::plugin_data::read_libsvm(training_path, "training_file", training_rows, "training_records",
-                                                   kFeatures, kOwner);
-        test_ = dpbo::plugin_data::read_libsvm(test_path, "test_file", test_rows, "test_records", kFeatures, kOwner);
-        dpbo::plugin_data::scale_to_unit_norm(training_, kSquaredNormBound, training_path, kOwner);
-        dpbo::plugin_data::scale_to_unit_norm(test_, kSquaredNormBound, test_path, kOwner);
-        description_ = fmt::format("LIBSVM a9a (UCI Adult, rows scaled by the public bound 1/√14): the learner trains on "
-                                   "{} rows (the private data, one person per row) and is tested on {} rows",
-                                   training_rows, test_rows);
+        dpbo::plugin_data::AdultSplit split = dpbo::plugin_data::load_adult_split(parameters, kOwner);
+        training_ = std::move(split.training);
+        test_ = std::move(split.test);
+        description_ = std::move(split.description);
     }
 
     const dpbo::SearchSpace& space() const override { return space_; }
@@ -127,7 +96,7 @@ private:
         std::vector<arma::vec> weights(repetitions_);
         dpbo::plugin_data::for_each_repetition(repetitions_, threads_, [&](std::size_t r) {
             std::mt19937_64 engine = dpbo::plugin_data::repetition_engine(seed_, r, 0);
-            weights[r] = bolt_on::train_projected_sgd(training_, kFeatures, {.regularisation = gamma, .passes = passes_},
+            weights[r] = bolt_on::train_projected_sgd(training_, dpbo::plugin_data::kAdultFeatures, {.regularisation = gamma, .passes = passes_},
                                                       engine);
         });
         if (cache_order_.size() == kCachedRegularisations) {

@@ -22,24 +22,13 @@
 #include "dpbo/objective.hpp"
 #include "dpbo/parameters.hpp"
 #include "dpbo/plugin.hpp"
-#include "libsvm_reader.hpp"
+#include "adult_split.hpp"
 #include "repetitions.hpp"
-#include "shipped_data.hpp"
 #include "subsampled_gaussian.hpp"
 
 namespace {
 
 constexpr const char* kOwner = "objective 'dpsgd'";
-constexpr std::size_t kFeatures = 123;
-constexpr double kSquaredNormBound = 14.0;  // an a9a row has at most 14 ones
-constexpr std::int64_t kTrainingRows = 32561;
-constexpr std::int64_t kTestRows = 16281;
-
-std::string path_of(const dpbo::ParameterSet& parameters, const char* key, const char* shipped) {
-    return parameters.has(key)
-               ? parameters.text(key)
-               : dpbo::plugin_data::shipped_data_file(shipped, kOwner, fmt::format("set {} to a LIBSVM file", key));
-}
 
 class DpSgdOracle final : public dpbo::Objective {
 public:
@@ -49,21 +38,10 @@ public:
             .choice("optimiser", {"sgd", "adam"}, "sgd", "DP-SGD (Algorithm 3) or DP-Adam (Algorithm 4)")
             .integer("max_epochs", {.fallback = 64, .lower = 2, .upper = 100000,
                                     .doc = "upper end of the epochs dimension (Table 1: 64)"})
-            .integer("training_records", {.fallback = kTrainingRows, .lower = 512, .unit = "rows",
-                                          .doc = "first rows of the training file used (a9a: 32561)"})
-            .integer("test_records", {.fallback = kTestRows, .lower = 1, .unit = "rows",
-                                      .doc = "first rows of the test file used (a9a.t: 16281)"})
-            .integer("repetitions", {.fallback = 10, .lower = 1, .upper = 100000,
-                                     .doc = "trainings the test error is averaged over (paper: 10)"})
             .real("delta", {.fallback = 1e-5, .lower = 0.0, .upper = 1.0, .lower_inclusive = false,
-                            .upper_inclusive = false, .doc = "δ at which ε is reported (paper: 1e-5)"})
-            .integer("seed", {.fallback = 1, .lower = 0,
-                              .doc = "the learner's randomness: training r draws its lots and noise from the "
-                                     "stream seeded by (seed, r) at every point (common random numbers)"})
-            .integer("threads", {.fallback = 2, .lower = 1, .upper = 256,
-                                 .doc = "threads the repetitions run on (results do not depend on it)"})
-            .text("training_file", std::nullopt, "LIBSVM training file (default: the shipped a9a)")
-            .text("test_file", std::nullopt, "LIBSVM test file (default: the shipped a9a.t)");
+                            .upper_inclusive = false, .doc = "δ at which ε is reported (paper: 1e-5)"});
+        dpbo::plugin_data::add_adult_split_parameters(schema, 512);
+        dpbo::plugin_data::add_repetition_parameters(schema, 10);
         return schema;
     }
 
@@ -80,19 +58,11 @@ public:
                {.name = "learning_rate", .lower = 5e-4, .upper = 5e-2, .scale = dpbo::Scale::Log},
                {.name = "noise_variance", .lower = 0.1, .upper = 16},
                {.name = "clipping_norm", .lower = 0.1, .upper = 4}})) {
-        const auto training_rows = static_cast<std::size_t>(parameters.integer("training_records"));
-        const auto test_rows = static_cast<std::size_t>(parameters.integer("test_records"));
-        const std::string training_path = path_of(parameters, "training_file", "a9a.gz");
-        const std::string test_path = path_of(parameters, "test_file", "a9a.t.gz");
-        training_ = dpbo::plugin_data::read_libsvm(training_path, "training_file", training_rows, "training_records",
-                                                   kFeatures, kOwner);
-        test_ = dpbo::plugin_data::read_libsvm(test_path, "test_file", test_rows, "test_records", kFeatures, kOwner);
-        dpbo::plugin_data::scale_to_unit_norm(training_, kSquaredNormBound, training_path, kOwner);
-        dpbo::plugin_data::scale_to_unit_norm(test_, kSquaredNormBound, test_path, kOwner);
-        description_ = fmt::format("LIBSVM a9a (UCI Adult, rows scaled by the public bound 1/√14): {} {} trains on {} "
-                                   "rows (the private data, one person per row) and is tested on {} rows",
-                                   parameters.text("model"), parameters.text("optimiser") == "adam" ? "DP-Adam" : "DP-SGD",
-                                   training_rows, test_rows);
+        dpbo::plugin_data::AdultSplit split = dpbo::plugin_data::load_adult_split(parameters, kOwner);
+        training_ = std::move(split.training);
+        test_ = std::move(split.test);
+        description_ = fmt::format("{} {}: {}", parameters.text("model"),
+                                   optimiser_ == dpsgd::Optimiser::Adam ? "DP-Adam" : "DP-SGD", split.description);
     }
 
     const dpbo::SearchSpace& space() const override { return space_; }
@@ -155,7 +125,7 @@ private:
         std::vector<double> accuracies(repetitions_);
         dpbo::plugin_data::for_each_repetition(repetitions_, threads_, [&](std::size_t r) {
             std::mt19937_64 engine = dpbo::plugin_data::repetition_engine(seed_, r);
-            accuracies[r] = dpbo::plugin_data::linear_accuracy(test_, dpsgd::train(training_, kFeatures, settings, engine));
+            accuracies[r] = dpbo::plugin_data::linear_accuracy(test_, dpsgd::train(training_, dpbo::plugin_data::kAdultFeatures, settings, engine));
         });
         double total = 0.0;
         for (double accuracy : accuracies) total += accuracy;

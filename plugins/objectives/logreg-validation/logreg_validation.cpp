@@ -28,7 +28,7 @@
 #include "dpbo/plugin.hpp"
 #include "libsvm_reader.hpp"
 #include "logistic_training.hpp"
-#include "shipped_data.hpp"
+#include "adult_split.hpp"
 #include "validation_gain.hpp"
 
 namespace {
@@ -61,12 +61,6 @@ constexpr double kDefaultLambdaMax = 1.0;
 constexpr int kReferenceGridPoints = 61;
 // At most this many λ are remembered (each holds m gains: 130 kB at m = 16281).
 constexpr std::size_t kMemoEntries = 512;
-
-std::string path_of(const dpbo::ParameterSet& parameters, const char* key, const char* shipped) {
-    return parameters.has(key)
-               ? parameters.text(key)
-               : dpbo::plugin_data::shipped_data_file(shipped, kOwner, fmt::format("set {} to a LIBSVM file", key));
-}
 
 class LogregValidation final : public dpbo::Objective {
 public:
@@ -121,8 +115,8 @@ public:
                                                     "record's label), 1 or -1",
                                                     kOwner, neighbour_.value));
         space_ = dpbo::SearchSpace::box({{"lambda", lambda_min_, lambda_max_, dpbo::Scale::Log}});
-        const std::string training_path = path_of(parameters, "training_file", kTrainingFile);
-        const std::string validation_path = path_of(parameters, "validation_file", kValidationFile);
+        const std::string training_path = dpbo::plugin_data::data_path(parameters, "training_file", kTrainingFile, kOwner);
+        const std::string validation_path = dpbo::plugin_data::data_path(parameters, "validation_file", kValidationFile, kOwner);
         training_ = read_libsvm(training_path, "training_file", training_records_, "training_records", kFeatures,
                                 kOwner);
         validation_ = read_libsvm(validation_path, "validation_file", validation_records_, "validation_records",

@@ -58,7 +58,7 @@ struct DataIndependentSearch {
 // row per batch), then release_best(). Released: best_point, best_value and, when private,
 // noisy_values; evaluation only: best_point_true_value and, with a known optimum, simple_regret.
 // An objective with several outputs gets its Pareto front instead (not private; a mechanism is
-// refused): released points, values, front_points, front_values and, with a reference, the
+// refused): released points, values, pareto_points, pareto_values and, with a reference, the
 // hypervolume, also in the trace after every batch.
 RunResult run_data_independent_search(RunContext& context, const DataIndependentSearch& search);
 

@@ -90,6 +90,19 @@ void check_evaluation_contract(const Objective& objective, const arma::mat& poin
     }
     if (!result.candidate_rows.is_empty() && result.candidate_rows.n_elem != b)
         throw refuse(fmt::format("returned {} candidate rows for {} points", result.candidate_rows.n_elem, b));
+
+    const std::vector<AuxiliaryOutput> auxiliary = objective.auxiliary_outputs();
+    const std::size_t a = auxiliary.size();
+    if (a == 0 ? !result.auxiliary.is_empty() : (result.auxiliary.n_rows != b || result.auxiliary.n_cols != a))
+        throw refuse(fmt::format("returned auxiliary outputs of {} × {} for {} points and {} declared auxiliary "
+                                 "output{}; expected {} × {} (one column per Objective::auxiliary_outputs() entry)",
+                                 result.auxiliary.n_rows, result.auxiliary.n_cols, b, a, a == 1 ? "" : "s",
+                                 a == 0 ? 0 : b, a));
+    for (arma::uword i = 0; i < result.auxiliary.n_rows; ++i)
+        for (arma::uword j = 0; j < a; ++j)
+            if (!std::isfinite(result.auxiliary(i, j)))
+                throw refuse(fmt::format("auxiliary output '{}' at point {} {} is {}", auxiliary[j].name, i,
+                                         point_text(points, i), result.auxiliary(i, j)));
 }
 
 }  // namespace dpbo

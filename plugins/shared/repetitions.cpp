@@ -4,8 +4,11 @@
 #include <atomic>
 #include <exception>
 #include <mutex>
+#include <stdexcept>
 #include <thread>
 #include <vector>
+
+#include <fmt/format.h>
 
 namespace dpbo::plugin_data {
 
@@ -40,6 +43,24 @@ void for_each_repetition(std::size_t count, std::size_t threads, const std::func
 std::mt19937_64 repetition_engine(std::uint64_t seed, std::size_t repetition, std::uint64_t stream) {
     std::seed_seq seeds{seed, static_cast<std::uint64_t>(repetition), stream};
     return std::mt19937_64(seeds);
+}
+
+RepetitionErrors repetition_errors(const std::vector<double>& utilities) {
+    if (utilities.empty()) throw std::invalid_argument("repetition_errors: no repetitions");
+    double total = 0.0;
+    for (const double utility : utilities) total += utility;
+    const auto [lowest, highest] = std::minmax_element(utilities.begin(), utilities.end());
+    return {.mean = 1.0 - total / static_cast<double>(utilities.size()), .best = 1.0 - *highest, .worst = 1.0 - *lowest};
+}
+
+std::vector<AuxiliaryOutput> repetition_auxiliary_outputs(const std::string& utility) {
+    return {{"best_error", fmt::format("1 − the highest {} of the R repetitions", utility)},
+            {"worst_error", fmt::format("1 − the lowest {} of the R repetitions", utility)}};
+}
+
+void set_repetition_auxiliary(arma::mat& auxiliary, arma::uword row, const RepetitionErrors& errors) {
+    auxiliary(row, 0) = errors.best;
+    auxiliary(row, 1) = errors.worst;
 }
 
 }  // namespace dpbo::plugin_data

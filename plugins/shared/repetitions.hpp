@@ -6,6 +6,10 @@
 #include <cstdint>
 #include <functional>
 #include <random>
+#include <string>
+#include <vector>
+
+#include "dpbo/objective.hpp"
 
 namespace dpbo::plugin_data {
 
@@ -17,5 +21,20 @@ void for_each_repetition(std::size_t count, std::size_t threads, const std::func
 // separates what one repetition draws for different purposes (e.g. training order and noise), so
 // each can be reused on its own.
 std::mt19937_64 repetition_engine(std::uint64_t seed, std::size_t repetition, std::uint64_t stream = 0);
+
+// An oracle's error (1 − utility) over its R repetitions: the mean it outputs, and the best and the
+// worst repetition, which DPareto's oracles also report (as auxiliary outputs). The mean is
+// 1 − (Σ_r u_r)/R, summed in repetition order.
+struct RepetitionErrors {
+    double mean = 0.0;
+    double best = 0.0;
+    double worst = 0.0;
+};
+RepetitionErrors repetition_errors(const std::vector<double>& utilities);
+
+// The auxiliary outputs "best_error" and "worst_error" of an oracle whose repetitions each measure
+// `utility` (e.g. "test accuracy"), and the two as one row of Evaluations::auxiliary.
+std::vector<AuxiliaryOutput> repetition_auxiliary_outputs(const std::string& utility);
+void set_repetition_auxiliary(arma::mat& auxiliary, arma::uword row, const RepetitionErrors& errors);
 
 }  // namespace dpbo::plugin_data

@@ -90,6 +90,7 @@ Csv check_run(const std::vector<std::string>& extra, std::size_t budget, std::si
     // Every evaluated point, with the toy's closed-form outputs; steps are integers throughout.
     const Csv points = read_csv(out / "points.csv");
     REQUIRE(points.rows.size() == budget);
+    double random_draws = 0.0;
     for (std::size_t i = 0; i < budget; ++i) {
         const double s = points.rows[i][points.column("steps")], sigma = points.rows[i][points.column("sigma")];
         CAPTURE(i);
@@ -102,7 +103,11 @@ Csv check_run(const std::vector<std::string>& extra, std::size_t budget, std::si
         // The design is iteration 0, then q points per iteration.
         const double expected_iteration = i < initial ? 0.0 : std::floor(double(i - initial) / double(batch)) + 1.0;
         CHECK(points.rows[i][points.column("iteration")] == expected_iteration);
+        if (i < initial) CHECK(points.rows[i][points.column("random")] == 1.0);
+        else random_draws += points.rows[i][points.column("random")];
     }
+    // Every model-based choice the acquisition gave no positive HVPoI was replaced by a random draw.
+    CHECK(result["released"]["plateau_draws"]["value"].get<double>() == random_draws);
     const arma::mat all = values_of(points, budget);
 
     // The front file is the non-dominated set of the points file (computed here, by definition).
@@ -171,6 +176,35 @@ TEST_CASE("cli dpareto: batches of q = 3 are distinct points chosen together") {
 
 TEST_CASE("cli dpareto: reference = adaptive changes the acquisition only; reports keep v† = (10, 1)") {
     check_run({"--set", "algorithm.reference=adaptive"}, 16, 8, 1);
+}
+
+TEST_CASE("cli dpareto: an oracle's best and worst repetition are reported with every point, not modelled") {
+    TemporaryDirectory dir;
+    const auto r = run_dpbo({"run", "--algorithm", "dpareto", "--objective", "svt", "--set", "objective.repetitions=4",
+                             "--set", "algorithm.budget=10", "--set", "algorithm.initial_points=6", "--seed", "2",
+                             "--out", dir.path(), "--json"});
+    CAPTURE(r.err);
+    REQUIRE(r.exit_code == 0);
+    const std::filesystem::path out(dir.path());
+    const Csv points = read_csv(out / "points.csv");
+    REQUIRE(points.rows.size() == 10);
+    bool spread = false;
+    for (const auto& row : points.rows) {
+        const double best = row[points.column("best_error")], mean = row[points.column("error")],
+                     worst = row[points.column("worst_error")];
+        CHECK(best <= mean);
+        CHECK(mean <= worst);
+        spread = spread || best < worst;
+    }
+    CHECK(spread);  // four query orders do not all score alike
+    const auto front_json = nlohmann::json::parse(std::ifstream(out / "front.json"));
+    CHECK(front_json["auxiliary_outputs"][0]["name"] == "best_error");
+    for (const auto& point : front_json["points"]) {
+        const auto& row = points.rows.at(point["evaluation"].get<std::size_t>());
+        CHECK(point["auxiliary"]["worst_error"].get<double>() == row[points.column("worst_error")]);
+    }
+    const auto result = nlohmann::json::parse(r.out);
+    CHECK(contains(result["privacy"].dump(), "auxiliary outputs"));
 }
 
 TEST_CASE("cli dpareto: refusals name what is wrong") {

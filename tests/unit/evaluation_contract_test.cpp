@@ -140,3 +140,27 @@ TEST_CASE("evaluation contract: an objective declares one output named 'value' w
     CHECK(minimised->origin().name == "branin");
     CHECK(mentions(minimised->origin().file.string(), "objective-branin.so"));
 }
+
+TEST_CASE("evaluation contract: auxiliary outputs are b × a finite numbers, and only when declared") {
+    auto oracle = dpbo::test::make<dpbo::Objective>("svt", {{"repetitions", "3"}});
+    REQUIRE(oracle->auxiliary_outputs().size() == 2);
+    const arma::mat points = {{1.0, 2.0}, {5.0, 7.0}};
+    const dpbo::EvaluationRequest request;
+    dpbo::Evaluations result = oracle->evaluate(points, request);
+    CHECK(refusal(*oracle, points, result, false).empty());
+    dpbo::Evaluations narrow = result;
+    narrow.auxiliary.shed_col(1);
+    CHECK(mentions(refusal(*oracle, points, narrow, false), "auxiliary outputs of 2 × 1 for 2 points"));
+    dpbo::Evaluations missing = result;
+    missing.auxiliary.reset();
+    CHECK(mentions(refusal(*oracle, points, missing, false), "expected 2 × 2"));
+    dpbo::Evaluations nan = result;
+    nan.auxiliary(1, 0) = std::numeric_limits<double>::quiet_NaN();
+    CHECK(mentions(refusal(*oracle, points, nan, false), "auxiliary output 'best_error' at point 1"));
+
+    auto plain = dpbo::test::make<dpbo::Objective>("quadratic");
+    const arma::mat point(1, plain->space().dim(), arma::fill::zeros);
+    dpbo::Evaluations undeclared = plain->evaluate(point, request);
+    undeclared.auxiliary = arma::mat(1, 1, arma::fill::value(1.0));
+    CHECK(mentions(refusal(*plain, point, undeclared, false), "0 declared auxiliary outputs"));
+}

@@ -15,6 +15,7 @@
 #include "dpbo/random.hpp"
 #include "dpbo/space.hpp"
 #include "sampling_distributions.hpp"
+#include "repetitions.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -114,6 +115,33 @@ TEST_CASE("random-search and grid-search on two outputs: the released front is t
         CHECK(dpbo::test::named_value(result.released, "hypervolume")(0, 0) == hypervolume(hypervolume.n_elem - 1));
         CHECK(result.privacy.notion == dpbo::PrivacyNotion::NotPrivate);
     }
+}
+
+TEST_CASE("several-output searches release the oracle's best and worst repetition of every point") {
+    auto objective = dpbo::test::make<dpbo::Objective>("svt", {{"repetitions", "6"}});
+    auto algorithm = dpbo::test::make<dpbo::Algorithm>("random-search", {{"budget", "12"}});
+    const dpbo::RunResult result = dpbo::test::run_algorithm(*algorithm, *objective, 5);
+    const arma::mat& points = dpbo::test::named_value(result.released, "points");
+    const arma::mat& values = dpbo::test::named_value(result.released, "values");
+    const arma::mat& auxiliary = dpbo::test::named_value(result.released, "auxiliary");
+    REQUIRE(auxiliary.n_rows == 12);
+    REQUIRE(auxiliary.n_cols == 2);
+    CHECK(arma::all(auxiliary.col(0) <= values.col(1)));
+    CHECK(arma::all(values.col(1) <= auxiliary.col(1)));
+    // The same numbers as the objective gives for the point on its own: exact, not re-drawn.
+    const dpbo::Evaluations again = dpbo::test::evaluate(*objective, points.rows(0, 2), false, nullptr);
+    CHECK(arma::approx_equal(again.auxiliary, auxiliary.rows(0, 2), "absdiff", 0.0));
+    const arma::uvec front = dpbo::non_dominated(values, {dpbo::Sense::Minimise, dpbo::Sense::Minimise});
+    CHECK(arma::approx_equal(dpbo::test::named_value(result.released, "pareto_auxiliary"),
+                             arma::mat(auxiliary.rows(front)), "absdiff", 0.0));
+}
+
+TEST_CASE("repetition_errors: the mean, best and worst error of R utilities") {
+    const dpbo::plugin_data::RepetitionErrors errors = dpbo::plugin_data::repetition_errors({0.8, 0.5, 0.9, 0.6});
+    CHECK(errors.mean == doctest::Approx(1.0 - 2.8 / 4.0).epsilon(1e-15));
+    CHECK(errors.best == doctest::Approx(0.1).epsilon(1e-15));
+    CHECK(errors.worst == doctest::Approx(0.5).epsilon(1e-15));
+    CHECK_THROWS(dpbo::plugin_data::repetition_errors({}));
 }
 
 TEST_CASE("random-search with Table 4's distributions draws its points from them") {

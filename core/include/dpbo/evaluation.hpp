@@ -28,6 +28,9 @@ struct Evaluations {
     arma::mat values;
     arma::mat per_record;       // b × n when requested; values == mean of each row
     arma::uvec candidate_rows;  // b, for finite candidate sets
+    // b × a, one column per Objective::auxiliary_outputs() entry (empty when a = 0): reported with
+    // the point, never modelled, and without the host's observation noise.
+    arma::mat auxiliary;
 
     std::size_t size() const { return values.n_rows; }
 };

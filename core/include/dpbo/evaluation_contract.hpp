@@ -17,7 +17,8 @@ class Objective;
 //     not requested it may be empty or b × n;
 //   - when values and per-record losses are both returned, each value of the first output equals
 //     the mean of its point's per-record row within row_mean_tolerance();
-//   - candidate_rows: empty or b entries.
+//   - candidate_rows: empty or b entries;
+//   - auxiliary: b × a, a = objective.auxiliary_outputs().size(), every entry finite (empty when a = 0).
 // Throws RunError naming the objective and its plugin file (Module::describe_origin()), the point
 // and the numbers that disagree.
 void check_evaluation_contract(const Objective& objective, const arma::mat& points, const EvaluationRequest& request,

@@ -30,6 +30,14 @@ struct Output {
     Sense sense = Sense::Minimise;
 };
 
+// A figure reported with every evaluation that no algorithm models or optimises (e.g. the best and
+// worst of the R repetitions whose mean is an output of a DPareto oracle): one column of
+// Evaluations::auxiliary, written next to the outputs in the result files.
+struct AuxiliaryOutput {
+    std::string name;
+    std::string doc;  // what it is, in the objective's units
+};
+
 // A constant the objective guarantees about itself, on which the sensitivity of a release may rest
 // (e.g. Kusner et al. 2015, Assumption 2: the validation loss is L-Lipschitz and bounded by g*). It
 // must not depend on the sensitive records: it is public, written with the job and the statement.
@@ -56,6 +64,8 @@ public:
     // single-output objective overrides nothing. Several outputs (DPareto's privacy loss and error)
     // each carry their own sense; sense() then describes none of them and is not read.
     virtual std::vector<Output> outputs() const { return {{"value", sense()}}; }
+    // The columns of Evaluations::auxiliary; none by default.
+    virtual std::vector<AuxiliaryOutput> auxiliary_outputs() const { return {}; }
     // Exact values for the points (see the contract above); never adds observation noise itself.
     virtual Evaluations evaluate(const arma::mat& points, const EvaluationRequest& request) = 0;
     // Standard deviation of the Gaussian observation noise the host adds to every value after

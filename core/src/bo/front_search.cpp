@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "../util/memory_bound.hpp"
+#include "auxiliary_names.hpp"
 #include "dpbo/bo/pareto.hpp"
 #include "dpbo/errors.hpp"
 #include "dpbo/evaluator.hpp"
@@ -26,12 +27,15 @@ std::vector<Sense> output_senses(const std::vector<Output>& outputs) {
     return senses;
 }
 
-PrivacyStatement front_statement(const std::vector<Output>& outputs) {
+PrivacyStatement front_statement(const std::vector<Output>& outputs, const std::vector<AuxiliaryOutput>& auxiliary) {
     std::string names;
     for (const Output& output : outputs) names += (names.empty() ? "" : ", ") + output.name;
+    std::vector<std::string> released{fmt::format("every evaluated point with its exact outputs ({})", names),
+                                      "the empirical Pareto front of those outputs"};
+    if (!auxiliary.empty())
+        released.push_back(fmt::format("every point's auxiliary outputs ({})", auxiliary_names(auxiliary)));
     return PrivacyStatement::not_private(
-        {fmt::format("every evaluated point with its exact outputs ({})", names),
-         "the empirical Pareto front of those outputs"},
+        std::move(released),
         "a several-output search releases its outputs exactly: the front is for trusted analysts (DPareto's "
         "threat model). An output that is a privacy parameter (e.g. epsilon) is the guarantee of the learner "
         "trained at that point, as the objective computes it, not a cost of this run");
@@ -68,10 +72,13 @@ RunResult run_front_search(RunContext& context, const DataIndependentSearch& sea
     const double dim = static_cast<double>(objective.space().dim());
     const double total_points = static_cast<double>(search.point_count);
     memory::require(search.owner, fmt::format("{} points in {} dimensions", search.point_count, objective.space().dim()),
-                    total_points * (dim + static_cast<double>(outputs.size())) * sizeof(double),
+                    total_points * (dim + static_cast<double>(outputs.size() + objective.auxiliary_outputs().size())) *
+                        sizeof(double),
                     "every point and its outputs are kept for the front");
     arma::mat points(search.point_count, objective.space().dim());
     arma::mat values(search.point_count, outputs.size());
+    const std::vector<AuxiliaryOutput> auxiliary_outputs = objective.auxiliary_outputs();
+    arma::mat auxiliary(search.point_count, auxiliary_outputs.size());
     const EvaluationRequest request{.per_record = false, .rng = &context.rng};
     context.observer.on_start((search.point_count + search.batch_size - 1) / search.batch_size);
     result.stop_reason = search.completion_reason;
@@ -86,6 +93,7 @@ RunResult run_front_search(RunContext& context, const DataIndependentSearch& sea
         }
         points.rows(evaluated, evaluated + count - 1) = batch.points;
         values.rows(evaluated, evaluated + count - 1) = batch.values;
+        if (!auxiliary_outputs.empty()) auxiliary.rows(evaluated, evaluated + count - 1) = batch.auxiliary;
         evaluated += count;
 
         const arma::mat so_far = values.head_rows(evaluated);
@@ -112,6 +120,15 @@ RunResult run_front_search(RunContext& context, const DataIndependentSearch& sea
                                arma::mat(evaluated_points.rows(front))});
     result.released.push_back(
         {"pareto_values", fmt::format("their outputs ({})", names), arma::mat(evaluated_values.rows(front))});
+    if (!auxiliary_outputs.empty()) {
+        const arma::mat evaluated_auxiliary = auxiliary.head_rows(evaluated);
+        result.released.push_back({"auxiliary",
+                                   fmt::format("the auxiliary outputs ({}) of every point, in evaluation order",
+                                               auxiliary_names(auxiliary_outputs)),
+                                   evaluated_auxiliary});
+        result.released.push_back({"pareto_auxiliary", "those of the front's points",
+                                   arma::mat(evaluated_auxiliary.rows(front))});
+    }
     if (search.reference) {
         result.released.push_back(
             {"hypervolume",
@@ -119,7 +136,7 @@ RunResult run_front_search(RunContext& context, const DataIndependentSearch& sea
                          (*search.reference)(0), (*search.reference)(1)),
              arma::mat(1, 1, arma::fill::value(hypervolume_2d(evaluated_values, *search.reference, senses)))});
     }
-    result.privacy = front_statement(outputs);
+    result.privacy = front_statement(outputs, auxiliary_outputs);
     result.evaluations = context.evaluator.evaluations();
     return result;
 }

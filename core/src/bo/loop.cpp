@@ -10,6 +10,7 @@
 #include "dpbo/acquisition.hpp"
 #include "dpbo/bo/pareto.hpp"
 #include "dpbo/util/cpu_clock.hpp"
+#include "auxiliary_names.hpp"
 #include "dpbo/errors.hpp"
 #include "dpbo/evaluator.hpp"
 #include "dpbo/objective.hpp"
@@ -86,7 +87,8 @@ ParameterSchema bo_loop_schema(std::size_t default_budget, std::size_t default_i
         .integer("budget", {.fallback = static_cast<std::int64_t>(default_budget), .lower = 2, .unit = "evaluations",
                             .doc = "evaluations in all, the initial design included"})
         .integer("initial_points", {.fallback = static_cast<std::int64_t>(default_initial), .lower = 1,
-                                    .unit = "evaluations", .doc = "size of the quasi-random initial design"})
+                                    .unit = "evaluations", .doc = "size of the initial design, evaluated before the first model (quasi-random Halton "
+                                           "points unless the algorithm draws its own)"})
         .boolean("revisit_candidates", false, "finite candidate sets: allow evaluating a row again")
         .choice("optimiser", acquisition_strategy_names(), std::string(to_string(kDefaultStrategy)),
                 "how the acquisition is maximised over a box: sweep-local (Halton sweep, then local_starts "
@@ -201,7 +203,8 @@ BoLoop::BoLoop(RunContext& context, const BoLoopSettings& settings, std::string 
     : ctx_(context), surrogate_(context.role<Surrogate>("surrogate")),
       acquisition_(context.role<Acquisition>("acquisition")), settings_(settings), algorithm_(std::move(algorithm)),
       policies_(std::move(policies)),
-      space_(context.objective.space()), outputs_(context.objective.outputs()) {
+      space_(context.objective.space()), outputs_(context.objective.outputs()),
+      auxiliary_outputs_(context.objective.auxiliary_outputs()) {
     if (!surrogate_ || !acquisition_)
         throw ValidationError(fmt::format("algorithm '{}' needs a surrogate and an acquisition", algorithm_));
     if (outputs_.empty())
@@ -241,6 +244,7 @@ BoLoop::BoLoop(RunContext& context, const BoLoopSettings& settings, std::string 
     }
     observed_points_.set_size(0, space_.dim());
     observed_values_.set_size(0, outputs_.size());
+    observed_auxiliary_.set_size(0, auxiliary_outputs_.size());
     model_targets_.set_size(0, outputs_.size());
     trace_.set_columns(policies_.statistics->columns(*this));
 }
@@ -426,6 +430,13 @@ void BoLoop::observe(const Evaluations& evaluations) {
                                           "expected b × {} and b × {} (one column per output)",
                                           algorithm_, b, evaluations.points.n_cols, evaluations.values.n_rows,
                                           evaluations.values.n_cols, space_.dim(), outputs_.size()));
+    const std::size_t a = auxiliary_outputs_.size();
+    if (a == 0 ? !evaluations.auxiliary.is_empty()
+               : evaluations.auxiliary.n_rows != b || evaluations.auxiliary.n_cols != a)
+        throw ValidationError(fmt::format("algorithm '{}': observe() was given {} × {} auxiliary outputs for {} points; "
+                                          "expected {} × {} (the objective declares {})",
+                                          algorithm_, evaluations.auxiliary.n_rows, evaluations.auxiliary.n_cols, b,
+                                          a == 0 ? 0 : b, a, auxiliary_names(auxiliary_outputs_)));
     // The model sees where the points really are (integer dimensions are rounded by from_unit).
     arma::mat model_points;
     if (space_.is_finite()) {
@@ -456,6 +467,7 @@ void BoLoop::observe(const Evaluations& evaluations) {
     }
     observed_points_ = arma::join_cols(observed_points_, evaluations.points);
     observed_values_ = arma::join_cols(observed_values_, evaluations.values);
+    if (a > 0) observed_auxiliary_ = arma::join_cols(observed_auxiliary_, evaluations.auxiliary);
 
     const double score = pending_.scores.n_elem == b ? pending_.scores(b - 1) : std::numeric_limits<double>::quiet_NaN();
     // The design's row carries no time, as a row of a loop that has not started choosing.
@@ -494,10 +506,19 @@ RunResult BoLoop::result(const std::string& stop_reason) {
         result.released.push_back({"pareto_values",
                                    fmt::format("their observed values, one column per output: {}", output_names(outputs_)),
                                    observed_values_.rows(front)});
+        if (!auxiliary_outputs_.empty())
+            result.released.push_back({"pareto_auxiliary",
+                                       fmt::format("their auxiliary outputs (reported, not modelled): {}",
+                                                   auxiliary_names(auxiliary_outputs_)),
+                                       observed_auxiliary_.rows(front)});
     }
+    std::vector<std::string> released{"every evaluated point and its value",
+                                      outputs_.size() == 1 ? "the best point and its value"
+                                                           : "the Pareto front's points and values"};
+    if (outputs_.size() > 1 && !auxiliary_outputs_.empty())
+        released.push_back(fmt::format("the front's auxiliary outputs ({})", auxiliary_names(auxiliary_outputs_)));
     result.privacy = PrivacyStatement::not_private(
-        {"every evaluated point and its value", outputs_.size() == 1 ? "the best point and its value"
-                                                                     : "the Pareto front's points and values"},
+        std::move(released),
         fmt::format("'{}' is not private: it evaluates and releases values of the objective as they are", algorithm_));
     result.trace = trace_;
     result.evaluations = observations();

@@ -20,7 +20,7 @@
 #include "dpbo/plugin.hpp"
 #include "dpareto_settings.hpp"
 #include "front_report.hpp"
-#include "lattice_acquisition.hpp"
+#include "evaluated_point_acquisition.hpp"
 #include "random_design.hpp"
 
 namespace {
@@ -64,30 +64,37 @@ public:
         const dpbo::SearchSpace& space = context.objective.space();
         bool has_integers = false;
         for (const dpbo::Dimension& dimension : space.dimensions()) has_integers = has_integers || dimension.integer;
-        // The loop reads its acquisition from the context's roles: hand it one that scores at the
-        // rounded points when the space has integer dimensions.
+        // The loop reads its acquisition from the context's roles: hand it one that scores where the
+        // point will be evaluated and gives evaluated points no gain.
         dpbo::RunContext loop_context{context.objective, context.evaluator, context.rng, context.ledger,
                                       context.observer,  context.modules,   {}};
+        std::shared_ptr<dpbo::dpareto::EvaluatedPointAcquisition> scoring;
         for (const auto& [name, module] : context.roles.all()) {
             const auto acquisition = std::dynamic_pointer_cast<dpbo::Acquisition>(module);
-            if (name == "acquisition" && acquisition && has_integers && !space.is_finite())
-                loop_context.roles.add(name, std::make_shared<dpbo::dpareto::LatticeAcquisition>(acquisition, space));
-            else
+            if (name == "acquisition" && acquisition && !space.is_finite()) {
+                scoring = std::make_shared<dpbo::dpareto::EvaluatedPointAcquisition>(acquisition, space, has_integers);
+                loop_context.roles.add(name, scoring);
+            } else {
                 loop_context.roles.add(name, module);
+            }
         }
         dpbo::BoLoopPolicies policies;
         // Parsed before the first evaluation, so a bad specification costs nothing.
         std::optional<dpbo::sampling::Distributions> distributions;
         if (settings_.distributions)
             distributions.emplace(space, *settings_.distributions, "algorithm 'dpareto': distributions");
-        policies.design = std::make_shared<dpbo::dpareto::RandomDesign>(std::move(distributions));
+        const auto design = std::make_shared<dpbo::dpareto::RandomDesign>(std::move(distributions));
+        policies.design = design;
         policies.statistics = std::make_shared<dpbo::dpareto::HypervolumeStatistics>(settings_.reference);
         dpbo::BoLoop loop(loop_context, settings_.loop, "dpareto", policies);
+        if (scoring) scoring->watch(loop.observed_points());
 
         const std::size_t budget = settings_.loop.budget;
         const std::size_t after_design = budget - std::min(budget, settings_.loop.initial_points);
         context.observer.on_start(1 + (after_design + settings_.batch - 1) / settings_.batch);
         std::vector<std::size_t> iterations;
+        std::vector<bool> drawn;  // per evaluation: drawn at random (seed points, plateau draws)
+        std::size_t plateau_draws = 0;
         dpbo::EvaluationRequest request;
         request.rng = &context.rng;
         std::string stop;
@@ -101,7 +108,19 @@ public:
                 break;
             }
             const std::size_t q = std::min(settings_.batch, budget - loop.observations());
-            const dpbo::Proposal proposal = loop.propose(q);
+            const bool seeding = loop.observations() == 0;
+            dpbo::Proposal proposal = loop.propose(q);
+            for (arma::uword i = 0; i < proposal.points.n_rows; ++i) {
+                // HVPoI is 0 wherever the predicted means are dominated, which in 5-D is most of the
+                // domain: a deterministic optimiser then returns its warm start, an evaluated point,
+                // and the (deterministic) oracle would give the same outputs again.
+                const bool plateau = !seeding && !(proposal.scores(i) > 0.0);
+                if (plateau && settings_.random_on_plateau) {
+                    proposal.points.row(i) = design->design(space, 1, context.rng).points.row(0);
+                    ++plateau_draws;
+                }
+                drawn.push_back(seeding || (plateau && settings_.random_on_plateau));
+            }
             loop.observe(context.evaluator.evaluate(context.objective, proposal.points, request));
             iterations.insert(iterations.end(), proposal.points.n_rows, loop.iteration());
         }
@@ -111,12 +130,19 @@ public:
         result.privacy.mechanism = statement;
         result.privacy.released = {"every evaluated point and both of its outputs (points.csv)",
                                    "the empirical Pareto front (front.csv, front.json) and its hypervolume"};
+        if (!loop.auxiliary_outputs().empty())
+            result.privacy.released.push_back("every point's auxiliary outputs (points.csv, front.csv, front.json)");
         result.released.push_back(
             {"hypervolume",
              fmt::format("of the front w.r.t. the reference point ({}, {}) in the objective's units",
                          settings_.reference(0), settings_.reference(1)),
              arma::mat{dpbo::dpareto::front_hypervolume(loop, settings_.reference)}});
-        result.files = dpbo::dpareto::front_files(loop, iterations, settings_.reference, statement);
+        result.released.push_back(
+            {"plateau_draws",
+             "model-based choices replaced by a random draw because no point the optimiser examined had a positive "
+             "HVPoI (plateau = random)",
+             arma::mat{static_cast<double>(plateau_draws)}});
+        result.files = dpbo::dpareto::front_files(loop, iterations, drawn, settings_.reference, statement);
         return result;
     }
 

@@ -62,6 +62,11 @@ ParameterSchema schema() {
               "how the k₀ seed points are drawn, as the random baseline draws them: 'NAME:KIND(ARGS); ...' with "
               "KIND uniform, normal(MEAN, STDDEV) or shifted-exponential(RATE, SHIFT), accepted inside the "
               "dimension's bounds (the paper's Tables 3-4); default: uniform on each dimension's scale")
+        .choice("plateau", {"random", "acquisition"}, "random",
+                "what to evaluate when no point the optimiser examined has a positive HVPoI (every predicted mean "
+                "dominated: HVPoI is 0 there): random draws a point as the seed points are drawn (what GPflowOpt's "
+                "random-candidate optimiser did in effect); acquisition keeps the optimiser's zero-score point, "
+                "often an evaluated one again")
         .text("output_transforms", std::string("log,logit"),
               "what the GP of each output models: log (ε), logit (error, an output in [0, 1]) or identity")
         .real("logit_margin", {.fallback = 1e-6, .lower = 0.0, .upper = 0.5, .lower_inclusive = false,
@@ -75,6 +80,7 @@ Settings settings_from(const ParameterSet& parameters) {
     Settings settings;
     settings.loop = bo_loop_settings(parameters);
     settings.batch = static_cast<std::size_t>(parameters.integer("batch"));
+    settings.random_on_plateau = parameters.text("plateau") == "random";
     settings.loop.output_transforms = transforms_from(parameters.text("output_transforms"));
     settings.loop.logit_margin = parameters.real("logit_margin");
     if (parameters.has("distributions")) settings.distributions = parameters.text("distributions");

@@ -22,6 +22,7 @@ struct Settings {
     arma::rowvec reference;       // v† of the reports (and of the acquisition unless adaptive)
     bool adaptive_reference = false;
     std::optional<std::string> distributions;  // of the k₀ seed points; none: uniform
+    bool random_on_plateau = true;  // a proposal with HVPoI ≤ 0 is replaced by a random-design draw
 };
 
 // Throws ValidationError naming the key and what was expected.

@@ -22,9 +22,10 @@ std::string dimension_name(const SearchSpace& space, std::size_t j) {
     return space.dimensions().size() == space.dim() ? space.dimensions()[j].name : fmt::format("x[{}]", j);
 }
 
-std::string csv(const BoLoop& loop, const std::vector<std::size_t>& iterations, const arma::uvec& rows) {
+std::string csv(const BoLoop& loop, const std::vector<std::size_t>& iterations, const std::vector<bool>& drawn,
+                const arma::uvec& rows) {
     const SearchSpace& space = loop.context().objective.space();
-    std::string out = "evaluation,iteration";
+    std::string out = "evaluation,iteration,random";
     // Appended piece by piece: "," + name trips GCC 12's false -Wrestrict warning (its bug 105329).
     for (std::size_t j = 0; j < space.dim(); ++j) {
         out += ',';
@@ -34,12 +35,18 @@ std::string csv(const BoLoop& loop, const std::vector<std::size_t>& iterations, 
         out += ',';
         out += output.name;
     }
+    for (const AuxiliaryOutput& output : loop.auxiliary_outputs()) {
+        out += ',';
+        out += output.name;
+    }
     out += "\n";
     for (const arma::uword i : rows) {
         // Enough digits that a value read back is the double written.
-        out += fmt::format("{},{}", i, iterations.at(i));
+        out += fmt::format("{},{},{}", i, iterations.at(i), drawn.at(i) ? 1 : 0);
         for (const double x : loop.observed_points().row(i)) out += fmt::format(",{:.17g}", x);
         for (const double y : loop.observed_values().row(i)) out += fmt::format(",{:.17g}", y);
+        if (!loop.auxiliary_outputs().empty())
+            for (const double y : loop.observed_auxiliary().row(i)) out += fmt::format(",{:.17g}", y);
         out += "\n";
     }
     return out;
@@ -65,7 +72,8 @@ std::vector<double> HypervolumeStatistics::row(const BoLoop& loop, double score,
 }
 
 std::vector<ResultFile> front_files(const BoLoop& loop, const std::vector<std::size_t>& iterations,
-                                    const arma::rowvec& reference, const std::string& statement) {
+                                    const std::vector<bool>& drawn, const arma::rowvec& reference,
+                                    const std::string& statement) {
     const arma::uvec all = arma::regspace<arma::uvec>(0, loop.observations() - 1);
     const arma::uvec front = loop.pareto_front();
     const SearchSpace& space = loop.context().objective.space();
@@ -77,6 +85,11 @@ std::vector<ResultFile> front_files(const BoLoop& loop, const std::vector<std::s
     json["outputs"] = nlohmann::ordered_json::array();
     for (const Output& output : loop.outputs())
         json["outputs"].push_back({{"name", output.name}, {"sense", to_string(output.sense)}});
+    if (!loop.auxiliary_outputs().empty()) {
+        json["auxiliary_outputs"] = nlohmann::ordered_json::array();
+        for (const AuxiliaryOutput& output : loop.auxiliary_outputs())
+            json["auxiliary_outputs"].push_back({{"name", output.name}, {"doc", output.doc}});
+    }
     json["reference"] = {reference(0), reference(1)};
     json["hypervolume"] = front_hypervolume(loop, reference);
     json["points"] = nlohmann::ordered_json::array();
@@ -84,6 +97,7 @@ std::vector<ResultFile> front_files(const BoLoop& loop, const std::vector<std::s
         nlohmann::ordered_json point;
         point["evaluation"] = i;
         point["iteration"] = iterations.at(i);
+        point["random"] = drawn.at(i);
         nlohmann::ordered_json x = nlohmann::ordered_json::object();
         for (std::size_t j = 0; j < space.dim(); ++j) x[dimension_name(space, j)] = loop.observed_points()(i, j);
         point["x"] = x;
@@ -91,13 +105,21 @@ std::vector<ResultFile> front_files(const BoLoop& loop, const std::vector<std::s
         for (std::size_t j = 0; j < loop.outputs().size(); ++j)
             values[loop.outputs()[j].name] = loop.observed_values()(i, j);
         point["values"] = values;
+        if (!loop.auxiliary_outputs().empty()) {
+            nlohmann::ordered_json auxiliary = nlohmann::ordered_json::object();
+            for (std::size_t j = 0; j < loop.auxiliary_outputs().size(); ++j)
+                auxiliary[loop.auxiliary_outputs()[j].name] = loop.observed_auxiliary()(i, j);
+            point["auxiliary"] = auxiliary;
+        }
         json["points"].push_back(point);
     }
     return {
-        {"points.csv", "every evaluated point: its iteration (0: the initial design), coordinates and both outputs",
-         csv(loop, iterations, all)},
+        {"points.csv", "every evaluated point: its iteration (0: the initial design), whether it was drawn at random (1: "
+                       "a seed point or a plateau draw) or chosen by HVPoI (0), coordinates, both outputs and the "
+                       "objective's auxiliary outputs (reported, not modelled)",
+         csv(loop, iterations, drawn, all)},
         {"front.csv", "the empirical Pareto front: the rows of points.csv no other row dominates",
-         csv(loop, iterations, front)},
+         csv(loop, iterations, drawn, front)},
         {"front.json", fmt::format("the empirical Pareto front with the outputs' senses, the reference point and its "
                                    "hypervolume"),
          json.dump(2) + "\n"},

@@ -27,11 +27,15 @@ private:
 
 double front_hypervolume(const BoLoop& loop, const arma::rowvec& reference);
 
-// points.csv (every evaluated point: its iteration, coordinates and both outputs as observed),
+// points.csv (every evaluated point: its iteration, whether it was drawn at random, coordinates, both outputs as observed and the
+// objective's auxiliary outputs, e.g. an oracle's best and worst repetition),
 // front.csv (the rows of points.csv no other row dominates, in evaluation order) and front.json
 // (the same front with the outputs' senses, v†, its hypervolume and what the file is).
 // `iterations`: the loop iteration each evaluation belongs to (0: the initial design).
+// `drawn`: whether each evaluation was drawn at random (the seed points and plateau draws) rather
+// than chosen by the acquisition.
 std::vector<ResultFile> front_files(const BoLoop& loop, const std::vector<std::size_t>& iterations,
-                                    const arma::rowvec& reference, const std::string& statement);
+                                    const std::vector<bool>& drawn, const arma::rowvec& reference,
+                                    const std::string& statement);
 
 }  // namespace dpbo::dpareto

@@ -66,6 +66,9 @@ public:
     std::vector<dpbo::Output> outputs() const override {
         return {{"epsilon", dpbo::Sense::Minimise}, {"error", dpbo::Sense::Minimise}};
     }
+    std::vector<dpbo::AuxiliaryOutput> auxiliary_outputs() const override {
+        return dpbo::plugin_data::repetition_auxiliary_outputs("test accuracy");
+    }
     std::string data_description() const override { return description_; }
 
     dpbo::Evaluations evaluate(const arma::mat& points, const dpbo::EvaluationRequest& /*request*/) override {
@@ -75,6 +78,7 @@ public:
         dpbo::Evaluations result;
         result.points = points;
         result.values.set_size(points.n_rows, 2);
+        result.auxiliary.set_size(points.n_rows, 2);
         for (arma::uword i = 0; i < points.n_rows; ++i) {
             const double gamma = points(i, 0);
             const double sigma = points(i, 1);
@@ -85,7 +89,9 @@ public:
             // curve is the analytic Gaussian mechanism's (Balle & Wang 2018, Thm. 8).
             const double sensitivity = bolt_on::weight_sensitivity(gamma, training_.rows());
             result.values(i, 0) = dpbo::gdp_epsilon(sensitivity / sigma, delta_);
-            result.values(i, 1) = 1.0 - mean_accuracy(gamma, sigma);
+            const dpbo::plugin_data::RepetitionErrors errors = dpbo::plugin_data::repetition_errors(accuracies(gamma, sigma));
+            result.values(i, 1) = errors.mean;
+            dpbo::plugin_data::set_repetition_auxiliary(result.auxiliary, i, errors);
         }
         return result;
     }
@@ -109,7 +115,7 @@ private:
 
     // The noise here only measures utility (dpbo releases no model), so a statistical normal
     // sampler is used; each repetition's noise direction is the same at every point.
-    double mean_accuracy(double gamma, double sigma) {
+    std::vector<double> accuracies(double gamma, double sigma) {
         const std::vector<arma::vec>& weights = trained(gamma);
         std::vector<double> accuracies(repetitions_);
         dpbo::plugin_data::for_each_repetition(repetitions_, threads_, [&](std::size_t r) {
@@ -119,9 +125,7 @@ private:
             for (double& entry : noisy) entry += sigma * normal(engine);
             accuracies[r] = dpbo::plugin_data::linear_accuracy(test_, noisy);
         });
-        double total = 0.0;
-        for (double accuracy : accuracies) total += accuracy;
-        return total / static_cast<double>(repetitions_);
+        return accuracies;
     }
 
     std::size_t repetitions_;

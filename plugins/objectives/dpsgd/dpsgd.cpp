@@ -69,6 +69,9 @@ public:
     std::vector<dpbo::Output> outputs() const override {
         return {{"epsilon", dpbo::Sense::Minimise}, {"error", dpbo::Sense::Minimise}};
     }
+    std::vector<dpbo::AuxiliaryOutput> auxiliary_outputs() const override {
+        return dpbo::plugin_data::repetition_auxiliary_outputs("test accuracy");
+    }
     std::string data_description() const override { return description_; }
 
     dpbo::Evaluations evaluate(const arma::mat& points, const dpbo::EvaluationRequest& /*request*/) override {
@@ -79,10 +82,13 @@ public:
         dpbo::Evaluations result;
         result.points = points;
         result.values.set_size(points.n_rows, 2);
+        result.auxiliary.set_size(points.n_rows, 2);
         for (arma::uword i = 0; i < points.n_rows; ++i) {
             const dpsgd::TrainingSettings settings = settings_at(points.row(i), i);
+            const dpbo::plugin_data::RepetitionErrors errors = dpbo::plugin_data::repetition_errors(accuracies(settings));
             result.values(i, 0) = epsilon(settings);
-            result.values(i, 1) = 1.0 - mean_accuracy(settings);
+            result.values(i, 1) = errors.mean;
+            dpbo::plugin_data::set_repetition_auxiliary(result.auxiliary, i, errors);
         }
         return result;
     }
@@ -121,15 +127,14 @@ private:
         return value;
     }
 
-    double mean_accuracy(const dpsgd::TrainingSettings& settings) {
+    std::vector<double> accuracies(const dpsgd::TrainingSettings& settings) {
         std::vector<double> accuracies(repetitions_);
         dpbo::plugin_data::for_each_repetition(repetitions_, threads_, [&](std::size_t r) {
             std::mt19937_64 engine = dpbo::plugin_data::repetition_engine(seed_, r);
-            accuracies[r] = dpbo::plugin_data::linear_accuracy(test_, dpsgd::train(training_, dpbo::plugin_data::kAdultFeatures, settings, engine));
+            accuracies[r] = dpbo::plugin_data::linear_accuracy(
+                test_, dpsgd::train(training_, dpbo::plugin_data::kAdultFeatures, settings, engine));
         });
-        double total = 0.0;
-        for (double accuracy : accuracies) total += accuracy;
-        return total / static_cast<double>(repetitions_);
+        return accuracies;
     }
 
     dpsgd::Model model_;

@@ -61,6 +61,9 @@ public:
     std::vector<dpbo::Output> outputs() const override {
         return {{"epsilon", dpbo::Sense::Minimise}, {"error", dpbo::Sense::Minimise}};
     }
+    std::vector<dpbo::AuxiliaryOutput> auxiliary_outputs() const override {
+        return dpbo::plugin_data::repetition_auxiliary_outputs("F1 score");
+    }
     std::string data_description() const override {
         return fmt::format("{} synthetic binary queries of sensitivity 1, {} of them true (no personal records)",
                            queries_, true_queries_);
@@ -73,6 +76,7 @@ public:
         dpbo::Evaluations result;
         result.points = points;
         result.values.set_size(points.n_rows, 2);
+        result.auxiliary.set_size(points.n_rows, 2);
         for (arma::uword i = 0; i < points.n_rows; ++i) {
             const double noise = points(i, 0);
             const double cutoff = points(i, 1);
@@ -81,23 +85,26 @@ public:
                                                  "> 0 and an integer cutoff ≥ 1",
                                                  kOwner, i, noise, cutoff));
             result.values(i, 0) = dpbo::svt::privacy_oracle(noise, cutoff);
-            result.values(i, 1) = 1.0 - mean_f1(noise, static_cast<int>(cutoff));
+            const dpbo::plugin_data::RepetitionErrors errors =
+                dpbo::plugin_data::repetition_errors(f1_scores(noise, static_cast<int>(cutoff)));
+            result.values(i, 1) = errors.mean;
+            dpbo::plugin_data::set_repetition_auxiliary(result.auxiliary, i, errors);
         }
         return result;
     }
 
 private:
-    double mean_f1(double noise, int cutoff) const {
+    std::vector<double> f1_scores(double noise, int cutoff) const {
         std::vector<int> truth(queries_, 0);
         std::fill_n(truth.begin(), true_queries_, 1);
-        double total = 0.0;
+        std::vector<double> scores(repetitions_);
         for (std::size_t r = 0; r < repetitions_; ++r) {
             std::mt19937_64 engine = dpbo::plugin_data::repetition_engine(seed_, r);
             std::vector<int> order = truth;
             std::shuffle(order.begin(), order.end(), engine);
-            total += dpbo::svt::f1_score(order, dpbo::svt::run(order, noise, cutoff, engine));
+            scores[r] = dpbo::svt::f1_score(order, dpbo::svt::run(order, noise, cutoff, engine));
         }
-        return total / static_cast<double>(repetitions_);
+        return scores;
     }
 
     std::size_t queries_;

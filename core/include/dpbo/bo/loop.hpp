@@ -155,6 +155,9 @@ public:
     std::size_t iteration() const { return iteration_; }        // model-based proposals so far
     const arma::mat& observed_points() const { return observed_points_; }  // n × d, objective's units
     const arma::mat& observed_values() const { return observed_values_; }  // n × k, as observed
+    // n × a, the objective's auxiliary outputs (Objective::auxiliary_outputs()) of every point.
+    const arma::mat& observed_auxiliary() const { return observed_auxiliary_; }
+    const std::vector<AuxiliaryOutput>& auxiliary_outputs() const { return auxiliary_outputs_; }
     const arma::rowvec& best_point() const { return best_point_; }         // one output
     double best_value() const;                                             // one output, its own sense
     arma::uvec pareto_front() const;  // rows of observed_values() no other row dominates
@@ -182,6 +185,7 @@ private:
     BoLoopPolicies policies_;
     const SearchSpace& space_;
     std::vector<Output> outputs_;
+    std::vector<AuxiliaryOutput> auxiliary_outputs_;
     arma::rowvec signs_;  // +1 maximised, −1 minimised, per output
     arma::mat candidates_unit_;
     arma::mat sweep_;
@@ -193,6 +197,7 @@ private:
     std::size_t iteration_ = 0;
     arma::mat observed_points_;
     arma::mat observed_values_;
+    arma::mat observed_auxiliary_;
     arma::mat model_targets_;  // n × k, maximisation sense
     arma::rowvec best_point_;
     double best_model_value_ = -std::numeric_limits<double>::infinity();

@@ -1,0 +1,36 @@
+#include "evaluated_point_acquisition.hpp"
+
+#include <cmath>
+
+namespace dpbo::dpareto {
+
+namespace {
+
+// A point counts as evaluated when it lies within this distance of an evaluated one in every unit-cube
+// coordinate: a round trip through the space's log scale moves a coordinate by a few ulps.
+constexpr double kSamePointTolerance = 1e-9;
+
+bool same_point(const arma::rowvec& a, const arma::rowvec& b) {
+    for (arma::uword j = 0; j < a.n_elem; ++j)
+        if (std::abs(a(j) - b(j)) > kSamePointTolerance) return false;
+    return true;
+}
+
+}  // namespace
+
+arma::vec EvaluatedPointAcquisition::score(const Surrogate& model, const arma::mat& points,
+                                           const AcquisitionContext& context) const {
+    const arma::mat scored = round_integers_ ? space_.to_unit(space_.from_unit(points)) : points;
+    arma::vec scores = inner_->score(model, scored, context);
+    if (evaluated_ == nullptr || evaluated_->n_rows == 0) return scores;
+    const arma::mat evaluated = space_.to_unit(*evaluated_);
+    for (arma::uword i = 0; i < scored.n_rows; ++i)
+        for (arma::uword e = 0; e < evaluated.n_rows; ++e)
+            if (same_point(scored.row(i), evaluated.row(e))) {
+                scores(i) = 0.0;
+                break;
+            }
+    return scores;
+}
+
+}  // namespace dpbo::dpareto

@@ -108,6 +108,15 @@ Csv check_run(const std::vector<std::string>& extra, std::size_t budget, std::si
     }
     // Every model-based choice the acquisition gave no positive HVPoI was replaced by a random draw.
     CHECK(result["released"]["plateau_draws"]["value"].get<double>() == random_draws);
+    // No point is evaluated twice: the oracle is deterministic, a repeat would add nothing.
+    for (std::size_t a = 0; a < budget; ++a)
+        for (std::size_t b = a + 1; b < budget; ++b) {
+            const double da = std::abs(points.rows[a][points.column("steps")] - points.rows[b][points.column("steps")]);
+            const double db = std::abs(points.rows[a][points.column("sigma")] - points.rows[b][points.column("sigma")]);
+            CAPTURE(a);
+            CAPTURE(b);
+            CHECK(da + db > 0.0);
+        }
     const arma::mat all = values_of(points, budget);
 
     // The front file is the non-dominated set of the points file (computed here, by definition).

@@ -23,10 +23,10 @@ arma::vec EvaluatedPointAcquisition::score(const Surrogate& model, const arma::m
     const arma::mat scored = round_integers_ ? space_.to_unit(space_.from_unit(points)) : points;
     arma::vec scores = inner_->score(model, scored, context);
     if (evaluated_ == nullptr || evaluated_->n_rows == 0) return scores;
-    const arma::mat evaluated = space_.to_unit(*evaluated_);
+    if (evaluated_unit_.n_rows != evaluated_->n_rows) evaluated_unit_ = space_.to_unit(*evaluated_);
     for (arma::uword i = 0; i < scored.n_rows; ++i)
-        for (arma::uword e = 0; e < evaluated.n_rows; ++e)
-            if (same_point(scored.row(i), evaluated.row(e))) {
+        for (arma::uword e = 0; e < evaluated_unit_.n_rows; ++e)
+            if (same_point(scored.row(i), evaluated_unit_.row(e))) {
                 scores(i) = 0.0;
                 break;
             }

@@ -34,6 +34,9 @@ private:
     const SearchSpace& space_;
     bool round_integers_;
     const arma::mat* evaluated_ = nullptr;
+    // evaluated_ in the unit cube, converted again only when points were added: DIRECT scores one
+    // point per call, and converting every evaluated point per call would cost more than the GP.
+    mutable arma::mat evaluated_unit_;
 };
 
 }  // namespace dpbo::dpareto

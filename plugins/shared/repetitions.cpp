@@ -7,6 +7,8 @@
 #include <thread>
 #include <vector>
 
+#include <fmt/format.h>
+
 namespace dpbo::plugin_data {
 
 void for_each_repetition(std::size_t count, std::size_t threads, const std::function<void(std::size_t)>& body) {
@@ -40,6 +42,25 @@ void for_each_repetition(std::size_t count, std::size_t threads, const std::func
 std::mt19937_64 repetition_engine(std::uint64_t seed, std::size_t repetition, std::uint64_t stream) {
     std::seed_seq seeds{seed, static_cast<std::uint64_t>(repetition), stream};
     return std::mt19937_64(seeds);
+}
+
+std::vector<double> repetition_values(std::size_t count, std::size_t threads,
+                                      const std::function<double(std::size_t)>& body) {
+    std::vector<double> values(count);
+    for_each_repetition(count, threads, [&](std::size_t r) { values[r] = body(r); });
+    return values;
+}
+
+void add_repetition_parameters(ParameterSchema& schema, std::int64_t paper_repetitions) {
+    schema
+        .integer("repetitions", {.fallback = paper_repetitions, .lower = 1, .upper = 100000,
+                                 .doc = fmt::format("trainings the test error is averaged over (paper: {})",
+                                                    paper_repetitions)})
+        .integer("seed", {.fallback = 1, .lower = 0,
+                          .doc = "the learner's randomness: repetition r draws from streams seeded by (seed, r) at "
+                                 "every point (common random numbers), so the oracle is a function of its point"})
+        .integer("threads", {.fallback = 2, .lower = 1, .upper = 256,
+                             .doc = "threads the repetitions run on (results do not depend on it)"});
 }
 
 }  // namespace dpbo::plugin_data

@@ -37,7 +37,7 @@ public:
         dpbo::ParameterSchema schema;
         schema.choice("optimiser", {"sgd", "adam"}, "sgd", "DP-SGD (Algorithm 3; the paper's MNIST runs) or DP-Adam "
                                                            "(Algorithm 4)")
-            .integer("max_epochs", {.fallback = 16, .lower = 2, .upper = 400,
+            .integer("max_epochs", {.fallback = 64, .lower = 2, .upper = 400,
                                     .doc = "upper end of the epochs dimension (Table 1: 400; cut so that a search fits "
                                            "in about an hour here, see the README)"})
             .real("delta", {.fallback = 1e-5, .lower = 0.0, .upper = 1.0, .lower_inclusive = false,

@@ -239,3 +239,20 @@ TEST_CASE("mlp objective: domain, shape and data errors are named") {
     CHECK_THROWS_WITH_AS(dpbo::test::make<dpbo::Objective>("mlp", {{"labels_file", directory.path()}}),
                          doctest::Contains("not a regular file"), dpbo::ValidationError);
 }
+
+TEST_CASE("mlp objective: DP-Adam learns too, and the repetitions do not depend on the thread count") {
+    auto adam = dpbo::test::make<dpbo::Objective>("mlp", {{"optimiser", "adam"}, {"repetitions", "1"}});
+    // Non-private as above; Adam's usual step size. The same 12 % bar (a linear classifier on all
+    // 60 000 training images, LeCun et al. 1998).
+    const dpbo::Evaluations learned = dpbo::test::evaluate(*adam, arma::mat{{2, 64, 0.002, 1e-20, 1e6}}, false);
+    MESSAGE("DP-Adam, non-private: test error " << learned.values(0, 1));
+    CHECK(learned.values(0, 1) < 0.12);
+
+    const arma::mat point{{1, 1000, 0.1, 1.0, 2.0}};
+    auto one_thread = dpbo::test::make<dpbo::Objective>("mlp", {{"repetitions", "3"}, {"threads", "1"}});
+    auto two_threads = dpbo::test::make<dpbo::Objective>("mlp", {{"repetitions", "3"}, {"threads", "2"}});
+    const dpbo::Evaluations a = dpbo::test::evaluate_as_run(*one_thread, point, false);
+    const dpbo::Evaluations b = dpbo::test::evaluate_as_run(*two_threads, point, false);
+    CHECK(a.values(0, 1) == b.values(0, 1));
+    CHECK(a.values(0, 0) == b.values(0, 0));
+}

@@ -42,16 +42,4 @@ AdultSplit load_adult_split(const ParameterSet& parameters, const std::string& o
     return split;
 }
 
-void add_repetition_parameters(ParameterSchema& schema, std::int64_t paper_repetitions) {
-    schema
-        .integer("repetitions", {.fallback = paper_repetitions, .lower = 1, .upper = 100000,
-                                 .doc = fmt::format("trainings the test error is averaged over (paper: {})",
-                                                    paper_repetitions)})
-        .integer("seed", {.fallback = 1, .lower = 0,
-                          .doc = "the learner's randomness: repetition r draws from streams seeded by (seed, r) at "
-                                 "every point (common random numbers), so the oracle is a function of its point"})
-        .integer("threads", {.fallback = 2, .lower = 1, .upper = 256,
-                             .doc = "threads the repetitions run on (results do not depend on it)"});
-}
-
 }  // namespace dpbo::plugin_data

@@ -31,8 +31,4 @@ struct AdultSplit {
 // Reads and scales both splits as the parameters say (errors name `owner`, the key and the file).
 AdultSplit load_adult_split(const ParameterSet& parameters, const std::string& owner);
 
-// repetitions (default `paper_repetitions`), seed and threads: R trainings on threads, repetition r
-// drawing from streams seeded by (seed, r) at every point (common random numbers).
-void add_repetition_parameters(ParameterSchema& schema, std::int64_t paper_repetitions);
-
 }  // namespace dpbo::plugin_data

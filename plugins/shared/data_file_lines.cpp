@@ -25,14 +25,17 @@ const char* file_kind(mode_t mode) {
 
 }  // namespace
 
-DataFileLines::DataFileLines(const std::string& path, DataFileDescription description)
-    : path_(path), description_(std::move(description)) {
-    const DataFileDescription& d = description_;
-    // A device, FIFO or socket may never end (/dev/zero): only a regular file is read.
+void require_regular_file(const std::string& path, const DataFileDescription& d) {
     struct stat status {};
     if (::stat(path.c_str(), &status) == 0 && !S_ISREG(status.st_mode))
         throw ValidationError(fmt::format("{}: {} {} is not a regular file (it is {}); expected {}", d.owner, d.setting,
                                           path, file_kind(status.st_mode), d.expected));
+}
+
+DataFileLines::DataFileLines(const std::string& path, DataFileDescription description)
+    : path_(path), description_(std::move(description)) {
+    const DataFileDescription& d = description_;
+    require_regular_file(path, d);
     errno = 0;
     file_ = gzopen(path.c_str(), "rb");
     if (file_ == nullptr) {

@@ -17,6 +17,10 @@ struct DataFileDescription {
     std::size_t max_line_bytes = 1 << 20;
 };
 
+// Throws ValidationError naming the setting, the path and what it is when `path` exists but is not
+// a regular file (a device such as /dev/zero may never end); a missing file is left to the opener.
+void require_regular_file(const std::string& path, const DataFileDescription& description);
+
 class DataFileLines {
 public:
     // Throws ValidationError naming the setting, the path and what it is when the path is not a

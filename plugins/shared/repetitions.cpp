@@ -45,6 +45,25 @@ std::mt19937_64 repetition_engine(std::uint64_t seed, std::size_t repetition, st
     return std::mt19937_64(seeds);
 }
 
+std::vector<double> repetition_values(std::size_t count, std::size_t threads,
+                                      const std::function<double(std::size_t)>& body) {
+    std::vector<double> values(count);
+    for_each_repetition(count, threads, [&](std::size_t r) { values[r] = body(r); });
+    return values;
+}
+
+void add_repetition_parameters(ParameterSchema& schema, std::int64_t paper_repetitions) {
+    schema
+        .integer("repetitions", {.fallback = paper_repetitions, .lower = 1, .upper = 100000,
+                                 .doc = fmt::format("trainings the test error is averaged over (paper: {})",
+                                                    paper_repetitions)})
+        .integer("seed", {.fallback = 1, .lower = 0,
+                          .doc = "the learner's randomness: repetition r draws from streams seeded by (seed, r) at "
+                                 "every point (common random numbers), so the oracle is a function of its point"})
+        .integer("threads", {.fallback = 2, .lower = 1, .upper = 256,
+                             .doc = "threads the repetitions run on (results do not depend on it)"});
+}
+
 RepetitionErrors repetition_errors(const std::vector<double>& utilities) {
     if (utilities.empty()) throw std::invalid_argument("repetition_errors: no repetitions");
     double total = 0.0;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "dpbo/objective.hpp"
+#include "dpbo/parameters.hpp"
 
 namespace dpbo::plugin_data {
 
@@ -21,6 +22,15 @@ void for_each_repetition(std::size_t count, std::size_t threads, const std::func
 // separates what one repetition draws for different purposes (e.g. training order and noise), so
 // each can be reused on its own.
 std::mt19937_64 repetition_engine(std::uint64_t seed, std::size_t repetition, std::uint64_t stream = 0);
+
+// body(r) for every repetition as for_each_repetition, its values in repetition order (what an
+// oracle averages, and reports per repetition).
+std::vector<double> repetition_values(std::size_t count, std::size_t threads,
+                                      const std::function<double(std::size_t)>& body);
+
+// repetitions (default `paper_repetitions`), seed and threads: R trainings on threads, repetition r
+// drawing from streams seeded by (seed, r) at every point (common random numbers).
+void add_repetition_parameters(ParameterSchema& schema, std::int64_t paper_repetitions);
 
 // An oracle's error (1 − utility) over its R repetitions: the mean it outputs, and the best and the
 // worst repetition, which DPareto's oracles also report (as auxiliary outputs). The mean is

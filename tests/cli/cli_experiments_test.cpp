@@ -45,7 +45,9 @@ const std::map<std::string, std::vector<std::string>> kShortObjective = {
     {"dpsgd", {"objective.training_records=1024", "objective.test_records=1000", "objective.repetitions=1",
                "objective.max_epochs=4"}},
     {"bolt-on-logreg", {"objective.training_records=1000", "objective.test_records=1000", "objective.repetitions=2"}},
-    {"svt", {"objective.repetitions=2"}}};
+    {"svt", {"objective.repetitions=2"}},
+    {"mlp", {"objective.training_images=4000", "objective.test_images=500", "objective.repetitions=1",
+             "objective.max_epochs=2"}}};
 
 }  // namespace
 
@@ -57,7 +59,7 @@ TEST_CASE("cli experiments: every shipped experiment config runs and states its 
             if (entry.path().extension() == ".ini") configs_of[owner].push_back(entry.path());
     REQUIRE(configs_of["dp-gibo"].size() >= 10);
     REQUIRE(configs_of["dp-ucb"].size() >= 2);
-    REQUIRE(configs_of["dpareto"].size() >= 16);
+    REQUIRE(configs_of["dpareto"].size() >= 18);
     std::vector<fs::path> configs = configs_of["dp-gibo"];
     configs.insert(configs.end(), configs_of["dp-ucb"].begin(), configs_of["dp-ucb"].end());
     configs.insert(configs.end(), configs_of["dpareto"].begin(), configs_of["dpareto"].end());

@@ -10,9 +10,7 @@
 // testing), shipped with logreg-validation; the authors used the smaller a1a split. Rows are scaled by
 // the public bound 1/√14 (an a9a row has at most 14 ones).
 #include <cmath>
-#include <map>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include <fmt/format.h>
@@ -24,7 +22,7 @@
 #include "dpbo/plugin.hpp"
 #include "adult_split.hpp"
 #include "repetitions.hpp"
-#include "subsampled_gaussian.hpp"
+#include "fixed_lot_epsilon.hpp"
 
 namespace {
 
@@ -49,7 +47,7 @@ public:
         : model_(parameters.text("model") == "svm" ? dpsgd::Model::LinearSvm : dpsgd::Model::LogisticRegression),
           optimiser_(parameters.text("optimiser") == "adam" ? dpsgd::Optimiser::Adam : dpsgd::Optimiser::Sgd),
           repetitions_(static_cast<std::size_t>(parameters.integer("repetitions"))),
-          delta_(parameters.real("delta")),
+          epsilon_(parameters.real("delta")),
           seed_(static_cast<std::uint64_t>(parameters.integer("seed"))),
           threads_(static_cast<std::size_t>(parameters.integer("threads"))),
           space_(dpbo::SearchSpace::box(
@@ -112,42 +110,30 @@ private:
     }
 
     // Each step is the Gaussian mechanism with noise multiplier σ on a lot of m of the n rows drawn
-    // without replacement (sensitivity 2L/m for replace-one, noise (2L/m)σ); T⌊n/m⌋ steps compose.
-    // The clipping norm cancels: ε depends on (m/n, σ, steps) only.
+    // without replacement; T⌊n/m⌋ steps compose (fixed_lot_epsilon.hpp).
     double epsilon(const dpsgd::TrainingSettings& settings) {
-        const std::size_t steps = dpsgd::training_steps(training_.rows(), settings);
-        const double q = static_cast<double>(settings.lot_size) / static_cast<double>(training_.rows());
-        const auto key = std::make_tuple(settings.lot_size, settings.noise_multiplier, steps);
-        if (const auto found = epsilons_.find(key); found != epsilons_.end()) return found->second;
-        const double value = dpbo::rdp::subsampled_gaussian_epsilon(dpbo::rdp::Sampling::WithoutReplacement, q,
-                                                                    settings.noise_multiplier, steps, delta_,
-                                                                    dpbo::rdp::Conversion::Tight)
-                                 .value;
-        epsilons_.emplace(key, value);
-        return value;
+        return epsilon_(training_.rows(), settings.lot_size, settings.noise_multiplier,
+                        dpsgd::training_steps(training_.rows(), settings));
     }
 
     std::vector<double> accuracies(const dpsgd::TrainingSettings& settings) {
-        std::vector<double> accuracies(repetitions_);
-        dpbo::plugin_data::for_each_repetition(repetitions_, threads_, [&](std::size_t r) {
+        return dpbo::plugin_data::repetition_values(repetitions_, threads_, [&](std::size_t r) {
             std::mt19937_64 engine = dpbo::plugin_data::repetition_engine(seed_, r);
-            accuracies[r] = dpbo::plugin_data::linear_accuracy(
+            return dpbo::plugin_data::linear_accuracy(
                 test_, dpsgd::train(training_, dpbo::plugin_data::kAdultFeatures, settings, engine));
         });
-        return accuracies;
     }
 
     dpsgd::Model model_;
     dpsgd::Optimiser optimiser_;
     std::size_t repetitions_;
-    double delta_;
+    dpbo::plugin_data::FixedLotEpsilon epsilon_;
     std::uint64_t seed_;
     std::size_t threads_;
     dpbo::SearchSpace space_;
     dpbo::plugin_data::SparseRows training_;
     dpbo::plugin_data::SparseRows test_;
     std::string description_;
-    std::map<std::tuple<std::size_t, double, std::size_t>, double> epsilons_;
 };
 
 }  // namespace

@@ -183,7 +183,8 @@ int main(int argc, char** argv) {
         Options options = parse(argc, argv);
         if (options.settings.empty())
             options.settings = {"optimiser=sweep-local", "optimiser=multistart", "optimiser=direct",
-                                "optimiser=direct-local", "optimiser=sweep-direct"};
+                                "optimiser=direct-local", "optimiser=sweep-direct,direct_evaluations=200",
+                                "optimiser=batched-direct", "optimiser=sweep-batched-direct"};
         std::cout << fmt::format(
             "gp-ucb on rosenbrock dim {}, budget {}, initial_points 10; gp matern52 lengthscale 0.5 fit none; ucb "
             "beta 2 (constant); seeds {}..{}; evaluation-only figures of a non-private run\n",

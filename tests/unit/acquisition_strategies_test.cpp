@@ -1,5 +1,5 @@
 // The box strategies of the acquisition optimiser (sweep-local, multistart, direct, direct-local,
-// sweep-direct): each finds known maxima, spends at most its budget, scores only points inside the
+// sweep-direct, batched-direct, sweep-batched-direct): each finds known maxima, spends at most its budget, scores only points inside the
 // box and repeats itself for a seed; the BO loop's keys split acquisition_evaluations between the
 // phases and refuse budgets that leave a phase nothing. Landscapes are small test acquisitions.
 #include <algorithm>
@@ -147,6 +147,9 @@ std::vector<Named> strategies_at_500() {
                           .direct_evaluations = 480}},
         {"sweep-direct", {.strategy = AcquisitionStrategy::SweepDirect, .sweep_points = 300,
                           .direct_evaluations = 200}},
+        {"batched-direct", {.strategy = AcquisitionStrategy::BatchedDirect, .direct_evaluations = 500}},
+        {"sweep-batched-direct", {.strategy = AcquisitionStrategy::SweepBatchedDirect, .sweep_points = 100,
+                                  .direct_evaluations = 400}},
     };
 }
 
@@ -162,7 +165,9 @@ std::size_t budget_of(const dpbo::AcquisitionOptimiserSettings& s) {
         case AcquisitionStrategy::Multistart: return s.sweep_points + s.local_starts * s.local_evaluations;
         case AcquisitionStrategy::Direct: return s.direct_evaluations;
         case AcquisitionStrategy::DirectLocal: return s.direct_evaluations + s.local_evaluations;
-        case AcquisitionStrategy::SweepDirect: return s.sweep_points + s.direct_evaluations;
+        case AcquisitionStrategy::BatchedDirect: return s.direct_evaluations;
+        case AcquisitionStrategy::SweepDirect:
+        case AcquisitionStrategy::SweepBatchedDirect: return s.sweep_points + s.direct_evaluations;
     }
     return 0;
 }
@@ -175,7 +180,8 @@ dpbo::BoLoopSettings loop_settings(const std::map<std::string, std::string>& raw
 
 TEST_CASE("acquisition strategies: names round-trip and unknown names are not strategies") {
     const std::vector<std::string> names = dpbo::acquisition_strategy_names();
-    CHECK(names == std::vector<std::string>{"sweep-local", "multistart", "direct", "direct-local", "sweep-direct"});
+    CHECK(names == std::vector<std::string>{"sweep-local", "multistart", "direct", "direct-local", "sweep-direct",
+                                            "batched-direct", "sweep-batched-direct"});
     for (const std::string& name : names) {
         const auto strategy = dpbo::acquisition_strategy_named(name);
         REQUIRE(strategy.has_value());
@@ -260,6 +266,9 @@ TEST_CASE("acquisition strategies: small budgets are respected exactly, also by 
                           .direct_evaluations = 7}},
         {"sweep-direct", {.strategy = AcquisitionStrategy::SweepDirect, .sweep_points = 10,
                           .direct_evaluations = 7}},
+        {"batched-direct", {.strategy = AcquisitionStrategy::BatchedDirect, .direct_evaluations = 7}},
+        {"sweep-batched-direct", {.strategy = AcquisitionStrategy::SweepBatchedDirect, .sweep_points = 10,
+                                  .direct_evaluations = 7}},
     };
     for (const Named& s : small) {
         CAPTURE(s.name);
@@ -358,9 +367,9 @@ TEST_CASE("acquisition strategies: malformed settings are refused by name") {
 
 TEST_CASE("bo loop optimiser keys: acquisition_evaluations is split between the phases of each strategy") {
     const dpbo::BoLoopSettings defaults = loop_settings({});
-    CHECK(defaults.optimiser.strategy == AcquisitionStrategy::SweepDirect);
+    CHECK(defaults.optimiser.strategy == AcquisitionStrategy::SweepBatchedDirect);
     CHECK(defaults.optimiser.sweep_points + defaults.optimiser.direct_evaluations == 500);
-    CHECK(defaults.optimiser.direct_evaluations == 200);
+    CHECK(defaults.optimiser.direct_evaluations == 400);
 
     const dpbo::BoLoopSettings sweep_local = loop_settings({{"optimiser", "sweep-local"}});
     CHECK(sweep_local.optimiser.strategy == AcquisitionStrategy::SweepLocal);
@@ -385,6 +394,11 @@ TEST_CASE("bo loop optimiser keys: acquisition_evaluations is split between the 
     const dpbo::BoLoopSettings sweep_direct = loop_settings({{"optimiser", "sweep-direct"}, {"direct_evaluations", "99"}});
     CHECK(sweep_direct.optimiser.sweep_points == 401);
     CHECK(sweep_direct.optimiser.direct_evaluations == 99);
+
+    const dpbo::BoLoopSettings batched = loop_settings({{"optimiser", "batched-direct"}, {"acquisition_evaluations", "77"}});
+    CHECK(batched.optimiser.strategy == AcquisitionStrategy::BatchedDirect);
+    CHECK(batched.optimiser.direct_evaluations == 77);
+    CHECK(batched.optimiser.sweep_points == 0);
 }
 
 TEST_CASE("bo loop optimiser keys: bad values are refused naming the key, the value and what is allowed") {
@@ -401,6 +415,8 @@ TEST_CASE("bo loop optimiser keys: bad values are refused naming the key, the va
     CHECK_THROWS_WITH_AS(
         dpbo::test::make<dpbo::Algorithm>("gp-ucb", {{"optimiser", "sweep-direct"}, {"direct_evaluations", "500"}}),
         doctest::Contains("direct_evaluations = 500 leaves no sweep point"), dpbo::ValidationError);
+    CHECK_THROWS_WITH_AS(dpbo::test::make<dpbo::Algorithm>("gp-ucb", {{"direct_evaluations", "600"}}),
+                         doctest::Contains("direct_evaluations = 600 leaves no sweep point"), dpbo::ValidationError);
     CHECK_THROWS_WITH_AS(
         dpbo::test::make<dpbo::Algorithm>("gp-ucb", {{"optimiser", "direct-local"}, {"acquisition_evaluations", "20"},
                                                      {"local_evaluations", "20"}}),

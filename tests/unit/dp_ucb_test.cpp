@@ -169,6 +169,27 @@ TEST_CASE("dp-ucb noise-free (Algorithm 2) and lipschitz (Algorithm 3): the Lapl
     }
 }
 
+TEST_CASE("dp-ucb lipschitz: the inner BO takes the BO loop's optimiser keys; the other variants refuse them") {
+    auto objective = make<dpbo::Objective>("test-declared-constants");
+    for (const char* optimiser : {"sweep-local", "batched-direct", "sweep-batched-direct"}) {
+        CAPTURE(optimiser);
+        const auto result = run_dp_ucb({{"variant", "lipschitz"}, {"epsilon", "2"}, {"budget", "6"},
+                                        {"initial_points", "3"}, {"optimiser", optimiser},
+                                        {"acquisition_evaluations", "60"}, {"direct_evaluations", "40"}},
+                                       *objective, 7, 2.0);
+        CHECK(result.evaluations == 6);
+    }
+    CHECK_THROWS_WITH_AS(make<dpbo::Algorithm>("dp-ucb", {{"variant", "lipschitz"}, {"epsilon", "1"},
+                                                          {"optimiser", "simplex"}}),
+                         doctest::Contains("optimiser"), dpbo::ValidationError);
+    CHECK_THROWS_WITH_AS(make<dpbo::Algorithm>("dp-ucb", {{"variant", "lipschitz"}, {"epsilon", "1"},
+                                                          {"direct_evaluations", "500"}}),
+                         doctest::Contains("direct_evaluations = 500 leaves no sweep point"), dpbo::ValidationError);
+    CHECK_THROWS_WITH_AS(make<dpbo::Algorithm>("dp-ucb", {{"epsilon", "1"}, {"delta", "1e-4"}, {"one_minus_k1", "0.1"},
+                                                          {"lengthscale", "0.2"}, {"optimiser", "direct"}}),
+                         doctest::Contains("optimiser does not apply to variant = noisy"), dpbo::ValidationError);
+}
+
 TEST_CASE("dp-ucb: gamma_T's greedy value <= the exact maximum (brute force) <= the reported bound") {
     // |Λ| = 6 grid points, T = 3, σ = 0.5, SE length-scale 0.3: every multiset of 3 candidates.
     auto objective = grid_gp(6, 0.5, 0.3);

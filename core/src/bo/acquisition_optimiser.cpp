@@ -183,6 +183,8 @@ std::string_view to_string(AcquisitionStrategy strategy) {
         case AcquisitionStrategy::Direct: return "direct";
         case AcquisitionStrategy::DirectLocal: return "direct-local";
         case AcquisitionStrategy::SweepDirect: return "sweep-direct";
+        case AcquisitionStrategy::BatchedDirect: return "batched-direct";
+        case AcquisitionStrategy::SweepBatchedDirect: return "sweep-batched-direct";
     }
     return "unknown";
 }
@@ -191,7 +193,8 @@ std::vector<std::string> acquisition_strategy_names() {
     std::vector<std::string> names;
     for (const auto strategy : {AcquisitionStrategy::SweepLocal, AcquisitionStrategy::Multistart,
                                 AcquisitionStrategy::Direct, AcquisitionStrategy::DirectLocal,
-                                AcquisitionStrategy::SweepDirect})
+                                AcquisitionStrategy::SweepDirect, AcquisitionStrategy::BatchedDirect,
+                                AcquisitionStrategy::SweepBatchedDirect})
         names.emplace_back(to_string(strategy));
     return names;
 }
@@ -199,7 +202,8 @@ std::vector<std::string> acquisition_strategy_names() {
 std::optional<AcquisitionStrategy> acquisition_strategy_named(std::string_view name) {
     for (const auto strategy : {AcquisitionStrategy::SweepLocal, AcquisitionStrategy::Multistart,
                                 AcquisitionStrategy::Direct, AcquisitionStrategy::DirectLocal,
-                                AcquisitionStrategy::SweepDirect})
+                                AcquisitionStrategy::SweepDirect, AcquisitionStrategy::BatchedDirect,
+                                AcquisitionStrategy::SweepBatchedDirect})
         if (to_string(strategy) == name) return strategy;
     return std::nullopt;
 }
@@ -211,9 +215,11 @@ AcquisitionOptimum maximise_in_box(const Acquisition& acquisition, const Surroga
     check_box(lower, upper);
     const AcquisitionStrategy strategy = settings.strategy;
     const bool sweeps = strategy == AcquisitionStrategy::SweepLocal || strategy == AcquisitionStrategy::Multistart ||
-                        strategy == AcquisitionStrategy::SweepDirect;
+                        strategy == AcquisitionStrategy::SweepDirect ||
+                        strategy == AcquisitionStrategy::SweepBatchedDirect;
     const bool directs = strategy == AcquisitionStrategy::Direct || strategy == AcquisitionStrategy::DirectLocal ||
-                         strategy == AcquisitionStrategy::SweepDirect;
+                         strategy == AcquisitionStrategy::SweepDirect || strategy == AcquisitionStrategy::BatchedDirect ||
+                         strategy == AcquisitionStrategy::SweepBatchedDirect;
     const std::size_t local_budget =
         product_or_throw(settings.local_starts, settings.local_evaluations, 0, "local_starts × local_evaluations");
     std::size_t cap = 0;
@@ -221,7 +227,9 @@ AcquisitionOptimum maximise_in_box(const Acquisition& acquisition, const Surroga
         case AcquisitionStrategy::SweepLocal:
         case AcquisitionStrategy::Multistart: cap = local_budget; break;
         case AcquisitionStrategy::Direct:
-        case AcquisitionStrategy::SweepDirect: cap = settings.direct_evaluations; break;
+        case AcquisitionStrategy::SweepDirect:
+        case AcquisitionStrategy::BatchedDirect:
+        case AcquisitionStrategy::SweepBatchedDirect: cap = settings.direct_evaluations; break;
         case AcquisitionStrategy::DirectLocal:
             cap = product_or_throw(1, settings.local_evaluations, settings.direct_evaluations,
                                    "direct_evaluations + local_evaluations");
@@ -241,6 +249,8 @@ AcquisitionOptimum maximise_in_box(const Acquisition& acquisition, const Surroga
         sweep_evaluations = sweep.n_rows;
         if (strategy == AcquisitionStrategy::SweepDirect) {
             search.direct(settings.direct_evaluations, rng.derive_seed());
+        } else if (strategy == AcquisitionStrategy::SweepBatchedDirect) {
+            search.batched_direct(settings.direct_evaluations, rng.derive_seed());
         } else if (strategy == AcquisitionStrategy::SweepLocal) {
             for (const arma::uword row : best_distinct_rows(scores, sweep, settings.local_starts))
                 search.local(sweep.row(row), settings.local_evaluations);
@@ -256,6 +266,8 @@ AcquisitionOptimum maximise_in_box(const Acquisition& acquisition, const Surroga
                 search.local(start, settings.local_evaluations);
             }
         }
+    } else if (strategy == AcquisitionStrategy::BatchedDirect) {
+        search.batched_direct(settings.direct_evaluations, rng.derive_seed());
     } else {
         // DIRECT's random tie breaks: one seed per search from the experiment's stream.
         search.direct(settings.direct_evaluations, rng.derive_seed());

@@ -36,6 +36,9 @@ public:
     // NLopt's DIRECT-L with randomised tie breaks (GN_DIRECT_L_RAND, Gablonsky & Kelley 2001) over
     // the whole box for at most `max_evaluations`; its random choices come from `seed`.
     void direct(std::size_t max_evaluations, std::uint64_t seed);
+    // Our DIRECT-L (batched_direct.hpp): the same search up to the differences documented there,
+    // with each iteration's new centres scored in one batched prediction.
+    void batched_direct(std::size_t max_evaluations, std::uint64_t seed);
     // A point scored elsewhere (a sweep) that competes for the best.
     void consider(const arma::rowvec& point, double score);
 

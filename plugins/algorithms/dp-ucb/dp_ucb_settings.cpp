@@ -66,6 +66,8 @@ dpbo::ParameterSchema dp_ucb_schema() {
                  "uniformly random candidate")
         .integer("initial_points", {.fallback = 5, .lower = 1, .unit = "evaluations",
                                     .doc = "lipschitz: the inner BO's quasi-random design (at most budget)"});
+    // lipschitz: the inner BO maximises its acquisition as every BO loop does, with the same keys.
+    dpbo::add_acquisition_optimiser_keys(schema);
     return schema;
 }
 
@@ -106,9 +108,13 @@ DpUcbSettings dp_ucb_settings(const dpbo::ParameterSet& p) {
                 "is set through the surrogate and acquisition roles");
         if (s.initial_points > s.budget)
             refuse(fmt::format("initial_points = {} exceeds budget = {}", s.initial_points, s.budget));
+        s.optimiser = dpbo::acquisition_optimiser_settings(p);
         return s;
     }
     not_for({"initial_points"}, "only the lipschitz variant runs a BO loop with an initial design");
+    not_for({"optimiser", "acquisition_evaluations", "direct_evaluations", "local_starts", "local_evaluations"},
+            "only the lipschitz variant maximises an acquisition over a box; Algorithms 1 and 2 scan the "
+            "candidate set whole");
     need("delta", "Algorithm 1 lines 4, 9, 10 / Algorithm 2 line 3");
     need("one_minus_k1", "1 − k₁(V, V′) of Assumption 1, Algorithm 1 line 9 / Algorithm 2 line 3");
     need("lengthscale", "the kernel k₂ of Assumption 1");

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "dpbo/bo/acquisition_optimiser.hpp"
 #include "dpbo/gp/kernel.hpp"
 #include "dpbo/parameters.hpp"
 
@@ -32,6 +33,7 @@ struct DpUcbSettings {
     std::uint64_t candidate_seed = 0;  // quasi-random
     bool evaluate_candidates = false;  // evaluation-only: f at every candidate
     std::size_t initial_points = 0;    // lipschitz: the inner BO's design
+    dpbo::AcquisitionOptimiserSettings optimiser;  // lipschitz: the inner BO's, from the BO loop's keys
 };
 
 dpbo::ParameterSchema dp_ucb_schema();

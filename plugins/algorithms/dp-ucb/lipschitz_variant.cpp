@@ -114,6 +114,7 @@ dpbo::RunResult run_lipschitz_variant(dpbo::RunContext& context, const DpUcbSett
     dpbo::BoLoopSettings bo;
     bo.budget = s.budget;
     bo.initial_points = s.initial_points;
+    bo.optimiser = s.optimiser;
     dpbo::BoLoopPolicies policies;
     policies.statistics = std::make_shared<EvaluationOnlyStatistics>();
     dpbo::BoLoop loop(context, bo, "dp-ucb", policies);

@@ -12,6 +12,7 @@
 #include <armadillo>
 
 #include "dpbo/acquisition.hpp"
+#include "dpbo/parameters.hpp"
 
 namespace dpbo {
 
@@ -33,9 +34,15 @@ enum class AcquisitionStrategy {
     DirectLocal,
     // sweep_points, then DIRECT-L with direct_evaluations; the better of the two.
     SweepDirect,
+    // Our DIRECT-L with randomised tie breaks, direct_evaluations in all, each iteration's new
+    // centres scored in one batched prediction (NLopt asks for one point at a time).
+    BatchedDirect,
+    // sweep_points, then BatchedDirect with direct_evaluations; the better of the two.
+    SweepBatchedDirect,
 };
 
-// "sweep-local", "multistart", "direct", "direct-local", "sweep-direct": the names users choose from.
+// "sweep-local", "multistart", "direct", "direct-local", "sweep-direct", "batched-direct",
+// "sweep-batched-direct": the names users choose from.
 std::string_view to_string(AcquisitionStrategy strategy);
 std::optional<AcquisitionStrategy> acquisition_strategy_named(std::string_view name);
 std::vector<std::string> acquisition_strategy_names();
@@ -54,6 +61,13 @@ struct AcquisitionOptimiserSettings {
     // sweep's best, e.g. the incumbent and the previous maximiser.
     arma::mat warm_starts;
 };
+
+// The optimiser's user keys (optimiser, acquisition_evaluations, direct_evaluations, local_starts,
+// local_evaluations) with their defaults, and the settings they give: one budget of
+// acquisition_evaluations split between the strategy's phases. Budgets that leave a phase nothing
+// are refused naming the keys. Every algorithm that maximises an acquisition over a box takes them.
+ParameterSchema& add_acquisition_optimiser_keys(ParameterSchema& schema);
+AcquisitionOptimiserSettings acquisition_optimiser_settings(const ParameterSet& parameters);
 
 // Randomly shifted Halton points in [0, 1]^dim (Cranley–Patterson rotation from `rng`).
 arma::mat halton_points(std::size_t count, std::size_t dim, ExperimentRng& rng);

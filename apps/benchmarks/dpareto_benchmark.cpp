@@ -91,7 +91,18 @@ struct Options {
     std::size_t iterations = 256;
     bool full_refit = true;
     std::vector<Parameters> surrogates;  // --surrogate k=v,k=v: further variants of the gp surrogate
+    Parameters algorithm;                // --algorithm k=v,k=v: dpareto's own keys for every variant
 };
+
+Parameters key_values(const std::string& text, const std::string& flag, Parameters parameters) {
+    std::stringstream pairs(text);
+    for (std::string pair; std::getline(pairs, pair, ',');) {
+        const auto eq = pair.find('=');
+        if (eq == std::string::npos) throw std::invalid_argument(flag + " expects key=value pairs");
+        parameters[pair.substr(0, eq)] = pair.substr(eq + 1);
+    }
+    return parameters;
+}
 
 struct Variant {
     std::string name;
@@ -103,8 +114,9 @@ void report(const Variant& variant, const Options& options) {
     for (std::size_t k = 0; k < options.seeds; ++k) {
         StandInAdult oracle;
         const std::uint64_t seed = options.first_seed + k;
-        const Parameters algorithm = {{"initial_points", "16"},
-                                      {"budget", std::to_string(16 + options.iterations)}};
+        Parameters algorithm = options.algorithm;
+        algorithm["initial_points"] = "16";
+        algorithm["budget"] = std::to_string(16 + options.iterations);
         const auto run = dpbo::bench::run_with_roles("dpareto", algorithm, oracle, variant.roles, seed);
         seconds.push_back(run.cpu_seconds - oracle.oracle_seconds());
         double hypervolume = 0.0;
@@ -139,24 +151,18 @@ int main(int argc, char** argv) {
             else if (flag == "--first-seed") options.first_seed = std::stoull(value());
             else if (flag == "--iterations") options.iterations = std::stoul(value());
             else if (flag == "--no-full-refit") options.full_refit = false;
-            else if (flag == "--surrogate") {
-                Parameters parameters = {{"kernel", "matern52"}, {"ard", "true"}, {"mean", "constant"},
-                                         {"standardise", "true"}, {"fit", "marginal-likelihood"}};
-                std::stringstream pairs(value());
-                for (std::string pair; std::getline(pairs, pair, ',');) {
-                    const auto eq = pair.find('=');
-                    if (eq == std::string::npos) throw std::invalid_argument("--surrogate expects key=value pairs");
-                    parameters[pair.substr(0, eq)] = pair.substr(eq + 1);
-                }
-                options.surrogates.push_back(parameters);
-            }
+            else if (flag == "--surrogate")
+                options.surrogates.push_back(key_values(value(), flag,
+                                                        {{"kernel", "matern52"}, {"ard", "true"}, {"mean", "constant"},
+                                                         {"standardise", "true"}, {"fit", "marginal-likelihood"}}));
+            else if (flag == "--algorithm") options.algorithm = key_values(value(), flag, {});
             else throw std::invalid_argument("unknown option " + flag);
         }
         if (options.seeds == 0) throw std::invalid_argument("--seeds must be at least 1");
     } catch (const std::exception& e) {
         std::cerr << "dpbo_bench_dpareto: " << e.what()
                   << "\nusage: dpbo_bench_dpareto [--seeds N] [--first-seed S] [--iterations K] [--no-full-refit] "
-                     "[--surrogate KEY=VALUE,...]\n";
+                     "[--surrogate KEY=VALUE,...] [--algorithm KEY=VALUE,...]\n";
         return 2;
     }
     std::cout << fmt::format(

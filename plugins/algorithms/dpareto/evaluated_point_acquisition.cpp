@@ -1,5 +1,6 @@
 #include "evaluated_point_acquisition.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace dpbo::dpareto {
@@ -23,13 +24,21 @@ arma::vec EvaluatedPointAcquisition::score(const Surrogate& model, const arma::m
     const arma::mat scored = round_integers_ ? space_.to_unit(space_.from_unit(points)) : points;
     arma::vec scores = inner_->score(model, scored, context);
     if (evaluated_ == nullptr || evaluated_->n_rows == 0) return scores;
-    if (evaluated_unit_.n_rows != evaluated_->n_rows) evaluated_unit_ = space_.to_unit(*evaluated_);
-    for (arma::uword i = 0; i < scored.n_rows; ++i)
-        for (arma::uword e = 0; e < evaluated_unit_.n_rows; ++e)
-            if (same_point(scored.row(i), evaluated_unit_.row(e))) {
+    if (evaluated_count_ != evaluated_->n_rows) {
+        const arma::mat unit = space_.to_unit(*evaluated_);
+        evaluated_unit_ = unit.rows(arma::sort_index(unit.col(0)));
+        evaluated_count_ = evaluated_->n_rows;
+    }
+    const arma::vec first = evaluated_unit_.col(0);
+    for (arma::uword i = 0; i < scored.n_rows; ++i) {
+        const double x = scored(i, 0);
+        const auto from = std::lower_bound(first.begin(), first.end(), x - kSamePointTolerance);
+        for (auto it = from; it != first.end() && *it <= x + kSamePointTolerance; ++it)
+            if (same_point(scored.row(i), evaluated_unit_.row(static_cast<arma::uword>(it - first.begin())))) {
                 scores(i) = 0.0;
                 break;
             }
+    }
     return scores;
 }
 

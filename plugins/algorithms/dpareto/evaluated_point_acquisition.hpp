@@ -9,6 +9,7 @@
 //  - 0 at a point already evaluated: the oracle would return the same outputs, which add nothing to
 //    the front, whatever the smoothed GP mean there predicts (on SVT it predicted a gain at 8 of
 //    60 evaluated points, which were then evaluated again).
+#include <cstddef>
 #include <memory>
 #include <utility>
 
@@ -34,9 +35,11 @@ private:
     const SearchSpace& space_;
     bool round_integers_;
     const arma::mat* evaluated_ = nullptr;
-    // evaluated_ in the unit cube, converted again only when points were added: DIRECT scores one
-    // point per call, and converting every evaluated point per call would cost more than the GP.
+    // evaluated_ in the unit cube, sorted by the first coordinate so that a scored point is compared
+    // with the few evaluated points near it only; rebuilt when points were added (every score()
+    // call rebuilding it would cost more than the GP).
     mutable arma::mat evaluated_unit_;
+    mutable std::size_t evaluated_count_ = 0;
 };
 
 }  // namespace dpbo::dpareto

@@ -23,6 +23,7 @@
 #include "adult_split.hpp"
 #include "repetitions.hpp"
 #include "fixed_lot_epsilon.hpp"
+#include "lot_oracle.hpp"
 
 namespace {
 
@@ -64,56 +65,27 @@ public:
     }
 
     const dpbo::SearchSpace& space() const override { return space_; }
-    std::vector<dpbo::Output> outputs() const override {
-        return {{"epsilon", dpbo::Sense::Minimise}, {"error", dpbo::Sense::Minimise}};
-    }
+    std::vector<dpbo::Output> outputs() const override { return dpbo::plugin_data::privacy_utility_outputs(); }
     std::vector<dpbo::AuxiliaryOutput> auxiliary_outputs() const override {
         return dpbo::plugin_data::repetition_auxiliary_outputs("test accuracy");
     }
     std::string data_description() const override { return description_; }
 
     dpbo::Evaluations evaluate(const arma::mat& points, const dpbo::EvaluationRequest& /*request*/) override {
-        if (points.n_cols != 5)
-            throw dpbo::RunError(fmt::format("{}: points have {} columns; expected 5 (epochs, lot_size, learning_rate, "
-                                             "noise_variance, clipping_norm)",
-                                             kOwner, points.n_cols));
-        dpbo::Evaluations result;
-        result.points = points;
-        result.values.set_size(points.n_rows, 2);
-        result.auxiliary.set_size(points.n_rows, 2);
-        for (arma::uword i = 0; i < points.n_rows; ++i) {
-            const dpsgd::TrainingSettings settings = settings_at(points.row(i), i);
-            const dpbo::plugin_data::RepetitionErrors errors = dpbo::plugin_data::repetition_errors(accuracies(settings));
-            result.values(i, 0) = epsilon(settings);
-            result.values(i, 1) = errors.mean;
-            dpbo::plugin_data::set_repetition_auxiliary(result.auxiliary, i, errors);
-        }
-        return result;
+        return dpbo::plugin_data::evaluate_lot_oracle(
+            points, training_.rows(), kOwner, epsilon_,
+            [&](const dpbo::plugin_data::LotHyperparameters& h) { return accuracies(settings_from(h)); });
     }
 
 private:
-    dpsgd::TrainingSettings settings_at(const arma::rowvec& point, arma::uword index) const {
-        const double epochs = point(0), lot = point(1);
-        if (epochs != std::round(epochs) || lot != std::round(lot) || epochs < 1 || lot < 1 ||
-            lot > static_cast<double>(training_.rows()) || !(point(2) > 0) || !(point(3) > 0) || !(point(4) > 0))
-            throw dpbo::RunError(fmt::format("{}: point {} = ({}, {}, {}, {}, {}) is outside the domain: integer epochs "
-                                             "≥ 1, an integer lot size in 1..{}, and positive learning rate, noise "
-                                             "variance and clipping norm",
-                                             kOwner, index, epochs, lot, point(2), point(3), point(4), training_.rows()));
+    dpsgd::TrainingSettings settings_from(const dpbo::plugin_data::LotHyperparameters& h) const {
         return {.model = model_,
                 .optimiser = optimiser_,
-                .epochs = static_cast<std::size_t>(epochs),
-                .lot_size = static_cast<std::size_t>(lot),
-                .learning_rate = point(2),
-                .noise_multiplier = std::sqrt(point(3)),
-                .clipping_norm = point(4)};
-    }
-
-    // Each step is the Gaussian mechanism with noise multiplier σ on a lot of m of the n rows drawn
-    // without replacement; T⌊n/m⌋ steps compose (fixed_lot_epsilon.hpp).
-    double epsilon(const dpsgd::TrainingSettings& settings) {
-        return epsilon_(training_.rows(), settings.lot_size, settings.noise_multiplier,
-                        dpsgd::training_steps(training_.rows(), settings));
+                .epochs = h.epochs,
+                .lot_size = h.lot_size,
+                .learning_rate = h.learning_rate,
+                .noise_multiplier = h.noise_multiplier,
+                .clipping_norm = h.clipping_norm};
     }
 
     std::vector<double> accuracies(const dpsgd::TrainingSettings& settings) {

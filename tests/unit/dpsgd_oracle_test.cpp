@@ -2,6 +2,8 @@
 // sensitivity 2L/m under replace-one, the noise scale (2L/m)σ checked statistically on one step, ε
 // from the RDP accountant with sampling without replacement, and utility on a9a.
 #include <cmath>
+#include <map>
+#include <string>
 #include <random>
 #include <vector>
 
@@ -108,4 +110,23 @@ TEST_CASE("dpsgd objective: epsilon from the without-replacement RDP accountant,
     // a9a's majority class is 76 %: 4 epochs at noise variance 1 learn more than that.
     CHECK(result.values(0, 1) < 0.24);
     CHECK_THROWS_AS(dpbo::test::evaluate(*objective, arma::mat{{4.5, 64, 0.02, 1.0, 1.0}}, false), dpbo::RunError);
+}
+
+TEST_CASE("dpsgd objective: the learning-rate range is Table 1's unless the baselines ask for Table 4's") {
+    const std::map<std::string, std::string> small = {{"training_records", "512"}, {"test_records", "100"}};
+    auto table1 = dpbo::test::make<dpbo::Objective>("dpsgd", small);
+    CHECK(table1->space().dimensions()[2].lower == 5e-4);
+    CHECK(table1->space().dimensions()[2].upper == 5e-2);
+    auto with_table4 = small;
+    with_table4["learning_rates"] = "1e-3, 1e-1";
+    auto table4 = dpbo::test::make<dpbo::Objective>("dpsgd", with_table4);
+    CHECK(table4->space().dimensions()[2].lower == 1e-3);
+    CHECK(table4->space().dimensions()[2].upper == 1e-1);
+    for (const std::string bad : {"0.1, 0.01", "0, 0.1", "0.01"}) {
+        auto parameters = small;
+        parameters["learning_rates"] = bad;
+        CAPTURE(bad);
+        CHECK_THROWS_WITH_AS(dpbo::test::make<dpbo::Objective>("dpsgd", parameters),
+                             doctest::Contains("learning_rates"), dpbo::ValidationError);
+    }
 }

@@ -40,7 +40,7 @@ Evaluations evaluate_lot_oracle(const arma::mat& points, std::size_t rows, const
     for (arma::uword i = 0; i < points.n_rows; ++i) {
         const LotHyperparameters h = lot_hyperparameters(points.row(i), i, rows, owner);
         const RepetitionErrors errors = repetition_errors(utilities(h));
-        result.values(i, 0) = epsilon(rows, h.lot_size, h.noise_multiplier, h.epochs * (rows / h.lot_size));
+        result.values(i, 0) = epsilon(rows, h.lot_size, h.noise_multiplier, h.steps(rows));
         result.values(i, 1) = errors.mean;
         set_repetition_auxiliary(result.auxiliary, i, errors);
     }

@@ -23,6 +23,9 @@ struct LotHyperparameters {
     double learning_rate = 0.0;     // η
     double noise_multiplier = 0.0;  // σ (the hyperparameter is the noise variance σ²)
     double clipping_norm = 0.0;     // L
+
+    // T⌊n/m⌋ lots of m of the n training rows: the steps the accountant composes.
+    std::size_t steps(std::size_t rows) const { return epochs * (rows / lot_size); }
 };
 
 // Row `index` of a batch: integer epochs ≥ 1, an integer lot size in 1..rows, and finite positive

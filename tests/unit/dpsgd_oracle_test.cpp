@@ -41,7 +41,7 @@ TEST_CASE("dpsgd: the clipped mean moves by at most 2L/m when one row of the lot
     std::mt19937_64 engine(8);
     std::normal_distribution<double> normal;
     for (const dpsgd::Model model : {dpsgd::Model::LogisticRegression, dpsgd::Model::LinearSvm}) {
-        dpsgd::TrainingSettings settings{.model = model, .lot_size = 16, .clipping_norm = 0.7};
+        dpsgd::TrainingSettings settings{.lot = {.lot_size = 16, .clipping_norm = 0.7}, .model = model};
         double largest_ratio = 0.0;
         for (int trial = 0; trial < 200; ++trial) {
             dpbo::plugin_data::SparseRows rows = random_rows(16, engine);
@@ -50,13 +50,13 @@ TEST_CASE("dpsgd: the clipped mean moves by at most 2L/m when one row of the lot
             arma::vec w(kFeatures);
             for (double& entry : w) entry = 0.3 * normal(engine);
             const arma::vec before = dpsgd::clipped_mean_gradient(rows, kFeatures, lot, w, settings);
-            CHECK(arma::norm(before) <= settings.clipping_norm * (1.0 + 1e-12));
+            CHECK(arma::norm(before) <= settings.lot.clipping_norm * (1.0 + 1e-12));
             const std::size_t replaced = static_cast<std::size_t>(trial) % 16;
             const dpbo::plugin_data::SparseRows other = random_rows(1, engine);
             for (std::size_t j = 0; j < kFeatures; ++j) rows.value[rows.starts[replaced] + j] = other.value[j];
             rows.labels[replaced] = -rows.labels[replaced];
             const arma::vec after = dpsgd::clipped_mean_gradient(rows, kFeatures, lot, w, settings);
-            largest_ratio = std::max(largest_ratio, arma::norm(after - before) / (2.0 * settings.clipping_norm / 16.0));
+            largest_ratio = std::max(largest_ratio, arma::norm(after - before) / (2.0 * settings.lot.clipping_norm / 16.0));
         }
         MESSAGE("largest ‖Δg‖ / (2L/m) = " << largest_ratio);
         CHECK(largest_ratio <= 1.0 + 1e-12);
@@ -69,8 +69,8 @@ TEST_CASE("dpsgd: one step's noise has the standard deviation (2L/m) sigma") {
     // with η = 1 the weights are −(clipped mean + noise).
     std::mt19937_64 data_engine(2);
     const dpbo::plugin_data::SparseRows rows = random_rows(8, data_engine);
-    const dpsgd::TrainingSettings settings{.epochs = 1, .lot_size = 8, .learning_rate = 1.0,
-                                           .noise_multiplier = 1.5, .clipping_norm = 0.4};
+    const dpsgd::TrainingSettings settings{
+        .lot = {.epochs = 1, .lot_size = 8, .learning_rate = 1.0, .noise_multiplier = 1.5, .clipping_norm = 0.4}};
     std::vector<std::size_t> lot{0, 1, 2, 3, 4, 5, 6, 7};
     const arma::vec mean = -dpsgd::clipped_mean_gradient(rows, kFeatures, lot, arma::vec(kFeatures, arma::fill::zeros),
                                                          settings);

@@ -140,8 +140,8 @@ TEST_CASE("mlp: one step's noise has the standard deviation (2L/m) sigma") {
     const arma::fmat images = random_images(4, 8, data_engine);
     const arma::uvec labels = random_labels(2, 8, data_engine);
     const arma::fvec theta0 = mlp::he_initialisation(architecture, data_engine);
-    const mlp::TrainingSettings settings{.epochs = 1, .lot_size = 8, .learning_rate = 1.0, .noise_multiplier = 1.5,
-                                         .clipping_norm = 0.4};
+    const mlp::TrainingSettings settings{
+        .lot = {.epochs = 1, .lot_size = 8, .learning_rate = 1.0, .noise_multiplier = 1.5, .clipping_norm = 0.4}};
     const arma::vec mean = arma::conv_to<arma::vec>::from(
         mlp::clipped_gradient_sum(architecture, theta0, images, labels, 0.4f).sum / 8.0f);
     constexpr int kDraws = 3000;

@@ -54,17 +54,13 @@ void add_clipped_gradients(const dpbo::plugin_data::SparseRows& rows, const std:
         const std::size_t r = lot[i];
         const double c = gradient_coefficient(settings.model, rows.labels[r], row_margin(rows, r, w));
         const double norm = std::abs(c) * norms[r];
-        const double clipped = norm > settings.clipping_norm ? c * settings.clipping_norm / norm : c;
+        const double clipped = norm > settings.lot.clipping_norm ? c * settings.lot.clipping_norm / norm : c;
         const double weight = clipped / static_cast<double>(m);
         for (std::size_t k = rows.starts[r]; k < rows.starts[r + 1]; ++k) sum[rows.index[k]] += weight * rows.value[k];
     }
 }
 
 }  // namespace
-
-std::size_t training_steps(std::size_t rows, const TrainingSettings& settings) {
-    return settings.epochs * (rows / settings.lot_size);
-}
 
 arma::vec clipped_mean_gradient(const dpbo::plugin_data::SparseRows& rows, std::size_t features,
                                 const std::vector<std::size_t>& lot, const arma::vec& w,
@@ -77,10 +73,10 @@ arma::vec clipped_mean_gradient(const dpbo::plugin_data::SparseRows& rows, std::
 arma::vec train(const dpbo::plugin_data::SparseRows& rows, std::size_t features, const TrainingSettings& settings,
                 std::mt19937_64& engine) {
     const std::size_t n = rows.rows();
-    const std::size_t m = settings.lot_size;
-    const std::size_t steps = training_steps(n, settings);
+    const std::size_t m = settings.lot.lot_size;
+    const std::size_t steps = settings.lot.steps(n);
     // Algorithm 3, line 4: (2L/m)·N(0, σ²I).
-    const double noise_scale = 2.0 * settings.clipping_norm / static_cast<double>(m) * settings.noise_multiplier;
+    const double noise_scale = 2.0 * settings.lot.clipping_norm / static_cast<double>(m) * settings.lot.noise_multiplier;
     const std::vector<double> norms = row_norms(rows);
     std::vector<std::size_t> pool(n);
     std::iota(pool.begin(), pool.end(), std::size_t{0});
@@ -100,14 +96,14 @@ arma::vec train(const dpbo::plugin_data::SparseRows& rows, std::size_t features,
         add_clipped_gradients(rows, norms, pool.data(), m, w, settings, gradient);
         for (double& entry : gradient) entry += noise_scale * normal(engine);
         if (settings.optimiser == Optimiser::Sgd) {
-            w -= settings.learning_rate * gradient;
+            w -= settings.lot.learning_rate * gradient;
             continue;
         }
         beta1_power *= kBeta1;
         beta2_power *= kBeta2;
         first_moment = kBeta1 * first_moment + (1.0 - kBeta1) * gradient;
         second_moment = kBeta2 * second_moment + (1.0 - kBeta2) * arma::square(gradient);
-        w -= settings.learning_rate * (first_moment / (1.0 - beta1_power)) /
+        w -= settings.lot.learning_rate * (first_moment / (1.0 - beta1_power)) /
              (arma::sqrt(second_moment / (1.0 - beta2_power)) + kKappa);
     }
     return w;

@@ -10,6 +10,7 @@
 #include <armadillo>
 
 #include "libsvm_reader.hpp"
+#include "lot_oracle.hpp"
 
 namespace dpsgd {
 
@@ -17,19 +18,12 @@ enum class Model { LogisticRegression, LinearSvm };
 enum class Optimiser { Sgd, Adam };
 
 struct TrainingSettings {
+    dpbo::plugin_data::LotHyperparameters lot;  // T, m, η, σ, L
     Model model = Model::LogisticRegression;
     Optimiser optimiser = Optimiser::Sgd;
-    std::size_t epochs = 1;     // T
-    std::size_t lot_size = 64;  // m
-    double learning_rate = 0.01;
-    double noise_multiplier = 1.0;  // σ (the hyperparameter is the noise variance σ²)
-    double clipping_norm = 1.0;     // L
 };
 
-// ⌊n/m⌋ lots per epoch, T epochs: the steps the accountant composes.
-std::size_t training_steps(std::size_t rows, const TrainingSettings& settings);
-
-// The weights after training_steps() noisy steps from w = 0. `engine` draws the lots and the noise
+// The weights after lot.steps(rows) noisy steps from w = 0. `engine` draws the lots and the noise
 // (a statistical sampler: the noise measures the learner's utility; dpbo releases no model).
 arma::vec train(const dpbo::plugin_data::SparseRows& rows, std::size_t features, const TrainingSettings& settings,
                 std::mt19937_64& engine);

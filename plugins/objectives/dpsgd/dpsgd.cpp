@@ -93,13 +93,7 @@ private:
     }
 
     dpsgd::TrainingSettings settings_from(const dpbo::plugin_data::LotHyperparameters& h) const {
-        return {.model = model_,
-                .optimiser = optimiser_,
-                .epochs = h.epochs,
-                .lot_size = h.lot_size,
-                .learning_rate = h.learning_rate,
-                .noise_multiplier = h.noise_multiplier,
-                .clipping_norm = h.clipping_norm};
+        return {.lot = h, .model = model_, .optimiser = optimiser_};
     }
 
     std::vector<double> accuracies(const dpsgd::TrainingSettings& settings) {

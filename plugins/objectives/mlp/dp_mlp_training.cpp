@@ -10,21 +10,17 @@
 
 namespace mlp {
 
-std::size_t training_steps(std::size_t images, const TrainingSettings& settings) {
-    return settings.epochs * (images / settings.lot_size);
-}
-
 TrainingOutcome train(const Architecture& architecture, arma::fvec theta, const arma::fmat& images,
                       const arma::uvec& labels, const TrainingSettings& settings, std::mt19937_64& engine) {
     const std::size_t n = images.n_cols;
-    const std::size_t m = settings.lot_size;
-    const std::size_t steps = training_steps(n, settings);
-    const auto clipping_norm = static_cast<float>(settings.clipping_norm);
+    const std::size_t m = settings.lot.lot_size;
+    const std::size_t steps = settings.lot.steps(n);
+    const auto clipping_norm = static_cast<float>(settings.lot.clipping_norm);
     // Algorithm 3, line 4: (2L/m)·N(0, σ²I) on the clipped mean.
     const auto noise_scale =
-        static_cast<float>(2.0 * settings.clipping_norm / static_cast<double>(m) * settings.noise_multiplier);
+        static_cast<float>(2.0 * settings.lot.clipping_norm / static_cast<double>(m) * settings.lot.noise_multiplier);
     const float inverse_lot = 1.0f / static_cast<float>(m);
-    const auto learning_rate = static_cast<float>(settings.learning_rate);
+    const auto learning_rate = static_cast<float>(settings.lot.learning_rate);
     // ~10⁵ normals per step would cost more than the lot's matrix products at small m: Boost's
     // ziggurat on Boost's header-only MT19937-64 (the same generator as std::mt19937_64, inlined)
     // draws one in ~4 ns, against ~10 ns for std::normal_distribution's polar method on the engine.

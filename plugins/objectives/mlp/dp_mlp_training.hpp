@@ -10,6 +10,7 @@
 
 #include <armadillo>
 
+#include "lot_oracle.hpp"
 #include "mlp_network.hpp"
 
 namespace mlp {
@@ -17,16 +18,9 @@ namespace mlp {
 enum class Optimiser { Sgd, Adam };
 
 struct TrainingSettings {
+    dpbo::plugin_data::LotHyperparameters lot;  // T, m, η, σ, L
     Optimiser optimiser = Optimiser::Sgd;
-    std::size_t epochs = 1;     // T
-    std::size_t lot_size = 64;  // m
-    double learning_rate = 0.1;
-    double noise_multiplier = 1.0;  // σ (the hyperparameter is the noise variance σ²)
-    double clipping_norm = 1.0;     // L
 };
-
-// T⌊n/m⌋: the steps the accountant composes.
-std::size_t training_steps(std::size_t images, const TrainingSettings& settings);
 
 struct TrainingOutcome {
     arma::fvec theta;
@@ -35,7 +29,7 @@ struct TrainingOutcome {
     bool diverged = false;
 };
 
-// θ after training_steps() noisy steps from `theta` on the images' columns. `engine` draws the lots
+// θ after lot.steps(rows) noisy steps from `theta` on the images' columns. `engine` draws the lots
 // and seeds the noise's generator; both are statistical samplers (the noise by Boost's ziggurat):
 // the noise measures the learner's utility; dpbo releases no model.
 TrainingOutcome train(const Architecture& architecture, arma::fvec theta, const arma::fmat& images,

@@ -83,12 +83,7 @@ private:
     std::size_t training_images() const { return split_.training_images.n_cols; }
 
     mlp::TrainingSettings settings_from(const dpbo::plugin_data::LotHyperparameters& h) const {
-        return {.optimiser = optimiser_,
-                .epochs = h.epochs,
-                .lot_size = h.lot_size,
-                .learning_rate = h.learning_rate,
-                .noise_multiplier = h.noise_multiplier,
-                .clipping_norm = h.clipping_norm};
+        return {.lot = h, .optimiser = optimiser_};
     }
 
     // The test accuracy of each of the R trainings, repetition r from its own engine (initialisation,

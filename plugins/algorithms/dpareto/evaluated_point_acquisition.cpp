@@ -27,9 +27,10 @@ arma::vec EvaluatedPointAcquisition::score(const Surrogate& model, const arma::m
     if (evaluated_count_ != evaluated_->n_rows) {
         const arma::mat unit = space_.to_unit(*evaluated_);
         evaluated_unit_ = unit.rows(arma::sort_index(unit.col(0)));
+        first_coordinates_ = arma::conv_to<std::vector<double>>::from(evaluated_unit_.col(0));
         evaluated_count_ = evaluated_->n_rows;
     }
-    const arma::vec first = evaluated_unit_.col(0);
+    const std::vector<double>& first = first_coordinates_;
     for (arma::uword i = 0; i < scored.n_rows; ++i) {
         const double x = scored(i, 0);
         const auto from = std::lower_bound(first.begin(), first.end(), x - kSamePointTolerance);

@@ -27,15 +27,16 @@ arma::vec EvaluatedPointAcquisition::score(const Surrogate& model, const arma::m
     if (evaluated_count_ != evaluated_->n_rows) {
         const arma::mat unit = space_.to_unit(*evaluated_);
         evaluated_unit_ = unit.rows(arma::sort_index(unit.col(0)));
-        first_coordinates_ = arma::conv_to<std::vector<double>>::from(evaluated_unit_.col(0));
         evaluated_count_ = evaluated_->n_rows;
     }
-    const std::vector<double>& first = first_coordinates_;
+    // The sorted first coordinates, searched in place (column-major storage keeps a column contiguous).
+    const double* first = evaluated_unit_.colptr(0);
+    const double* end = first + evaluated_unit_.n_rows;
     for (arma::uword i = 0; i < scored.n_rows; ++i) {
         const double x = scored(i, 0);
-        const auto from = std::lower_bound(first.begin(), first.end(), x - kSamePointTolerance);
-        for (auto it = from; it != first.end() && *it <= x + kSamePointTolerance; ++it)
-            if (same_point(scored.row(i), evaluated_unit_.row(static_cast<arma::uword>(it - first.begin())))) {
+        const double* from = std::lower_bound(first, end, x - kSamePointTolerance);
+        for (const double* it = from; it != end && *it <= x + kSamePointTolerance; ++it)
+            if (same_point(scored.row(i), evaluated_unit_.row(static_cast<arma::uword>(it - first)))) {
                 scores(i) = 0.0;
                 break;
             }

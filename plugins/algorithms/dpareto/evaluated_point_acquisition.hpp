@@ -12,7 +12,6 @@
 #include <cstddef>
 #include <memory>
 #include <utility>
-#include <vector>
 
 #include "dpbo/acquisition.hpp"
 #include "dpbo/space.hpp"
@@ -40,7 +39,6 @@ private:
     // with the few evaluated points near it only; rebuilt when points were added (every score()
     // call rebuilding it would cost more than the GP).
     mutable arma::mat evaluated_unit_;
-    mutable std::vector<double> first_coordinates_;  // evaluated_unit_'s first column, for the search
     mutable std::size_t evaluated_count_ = 0;
 };
 

@@ -11,7 +11,7 @@
 namespace dpbo {
 
 namespace {
-constexpr std::array<std::pair<ModuleKind, std::string_view>, 7> kKindNames{{
+constexpr std::array<std::pair<ModuleKind, std::string_view>, 8> kKindNames{{
     {ModuleKind::Objective, "objective"},
     {ModuleKind::Surrogate, "surrogate"},
     {ModuleKind::Acquisition, "acquisition"},
@@ -19,6 +19,7 @@ constexpr std::array<std::pair<ModuleKind, std::string_view>, 7> kKindNames{{
     {ModuleKind::Selection, "selection"},
     {ModuleKind::Accountant, "accountant"},
     {ModuleKind::Algorithm, "algorithm"},
+    {ModuleKind::RowRelease, "row-release"},
 }};
 }  // namespace
 

@@ -55,6 +55,30 @@ SearchSpace SearchSpace::candidates(arma::mat rows, std::vector<std::string> nam
     return space;
 }
 
+SearchSpace SearchSpace::candidates_within(arma::mat rows, std::vector<Dimension> declared) {
+    if (declared.size() != rows.n_cols)
+        throw ValidationError(fmt::format("search space: {} declared column bounds for {} columns", declared.size(),
+                                          rows.n_cols));
+    std::vector<std::string> names;
+    for (const auto& d : declared) names.push_back(d.name);
+    SearchSpace space = candidates(std::move(rows), std::move(names));
+    for (std::size_t j = 0; j < declared.size(); ++j) {
+        const auto& d = declared[j];
+        if (!std::isfinite(d.lower) || !std::isfinite(d.upper) || d.lower >= d.upper)
+            throw ValidationError(fmt::format("search space: column '{}' has declared bounds [{}, {}]; expected finite "
+                                              "lower < upper",
+                                              d.name, d.lower, d.upper));
+        const arma::uvec outside = arma::find(space.candidates_.col(j) < d.lower || space.candidates_.col(j) > d.upper);
+        if (!outside.is_empty())
+            throw ValidationError(fmt::format("search space: row {} has {} = {} outside its declared bounds [{}, {}]",
+                                              outside(0), d.name, space.candidates_(outside(0), j), d.lower, d.upper));
+        space.dimensions_[j].lower = d.lower;
+        space.dimensions_[j].upper = d.upper;
+    }
+    space.bounds_declared_ = true;
+    return space;
+}
+
 std::size_t SearchSpace::dim() const { return dimensions_.size(); }
 
 std::vector<std::string> SearchSpace::names() const {

@@ -6,7 +6,7 @@
 
 namespace dpbo {
 
-enum class ModuleKind { Objective, Surrogate, Acquisition, Mechanism, Selection, Accountant, Algorithm };
+enum class ModuleKind { Objective, Surrogate, Acquisition, Mechanism, Selection, Accountant, Algorithm, RowRelease };
 
 std::string_view to_string(ModuleKind kind);
 std::optional<ModuleKind> module_kind_from_string(std::string_view text);

@@ -87,6 +87,11 @@ public:
     // parameters); the host writes them under evaluation_only, never as part of a release.
     virtual std::vector<ReleasedValue> reference_values() const { return {}; }
 
+    // True when the candidate rows are themselves public: a release already made outside this run
+    // (the Z a PO-GP-UCB curator released, read by the modeler). An algorithm may then search them
+    // without a release of its own; otherwise the rows are sensitive data.
+    virtual bool candidates_are_public() const { return false; }
+
     // The constants the objective guarantees (see DeclaredConstant). An algorithm whose privacy
     // rests on some of them names those it needs and refuses an objective that lacks one.
     virtual std::vector<DeclaredConstant> declared_constants() const { return {}; }

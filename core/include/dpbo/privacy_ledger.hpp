@@ -4,8 +4,9 @@
 // the release that would exceed the stated budget, keeps a log of what was released, and makes the
 // run's privacy statement from what was actually charged — so what a run claims is what it spent.
 //
-// Privacy noise is reachable only through the ledger's private noise(), which only the Mechanism
-// and Selection base classes may call: a release cannot draw privacy noise without being charged.
+// Privacy noise is reachable only through the ledger's private noise(), which only the Mechanism,
+// Selection and RowRelease base classes may call: a release cannot draw privacy noise without being
+// charged.
 #include <cstddef>
 #include <memory>
 #include <optional>
@@ -22,6 +23,7 @@ namespace dpbo {
 class Accountant;
 class Mechanism;
 class PrivacyNoiseSource;
+class RowRelease;
 class Selection;
 
 // A stated budget: "mu=1" (μ-GDP), "epsilon=3,delta=1e-5" ((ε, δ)-DP) or "epsilon=1" (ε-DP).
@@ -94,6 +96,7 @@ public:
 private:
     friend class Mechanism;
     friend class Selection;
+    friend class RowRelease;
     PrivacyNoiseSource& noise() { return noise_; }
     void record_release(std::size_t entry, const arma::vec& released);
 

@@ -29,8 +29,16 @@ public:
                                    const std::string& name_prefix = "x");
     // Rows are candidates; names label the columns (generated when empty).
     static SearchSpace candidates(arma::mat rows, std::vector<std::string> names = {});
+    // Rows with bounds the data owner declares independently of the data (e.g. the known range of
+    // each column), as a private release of the rows needs: a scale computed from the rows would
+    // itself leak them. One Dimension per column (names and bounds; scale and integrality are
+    // ignored). Throws ValidationError naming the first row and column outside its bounds.
+    static SearchSpace candidates_within(arma::mat rows, std::vector<Dimension> declared);
 
     bool is_finite() const { return finite_; }
+    // True for a box, and for a candidate set made by candidates_within; false when the candidate
+    // bounds are the rows' own minimum and maximum.
+    bool bounds_declared() const { return !finite_ || bounds_declared_; }
     std::size_t dim() const;
     const std::vector<Dimension>& dimensions() const { return dimensions_; }
     const arma::mat& candidate_rows() const { return candidates_; }
@@ -56,6 +64,7 @@ public:
 
 private:
     bool finite_ = false;
+    bool bounds_declared_ = false;
     std::vector<Dimension> dimensions_;
     arma::mat candidates_;
 };

@@ -8,7 +8,6 @@
 
 #include <fmt/format.h>
 
-#include "dpbo/math/normal.hpp"
 #include "dpbo/privacy/gaussian_dp.hpp"
 #include "dpbo/errors.hpp"
 #include "dpbo/mechanism.hpp"
@@ -21,71 +20,6 @@
 namespace {
 
 constexpr const char* kOwner = "mechanism 'gaussian'";
-
-// μ = Δ/σ rounded up, so a check at this μ covers the mechanism's true Δ/σ.
-double mu_upper(double sensitivity, double sigma) {
-    return std::nextafter(sensitivity / sigma, std::numeric_limits<double>::infinity());
-}
-
-// The double-precision δ cancels for tiny ε or δ (ε = δ = 1e−300 used to give a σ achieving only
-// δ ≈ 5.6e−17). The σ found is checked against the exact bound; where it fails, σ grows by
-// doubling and bisection on the bound, so the σ returned provably achieves the δ claimed.
-double verified_sigma(double epsilon, double delta, double sensitivity, double sigma) {
-    const auto holds = [&](double s) { return dpbo::gdp_delta_upper_bound(mu_upper(sensitivity, s), epsilon) <= delta; };
-    if (holds(sigma)) return sigma;
-    double lo = sigma;
-    double hi = 2.0 * sigma;
-    while (!holds(hi)) {
-        lo = hi;
-        hi *= 2.0;
-        if (!std::isfinite(hi) || !std::isfinite(sensitivity / hi) || sensitivity / hi == 0.0) {
-            throw dpbo::ValidationError(fmt::format(
-                "{}: epsilon = {} with delta = {} needs a noise scale beyond the largest finite double for "
-                "sensitivity = {}; allowed: a larger epsilon or delta",
-                kOwner, epsilon, delta, sensitivity));
-        }
-    }
-    return dpbo::smallest_satisfying(holds, lo, hi, 1e-13 * hi);
-}
-
-// Balle & Wang's condition Φ(Δ/(2σ) − εσ/Δ) − e^ε Φ(−Δ/(2σ) − εσ/Δ) ≤ δ is exactly
-// gdp_delta(Δ/σ, ε) ≤ δ, and it holds for every σ above the threshold, so bisection over σ finds
-// the smallest σ and returns one at which the condition was checked to hold.
-double analytic_gaussian_sigma(double epsilon, double delta, double sensitivity) {
-    const auto holds = [&](double sigma) {
-        return dpbo::gdp_delta(sensitivity / sigma, epsilon) <= delta;
-    };
-    // A thousand doublings spans the whole double range; leaving it means no σ can be found.
-    constexpr int kMaxSteps = 1000;
-    double lo = sensitivity;
-    double hi = sensitivity;
-    int steps = 0;
-    if (holds(hi)) {
-        while (holds(lo)) {
-            lo *= 0.5;
-            if (++steps > kMaxSteps || !std::isfinite(sensitivity / lo)) {
-                throw dpbo::RunError(fmt::format(
-                    "{}: the analytic Gaussian calibration found no lower bracket for epsilon = "
-                    "{}, delta = {}, sensitivity = {}",
-                    kOwner, epsilon, delta, sensitivity));
-            }
-        }
-        hi = 2.0 * lo;
-    } else {
-        while (!holds(hi)) {
-            hi *= 2.0;
-            if (++steps > kMaxSteps || sensitivity / hi == 0.0) {
-                throw dpbo::RunError(fmt::format(
-                    "{}: the analytic Gaussian calibration found no σ meeting epsilon = {}, "
-                    "delta = {}, sensitivity = {}",
-                    kOwner, epsilon, delta, sensitivity));
-            }
-        }
-        lo = 0.5 * hi;
-    }
-    const double sigma = dpbo::smallest_satisfying(holds, lo, hi, 1e-13 * hi);
-    return verified_sigma(epsilon, delta, sensitivity, sigma);
-}
 
 class GaussianMechanism final : public dpbo::Mechanism {
 public:
@@ -147,7 +81,7 @@ public:
                 "> 0",
                 kOwner, sensitivity));
         }
-        const double sigma = mu_ ? sensitivity / *mu_ : analytic_gaussian_sigma(epsilon_, delta_, sensitivity);
+        const double sigma = mu_ ? sensitivity / *mu_ : dpbo::analytic_gaussian_sigma(epsilon_, delta_, sensitivity, kOwner);
         // μ = 1e−320 used to calibrate σ = inf and release `null`s with exit 0.
         if (!std::isfinite(sigma) || sigma <= 0.0) {
             throw dpbo::ValidationError(fmt::format(

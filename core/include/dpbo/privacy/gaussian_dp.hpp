@@ -1,5 +1,6 @@
 #pragma once
 // μ-Gaussian differential privacy (Dong, Roth & Su 2022): conversion to (ε, δ) and composition.
+#include <string>
 #include <vector>
 
 namespace dpbo {
@@ -15,6 +16,10 @@ double gdp_epsilon(double mu, double delta);
 // and statements check their answer with it, so they never claim a δ they do not achieve. Throws
 // ValidationError for μ ≤ 0 or ε < 0.
 double gdp_delta_upper_bound(double mu, double epsilon);
+// The smallest σ (to 1e-13 relative) at which Gaussian noise on a query of L2 sensitivity Δ is
+// (ε, δ)-DP by the analytic Gaussian mechanism (Balle & Wang 2018, Thm 8), checked against
+// gdp_delta_upper_bound so the δ claimed is achieved. Throws naming `owner` when no finite σ exists.
+double analytic_gaussian_sigma(double epsilon, double delta, double sensitivity, const std::string& owner);
 // T-fold composition: sqrt(Σ μ_t²).
 double compose_gdp(const std::vector<double>& mus);
 

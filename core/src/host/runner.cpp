@@ -19,6 +19,7 @@
 #include "dpbo/observer.hpp"
 #include "dpbo/privacy_ledger.hpp"
 #include "dpbo/random.hpp"
+#include "dpbo/row_release.hpp"
 #include "dpbo/selection.hpp"
 #include "dpbo/host/output_folder.hpp"
 #include "dpbo/host/registry.hpp"
@@ -159,11 +160,12 @@ struct Modules {
 
 namespace {
 
-// The private release (mechanism or selection) given for `role`, or null for a role of another kind.
+// The private release (mechanism, selection or row release) given for `role`, or null for a role of another kind.
 std::shared_ptr<const PrivateRelease> private_release_of(const Role& role, const RoleModules& roles) {
     if (!roles.has(role.name)) return nullptr;
     if (role.kind == ModuleKind::Mechanism) return roles.get<Mechanism>(role.name);
     if (role.kind == ModuleKind::Selection) return roles.get<Selection>(role.name);
+    if (role.kind == ModuleKind::RowRelease) return roles.get<RowRelease>(role.name);
     return nullptr;
 }
 

@@ -1,0 +1,35 @@
+#include "dpbo/curator_release.hpp"
+
+#include <fmt/format.h>
+
+#include "dpbo/errors.hpp"
+#include "dpbo/objective.hpp"
+#include "dpbo/privacy/row_scaling.hpp"
+#include "dpbo/privacy_ledger.hpp"
+#include "dpbo/row_release.hpp"
+
+namespace dpbo {
+
+CuratorRelease release_objective_rows(const Objective& data, RowRelease& release, double norm_bound,
+                                      PrivacyLedger& ledger, const std::string& owner) {
+    if (data.output_count() != 1)
+        throw ValidationError(fmt::format("{}: {} has {} outputs; the curator answers one response per row", owner,
+                                          data.describe_origin(), data.output_count()));
+    const RowScaling scaling(data.space(), norm_bound, fmt::format("{} with {}", owner, data.describe_origin()));
+    CuratorRelease out;
+    out.covered_change = scaling.describe_covered_change(1.0);
+    out.scaling = scaling.describe();
+    ledger.set_scope(fmt::format("replace the features of one row by features at most 1 away in L2 norm after "
+                                 "scaling to rows of norm at most {:g}",
+                                 norm_bound),
+                     out.covered_change);
+    release.calibrate(1.0);
+    RowReleaseOutcome outcome = release.release(scaling.apply(data.space().candidate_rows()), ledger,
+                                                fmt::format("the rows of {}", data.describe_origin()));
+    out.rows = std::move(outcome.rows);
+    out.evaluation_only = std::move(outcome.evaluation_only);
+    out.guarantee = release.guarantee();
+    return out;
+}
+
+}  // namespace dpbo

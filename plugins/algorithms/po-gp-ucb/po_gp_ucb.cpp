@@ -1,0 +1,124 @@
+// PO-GP-UCB (Kharkovskii, Dai & Low 2020): the curator releases its rows through a row release
+// (Algorithm 1), the modeler runs GP-UCB over the released rows (Algorithm 2) and asks the curator
+// for responses by row index. With a run's objective that is already released rows (the `curator`
+// objective, which asks a curator program, possibly on another machine) only the modeler runs here;
+// otherwise the curator runs in this process too (local_curator.cpp).
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "dpbo/bo/loop.hpp"
+#include "dpbo/errors.hpp"
+#include "dpbo/objective.hpp"
+#include "dpbo/plugin.hpp"
+#include "dpbo/privacy_statement.hpp"
+#include "local_curator.hpp"
+#include "modeler.hpp"
+
+namespace {
+
+constexpr const char* kName = "po-gp-ucb";
+
+class PoGpUcb final : public dpbo::Algorithm {
+public:
+    static dpbo::ParameterSchema schema() {
+        dpbo::ParameterSchema schema = dpbo::bo_loop_schema(55, 5);
+        schema.real("norm_bound",
+                    {.fallback = 25.0, .lower = 0.0, .lower_inclusive = false,
+                     .doc = "the curator scales the rows from their declared column bounds to rows of L2 norm at most "
+                            "this (the paper: 25); a change of one row by 1 in those units is what the release covers"})
+            .boolean("write_released_rows", true,
+                     "write the released rows Z to released_rows.csv in the repeat's folder (one process only)");
+        return schema;
+    }
+
+    explicit PoGpUcb(const dpbo::ParameterSet& parameters)
+        : settings_(dpbo::bo_loop_settings(parameters)),
+          norm_bound_(parameters.real("norm_bound")),
+          write_released_rows_(parameters.boolean("write_released_rows")) {}
+
+    std::vector<dpbo::Role> roles() const override {
+        return {
+            {"surrogate", dpbo::ModuleKind::Surrogate, true, "gp",
+             "the GP over the released rows: isotropic squared exponential, hyperparameters by maximum likelihood",
+             {{"kernel", "rbf"}, {"ard", "false"}, {"mean", "constant"}, {"standardise", "true"},
+              {"fit", "marginal-likelihood"}}},
+            {"acquisition", dpbo::ModuleKind::Acquisition, true, "ucb",
+             "GP-UCB with β_t = 2 log(n t² π² / (6δ′)), δ′ = δ_ucb/2 = 0.025 (the paper's δ_ucb = 0.05)",
+             {{"beta_schedule", "finite"}, {"delta", "0.025"}}},
+            {"release", dpbo::ModuleKind::RowRelease, false, "noisy-projection",
+             "the curator's release of its rows when it runs in this process (random-projection: the paper's "
+             "Algorithm 1, whose DP claim is refuted; noisy-projection: (ε, δ)-DP)",
+             {}},
+        };
+    }
+
+    dpbo::RunResult run(dpbo::RunContext& context) override {
+        if (context.objective.candidates_are_public()) return modeler_only(context);
+        const auto release = context.role<dpbo::RowRelease>("release");
+        if (!release)
+            throw dpbo::ValidationError(fmt::format(
+                "algorithm '{}': {} holds sensitive rows and no row release was given for the role 'release'",
+                kName, context.objective.describe_origin()));
+        auto curator = po_gp_ucb::LocalCurator::release_rows(context, *release, norm_bound_, kName);
+        dpbo::RunContext modeler_context{*curator,      context.evaluator, context.rng,   context.ledger,
+                                         context.observer, context.modules, context.roles};
+        dpbo::RunResult result = po_gp_ucb::run_modeler(modeler_context, settings_, kName);
+        const dpbo::CuratorRelease& released = curator->release();
+        for (const auto& diagnostic : released.evaluation_only) result.evaluation_only.push_back(diagnostic);
+        if (write_released_rows_) result.files.push_back(released_rows_file(released.rows));
+        result.privacy = statement(release->describe_origin(), released);
+        return result;
+    }
+
+private:
+    dpbo::RunResult modeler_only(dpbo::RunContext& context) {
+        dpbo::RunResult result = po_gp_ucb::run_modeler(context, settings_, kName);
+        result.privacy = dpbo::PrivacyStatement::not_private(
+            {"the responses at the rows the modeler chose, as the curator answered them",
+             "the best row, its index and its response"},
+            fmt::format("this run releases nothing private of its own: it searches rows already released by the "
+                        "curator ({}; the curator's release states that release's guarantee) and the curator "
+                        "answers with responses it does not privatise",
+                        context.objective.data_description()));
+        return result;
+    }
+
+    static dpbo::ResultFile released_rows_file(const arma::mat& rows) {
+        std::string content;
+        for (arma::uword j = 0; j < rows.n_cols; ++j) content += fmt::format("{}z{}", j == 0 ? "" : ",", j);
+        content += '\n';
+        for (arma::uword i = 0; i < rows.n_rows; ++i) {
+            for (arma::uword j = 0; j < rows.n_cols; ++j) content += fmt::format("{}{:.17g}", j == 0 ? "" : ",", rows(i, j));
+            content += '\n';
+        }
+        return {"released_rows.csv", "the released rows Z, one per row of the curator's data, in its order",
+                std::move(content)};
+    }
+
+    // The run claims nothing: the curator's answers are exact responses of its sensitive rows (the
+    // paper leaves their private release to future work). What the release of the rows itself
+    // guarantees is stated in the mechanism line, with the change of one row it covers.
+    static dpbo::PrivacyStatement statement(const std::string& release_name, const dpbo::CuratorRelease& released) {
+        dpbo::PrivacyStatement statement = dpbo::PrivacyStatement::not_private(
+            {fmt::format("the released rows Z, by {}", release_name),
+             "the responses at the rows the modeler chose, exactly as the curator observed them (not privatised)",
+             "the best row, its index and its response"},
+            fmt::format("the curator answers the modeler with exact responses of its sensitive rows, so the run as a "
+                        "whole claims nothing; the release of the rows alone: {} — {}; it covers {}; scaling: {}",
+                        released.guarantee.headline(), released.guarantee.mechanism, released.covered_change,
+                        released.scaling));
+        return statement;
+    }
+
+    dpbo::BoLoopSettings settings_;
+    double norm_bound_;
+    bool write_released_rows_;
+};
+
+}  // namespace
+
+DPBO_PLUGIN(PoGpUcb, "po-gp-ucb", "1.0.0",
+            "PO-GP-UCB: GP-UCB by a modeler over rows a curator released privately, asking responses by row index",
+            "Kharkovskii, Dai & Low (2020), Algorithms 1 and 2")

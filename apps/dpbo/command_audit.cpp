@@ -13,6 +13,7 @@
 #include "audit/audit_claim.hpp"
 #include "audit/audit_statistics.hpp"
 #include "audit/release_samples.hpp"
+#include "audit/row_release_samples.hpp"
 #include "audit/score_worlds.hpp"
 #include "cli.hpp"
 #include "dpbo/accountant.hpp"
@@ -21,6 +22,7 @@
 #include "dpbo/mechanism.hpp"
 #include "dpbo/privacy_ledger.hpp"
 #include "dpbo/random.hpp"
+#include "dpbo/row_release.hpp"
 #include "dpbo/selection.hpp"
 #include "job_options.hpp"
 
@@ -30,11 +32,15 @@ namespace {
 
 constexpr std::size_t kMechanismRuns = 100000;
 constexpr std::size_t kAlgorithmRuns = 4000;
+constexpr std::size_t kRowReleaseRuns = 20000;
 constexpr const char* kMechanismNeighbouring = "query answers x and x + Δ, Δ the stated sensitivity";
 constexpr const char* kMechanismUnit = "one answer of a query of sensitivity Δ";
 constexpr const char* kSelectionNeighbouring = "score vectors q and q′ (--scores, --neighbour-scores), each score moved "
                                                "by at most Δq, the stated sensitivity";
 constexpr const char* kSelectionUnit = "one dataset behind scores of sensitivity Δq";
+constexpr const char* kRowNeighbouring = "datasets D and D′ (--rows × --columns, uniform in the ball of radius "
+                                         "--norm-bound) where D′ moves row 0 by Δ in L2, Δ the stated sensitivity";
+constexpr const char* kRowUnit = "one row of a dataset, moved by at most Δ in L2";
 
 // The accountant that composes the mechanism's events: 'gdp' (its (ε, δ) equivalent at --delta)
 // for μ-GDP and Gaussian events, 'basic' for pure and approximate DP ones.
@@ -56,6 +62,9 @@ struct AuditOptions {
     std::string scores, neighbour_scores;
     double delta = 1e-5;
     double confidence = 0.95;
+    std::size_t rows = 200;
+    std::size_t columns = 2;
+    double norm_bound = 25.0;
 };
 
 // What was audited and how, for the report.
@@ -205,10 +214,13 @@ int command_audit(const std::vector<std::string>& arguments) {
         "dpbo audit --mechanism M [--set mechanism.K=V] [--sensitivity D] [--value A] [options]\n"
         "dpbo audit --selection S [--set selection.K=V] --scores Q --neighbour-scores Q' [--sensitivity D] "
         "[options]\n"
+        "dpbo audit --release R [--set release.K=V] [--rows N --columns D --norm-bound B] [--sensitivity D] "
+        "[options]\n"
         "dpbo audit --algorithm A --objective O [--ROLE MODULE ...] [--set ROLE.K=V] [--config F] "
         "--neighbour objective.K=V [options]\n\n"
         "Tries to refute a privacy claim: releases on two neighbouring inputs (a mechanism on x = A and x' = A + D; "
-        "a selection on scores Q and Q' (each moved by at most D); an algorithm on the objective's data and on it with the --neighbour settings, with one fixed experiment "
+        "a selection on scores Q and Q' (each moved by at most D); a row release on a dataset and on it with one row "
+        "moved by D; an algorithm on the objective's data and on it with the --neighbour settings, with one fixed experiment "
         "seed), distinguishing events learnt on half the releases, an empirical lower bound on epsilon (and mu) "
         "from the other half.\nexit codes: 0 not refuted, 3 claim refuted, 2 usage or validation error, 1 failure "
         "while running");
@@ -223,9 +235,14 @@ int command_audit(const std::vector<std::string>& arguments) {
         ("neighbour-scores", po::value(&options.neighbour_scores),
          "selection audit: the scores on D', as many, each within --sensitivity of D's (e.g. 1,0,2)")
         ("value", po::value(&options.value)->default_value(0.0), "mechanism audit: x")
+        ("rows", po::value(&options.rows)->default_value(200), "row-release audit: rows of the dataset D")
+        ("columns", po::value(&options.columns)->default_value(2), "row-release audit: columns of D")
+        ("norm-bound", po::value(&options.norm_bound)->default_value(25.0),
+         "row-release audit: D's rows are drawn uniformly from the L2 ball of this radius")
         ("runs", po::value(&options.runs_text),
-         fmt::format("releases per world (default {} for a mechanism, {} for an algorithm)", kMechanismRuns,
-                     kAlgorithmRuns).c_str())
+         fmt::format("releases per world (default {} for a mechanism or selection, {} for a row release, {} for "
+                     "an algorithm)",
+                     kMechanismRuns, kRowReleaseRuns, kAlgorithmRuns).c_str())
         ("delta", po::value(&options.delta)->default_value(1e-5, "1e-5"),
          "the delta at which a mu-GDP claim is compared as (epsilon, delta)")
         ("confidence", po::value(&options.confidence)->default_value(0.95, "0.95"),
@@ -249,13 +266,20 @@ int command_audit(const std::vector<std::string>& arguments) {
     const auto selection_option = job_options.role_modules.find("selection");
     const std::string selection_name =
         selection_option == job_options.role_modules.end() ? "" : selection_option->second;
-    if (!algorithm_audit && mechanism_name.empty() && selection_name.empty())
-        throw ValidationError("audit needs --mechanism NAME, --selection NAME with --scores and --neighbour-scores, or "
-                              "--algorithm NAME with --objective NAME and --neighbour");
-    if (!algorithm_audit && !mechanism_name.empty() && !selection_name.empty())
-        throw ValidationError(fmt::format("--mechanism {} and --selection {}: audit one release at a time",
-                                          mechanism_name, selection_name));
+    // Without an algorithm, --release names the row release audited on its own.
+    const auto release_option = job_options.role_modules.find("release");
+    const std::string release_name = release_option == job_options.role_modules.end() ? "" : release_option->second;
+    const int single_releases = !mechanism_name.empty() + !selection_name.empty() + !release_name.empty();
+    if (!algorithm_audit && single_releases == 0)
+        throw ValidationError("audit needs --mechanism NAME, --selection NAME with --scores and --neighbour-scores, "
+                              "--release NAME, or --algorithm NAME with --objective NAME and --neighbour");
+    if (!algorithm_audit && single_releases > 1)
+        throw ValidationError("--mechanism, --selection and --release: audit one release at a time");
     const bool selection_audit = !algorithm_audit && !selection_name.empty();
+    const bool row_release_audit = !algorithm_audit && !release_name.empty();
+    for (const char* option : {"rows", "columns", "norm-bound"})
+        if (!given[option].defaulted() && !row_release_audit)
+            throw ValidationError(fmt::format("--{} applies to row-release audits (--release NAME)", option));
     for (const char* option : {"scores", "neighbour-scores"})
         if (given.count(option) && !selection_audit)
             throw ValidationError(fmt::format("--{} applies to selection audits (--selection NAME without --algorithm)",
@@ -265,8 +289,10 @@ int command_audit(const std::vector<std::string>& arguments) {
     if (!(options.delta > 0.0 && options.delta < 1.0))
         throw ValidationError(fmt::format("--delta {} must lie in (0, 1): the δ at which a μ-GDP claim is compared",
                                           options.delta));
-    const std::size_t runs =
-        !given.count("runs") ? (algorithm_audit ? kAlgorithmRuns : kMechanismRuns) : parse_runs(options.runs_text);
+    const std::size_t runs = given.count("runs")   ? parse_runs(options.runs_text)
+                             : algorithm_audit     ? kAlgorithmRuns
+                             : row_release_audit   ? kRowReleaseRuns
+                                                   : kMechanismRuns;
     const std::optional<std::uint64_t> seed_given = given_seed(job_options);
     const bool seeded = seed_given.has_value();
     const std::uint64_t seed = seed_given.value_or(0);
@@ -295,6 +321,7 @@ int command_audit(const std::vector<std::string>& arguments) {
         if (given.count("neighbour"))
             throw ValidationError(fmt::format("--neighbour applies to algorithm audits; a {} audit compares {}", kind,
                                               kind == "mechanism" ? "x = --value and x' = --value + --sensitivity"
+                                              : kind == "release" ? "a dataset and it with one row moved by --sensitivity"
                                                                   : "--scores and --neighbour-scores"));
         for (const auto& [role, module] : job_options.role_modules)
             if (role != kind)
@@ -330,7 +357,16 @@ int command_audit(const std::vector<std::string>& arguments) {
             PrivacyEvent one = release.event();
             one.what = one_use;
             probe->charge(one);
-            set_claim(probe->statement_for(release.guarantee()), who);
+            PrivacyStatement claimed = probe->statement_for(release.guarantee());
+            // A release that disowns its author's claim (random-projection) is audited against the
+            // claim it is charged at: the audit is how that claim is shown to fail.
+            if (claimed.notion == PrivacyNotion::NotPrivate) {
+                const std::string disowned = release.guarantee().mechanism;
+                claimed = probe->spent();
+                claimed.mechanism = fmt::format("the claim its ledger event states ({}); the module's own guarantee: {}",
+                                                claimed.headline(), disowned);
+            }
+            set_claim(claimed, who);
             const auto ledger_first = ledger(noise_first);
             const auto ledger_second = ledger(noise_second);
             samples = sample(*ledger_first, *ledger_second);
@@ -366,6 +402,32 @@ int command_audit(const std::vector<std::string>& arguments) {
                                {"sensitivity", options.sensitivity}};
         subject.line = fmt::format("{} ({}), D: q = ({}), D′: q′ = ({}) (sensitivity {:g})", who, subject.claim_source,
                                    listed(worlds.first), listed(worlds.second), options.sensitivity);
+    } else if (row_release_audit) {
+        const std::map<std::string, std::string> parameters = single_module_settings("release");
+        if (!given["value"].defaulted())
+            throw ValidationError("--value applies to mechanism audits; a row-release audit moves one row by "
+                                  "--sensitivity");
+        if (options.rows < 2 || options.columns < 1 || !(options.norm_bound > 0.0) || !std::isfinite(options.norm_bound))
+            throw ValidationError(fmt::format("--rows {} --columns {} --norm-bound {}: expected at least 2 rows, 1 "
+                                              "column and a finite bound > 0",
+                                              options.rows, options.columns, options.norm_bound));
+        const audit::RowWorlds worlds = audit::row_worlds(options.rows, options.columns, options.norm_bound,
+                                                          options.sensitivity, experiment_seed);
+        auto release = registry.create_as<RowRelease>(release_name, parameters);
+        const std::string who = fmt::format("row release '{}'", release_name);
+        audit_release(*release, who, kRowNeighbouring, kRowUnit, "one release of the rows",
+                      [&](PrivacyLedger& first, PrivacyLedger& second) {
+                          return audit::sample_row_release(*release, worlds, runs, first, second);
+                      });
+        json settings_json = json::object();
+        for (const auto& [key, value] : parameters) settings_json[key] = value;
+        subject.description = {{"kind", "row-release"}, {"name", release_name}, {"parameters", settings_json},
+                               {"rows", options.rows}, {"columns", options.columns},
+                               {"norm_bound", options.norm_bound}, {"sensitivity", options.sensitivity}};
+        subject.line = fmt::format("{} ({}), D: {} rows uniform in the {}-dimensional ball of radius {:g}, D′: row 0 "
+                                   "moved by {:g}",
+                                   who, subject.claim_source, options.rows, options.columns, options.norm_bound,
+                                   options.sensitivity);
     } else if (!algorithm_audit) {
         const std::map<std::string, std::string> parameters = single_module_settings("mechanism");
         if (!std::isfinite(options.value) || !std::isfinite(options.value + options.sensitivity))

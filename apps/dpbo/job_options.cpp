@@ -175,10 +175,11 @@ void read_config(const std::string& file, JobOptions& options, const po::variabl
         if (!option.unregistered) continue;
         const std::string value = option.value.empty() ? "" : option.value.front();
         if (option.string_key.find('.') == std::string::npos) {
-            // ROLE = MODULE; a module named on the command line for the same role wins. A near miss of
-            // a command key is a typo, not a role.
+            // ROLE = MODULE; a module named on the command line for the same role wins. A key one edit
+            // from a command key is a typo, not a role (a role may well be a few edits from one:
+            // po-gp-ucb's `release` against `repeat`).
             const auto near = closest_match(option.string_key, {"algorithm", "objective", "seed", "repeat", "out", "budget"});
-            if (near)
+            if (near && edit_distance(option.string_key, *near) <= 1)
                 throw ValidationError(fmt::format("--config '{}': unknown key '{}' (did you mean '{}'?)", file,
                                                   option.string_key, *near));
             if (!role_like(option.string_key) || value.empty())

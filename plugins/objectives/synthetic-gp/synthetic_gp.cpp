@@ -387,7 +387,10 @@ private:
                                                                  : grid_values_.index_min();
         optimum_.value = grid_values_(best);
         optimum_.points = rows.row(best);
-        space_ = dpbo::SearchSpace::candidates(std::move(rows));
+        // The box is public: its bounds are the grid's declared bounds (a row release scales from them).
+        std::vector<dpbo::Dimension> box;
+        for (std::size_t k = 0; k < dim_; ++k) box.push_back({fmt::format("x{}", k), lower_, upper_});
+        space_ = dpbo::SearchSpace::candidates_within(std::move(rows), std::move(box));
         description_ = fmt::format(
             "a GP-prior sample (seed {}, exact on the {}^{} grid over [{:.6g}, {:.6g}]^{}, SE "
             "kernel, {}, signal variance {:.6g})",

@@ -89,8 +89,8 @@ public:
                     "in different subspaces, and anyone who knows d rows of X recovers every other row of X̃ "
                     "(`dpbo audit --release random-projection` tells neighbours apart)",
                     epsilon_, delta_));
-        statement.mechanism = fmt::format(
-            "Algorithm 1 as published: centred rows, M ∈ R^(d×{}) with N(0, 1) entries (exact sampling, rounded to "
+        statement.mechanism += fmt::format(
+            "; Algorithm 1 as published: centred rows, M ∈ R^(d×{}) with N(0, 1) entries (exact sampling, rounded to "
             "2^-40), ω = 16√r·log(2/δ)·ε⁻¹·log(16r/δ)·Δ = {:.6g} for Δ = {}; {}; distortion of squared distances "
             "C′ = 1 + 1[σ_min < ω]·ω²/σ_min² (Thm 2). σ_min(X), the regime and C′ depend on the data and are "
             "reported under evaluation_only",

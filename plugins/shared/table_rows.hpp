@@ -1,0 +1,82 @@
+#pragma once
+// A dataset of rows and a response, read from a CSV file with a header, as the objectives over finite
+// datasets hold it (PO-GP-UCB's curator data: `table`, `loan-roi`, `property-price`). The features
+// come with column bounds the data owner declares (a private release of the rows scales from them,
+// never from the rows): a value outside them is clipped to them and counted.
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <armadillo>
+
+#include "dpbo/objective.hpp"
+#include "dpbo/space.hpp"
+#include "released_rows.hpp"
+
+namespace dpbo::plugin_data {
+
+enum class ResponseTransform { None, Log };
+
+struct TableSpec {
+    std::string owner;    // "objective 'table'"
+    std::string setting;  // the parameter naming the file, for messages
+    std::string file;
+    std::vector<Dimension> features;  // column names and declared bounds
+    std::string response;
+    // When set, the response is response / this column (e.g. a loan's payments over its amount), taken
+    // before the transform.
+    std::string response_divisor;
+    ResponseTransform transform = ResponseTransform::None;
+    char delimiter = ',';
+    // Rows whose response column is ≤ 0 under a log transform, or whose feature or response is `NA`
+    // or empty, are dropped and counted when true; refused, naming the line, when false.
+    bool drop_unusable = false;
+};
+
+struct TableRows {
+    arma::mat rows;       // n × d, within the declared bounds
+    arma::vec responses;  // n, transformed
+    std::size_t clipped = 0;     // rows with a feature clipped to its bounds
+    std::size_t dropped = 0;     // unusable rows dropped (drop_unusable)
+    std::size_t duplicates = 0;  // rows whose features repeat an earlier row's: dropped, the first kept
+};
+
+// Throws ValidationError naming spec.owner, the setting, the file, and the line and column at fault:
+// a missing column (with the header's names), a value that is no number, NA, a non-positive response
+// under the log transform (unless drop_unusable), no usable row.
+TableRows read_table(const TableSpec& spec);
+
+// "lo:hi,lo:hi" (one pair per name) into declared bounds. Throws ValidationError naming `owner`, the
+// key and the offending pair.
+std::vector<Dimension> parse_bounds(const std::string& text, const std::vector<std::string>& names,
+                                    const std::string& owner, const std::string& key);
+
+// A maximised objective over a table's rows: the value of a row is its response, found by the row's
+// exact features; the known optimum is the largest response. Figures computed from the rows (how
+// many were clipped, dropped, duplicated) are reference values, never part of the description.
+class TableObjective : public Objective {
+public:
+    TableObjective(TableRows table, std::vector<Dimension> features, double noise_stddev, std::string owner,
+                   std::string description);
+    const SearchSpace& space() const override { return space_; }
+    Sense sense() const override { return Sense::Maximise; }
+    Evaluations evaluate(const arma::mat& points, const EvaluationRequest& request) override;
+    double observation_noise_stddev() const override { return noise_stddev_; }
+    std::optional<KnownOptimum> known_optimum() const override;
+    std::string data_description() const override { return description_; }
+    std::vector<ReleasedValue> reference_values() const override;
+
+private:
+    SearchSpace space_;
+    arma::vec responses_;
+    released_rows::RowIndex index_;
+    double noise_stddev_;
+    std::string owner_;
+    std::string description_;
+    std::size_t clipped_;
+    std::size_t dropped_;
+    std::size_t duplicates_;
+};
+
+}  // namespace dpbo::plugin_data

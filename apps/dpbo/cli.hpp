@@ -41,5 +41,6 @@ int command_run(const std::vector<std::string>& arguments);
 int command_account(const std::vector<std::string>& arguments);
 int command_summary(const std::vector<std::string>& arguments);
 int command_audit(const std::vector<std::string>& arguments);
+int command_curator(const std::vector<std::string>& arguments);
 
 }  // namespace dpbo::cli

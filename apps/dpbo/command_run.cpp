@@ -39,6 +39,8 @@ void print_outcome(const RepeatOutcome& outcome, std::size_t repeats) {
 int command_run(const std::vector<std::string>& arguments) {
     CommonOptions common;
     JobOptions options;
+    std::string candidates;
+    std::string curator_command;
     po::options_description described(fmt::format("dpbo run [--algorithm A --objective O] [--ROLE MODULE ...] [options]\n{}",
                                                   kRoleOptionHelp));
     add_module_options(described, options);
@@ -50,7 +52,13 @@ int command_run(const std::vector<std::string>& arguments) {
          "privacy budget the run may spend: mu=M (mu-GDP), epsilon=E,delta=D or epsilon=E; the release that "
          "would exceed it is refused before its noise is drawn, and what was released until then is written")
         ("out", po::value(&options.out), "output folder (default: results/ALGORITHM-OBJECTIVE-TIME); "
-                                         "finished repeats found there are kept, not rerun");
+                                         "finished repeats found there are kept, not rerun")
+        ("candidates", po::value(&candidates),
+         "PO-GP-UCB's modeler: the released rows (released_rows.csv of 'dpbo curator release'); with --curator, "
+         "short for --objective curator --set objective.candidates=FILE")
+        ("curator", po::value(&curator_command),
+         "PO-GP-UCB's modeler: the curator program answering row queries (e.g. 'ssh host dpbo curator answer "
+         "--objective loan-roi'), short for --set objective.command=COMMAND");
     described.add(common_options(common));
     const po::variables_map given = parse_command(take_role_options(arguments, described, options), described);
     if (common.help) {
@@ -59,6 +67,20 @@ int command_run(const std::vector<std::string>& arguments) {
     }
 
     JobSpec job = job_settings(options, given);
+    if (given.count("candidates") || given.count("curator")) {
+        if (!given.count("candidates") || !given.count("curator"))
+            throw ValidationError(fmt::format("--{} needs --{}: the modeler searches the released rows and asks the "
+                                              "curator program for their responses",
+                                              given.count("candidates") ? "candidates" : "curator",
+                                              given.count("candidates") ? "curator" : "candidates"));
+        if (!options.objective.empty())
+            throw ValidationError(fmt::format("--objective {} with --candidates and --curator: the curator's rows are "
+                                              "the objective; leave --objective out",
+                                              options.objective));
+        options.objective = "curator";
+        job.objective.parameters["candidates"] = candidates;
+        job.objective.parameters["command"] = curator_command;
+    }
     const bool default_modules = options.algorithm.empty() && options.objective.empty();
     if (default_modules) {
         // The user's settings refine the default job rather than replace it.

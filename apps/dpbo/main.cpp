@@ -24,6 +24,7 @@ commands:
   account   privacy calculator over the accountant plugins (GDP: mu -> (epsilon, delta))
   summary   medians and ranges of a finished job's released and evaluation-only values over its repeats
   audit     try to refute a mechanism's or an algorithm's privacy claim from its releases on neighbouring data
+  curator   PO-GP-UCB's curator: release a dataset's rows privately, answer a modeler's row queries
 
 'dpbo <command> --help' describes a command's options.
 exit codes: 0 success, 1 failure while running, 2 usage or validation error, 3 (audit) claim refuted.
@@ -37,6 +38,7 @@ int dispatch(const std::string& command, const std::vector<std::string>& rest) {
     if (command == "account") return command_account(rest);
     if (command == "summary") return command_summary(rest);
     if (command == "audit") return command_audit(rest);
+    if (command == "curator") return command_curator(rest);
     if (command == "--help" || command == "-h" || command == "help") {
         std::cout << kUsage;
         return kSuccess;
@@ -45,8 +47,8 @@ int dispatch(const std::string& command, const std::vector<std::string>& rest) {
         std::cout << "dpbo " << DPBO_VERSION << "\n";
         return kSuccess;
     }
-    const auto near = dpbo::closest_match(command, {"list", "info", "run", "account", "summary", "audit"});
-    throw dpbo::ValidationError(fmt::format("unknown command '{}'{}; commands: list, info, run, account, summary, audit", command,
+    const auto near = dpbo::closest_match(command, {"list", "info", "run", "account", "summary", "audit", "curator"});
+    throw dpbo::ValidationError(fmt::format("unknown command '{}'{}; commands: list, info, run, account, summary, audit, curator", command,
                                             near ? fmt::format(" (did you mean '{}'?)", *near) : ""));
 }
 

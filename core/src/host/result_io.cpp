@@ -79,4 +79,36 @@ std::string trace_to_csv(const Trace& trace) {
     return out;
 }
 
+nlohmann::ordered_json privacy_statement_json(const PrivacyStatement& s) {
+    using json = nlohmann::ordered_json;
+    json out;
+    out["notion"] = to_string(s.notion);
+    // A conditional guarantee says so in its notion (see PrivacyStatement::conditional_on).
+    if (!s.conditional_on.empty() && s.notion != PrivacyNotion::NotPrivate)
+        out["notion"] = fmt::format("{} conditional on {}", to_string(s.notion), s.conditional_on);
+    if (!s.conditional_on.empty()) out["conditional_on"] = s.conditional_on;
+    out["headline"] = s.headline();
+    switch (s.notion) {
+        case PrivacyNotion::PureDP: out["epsilon"] = s.epsilon; break;
+        case PrivacyNotion::ApproxDP: out["epsilon"] = s.epsilon; out["delta"] = s.delta; break;
+        case PrivacyNotion::GaussianDP: out["mu"] = s.mu; break;
+        case PrivacyNotion::Renyi: {
+            json curve = json::array();
+            for (const auto& [order, eps] : s.rdp_curve) curve.push_back({{"order", order}, {"epsilon", eps}});
+            out["rdp_curve"] = curve;
+            break;
+        }
+        case PrivacyNotion::NotPrivate: break;
+    }
+    json equivalents = json::array();
+    for (const auto& [eps, del] : s.equivalent_epsilon_delta) equivalents.push_back({{"epsilon", eps}, {"delta", del}});
+    out["equivalent_epsilon_delta"] = equivalents;
+    out["neighbouring"] = s.neighbouring;
+    out["protected_unit"] = s.protected_unit;
+    out["released"] = s.released;
+    out["assumptions"] = s.assumptions;
+    out["mechanism"] = s.mechanism;
+    return out;
+}
+
 }  // namespace dpbo

@@ -1,6 +1,7 @@
 // Branin-Hoo: a standard two-dimensional test function with three global minimisers, used in the
-// PO-GP-UCB experiments. Holds no sensitive data; optional Gaussian observation noise makes it a
-// noisy benchmark.
+// PO-GP-UCB experiments (their appendix A searches it on a grid: `grid` = g makes the space the g × g
+// grid of the box, whose bounds are declared). Holds no sensitive data; optional Gaussian
+// observation noise makes it a noisy benchmark.
 #include <numbers>
 
 #include <fmt/format.h>
@@ -31,14 +32,22 @@ class Branin final : public dpbo::Objective {
 public:
     static dpbo::ParameterSchema schema() {
         dpbo::ParameterSchema schema;
+        schema.integer("grid", {.fallback = 0, .lower = 0, .upper = 2000,
+                                .doc = "0: the box; g ≥ 2: the g × g grid of the box as a finite set of rows "
+                                       "(PO-GP-UCB's Branin-Hoo experiment)"});
         dpbo::add_noise_parameter(schema);
         return schema;
     }
 
     explicit Branin(const dpbo::ParameterSet& parameters)
-        : space_(dpbo::SearchSpace::box({{.name = "x1", .lower = -5.0, .upper = 10.0},
-                                         {.name = "x2", .lower = 0.0, .upper = 15.0}})),
-          noise_stddev_(parameters.real("noise_stddev")) {}
+        : box_(dpbo::SearchSpace::box({{.name = "x1", .lower = -5.0, .upper = 10.0},
+                                       {.name = "x2", .lower = 0.0, .upper = 15.0}})),
+          noise_stddev_(parameters.real("noise_stddev")) {
+        const auto grid = static_cast<std::size_t>(parameters.integer("grid"));
+        if (grid == 1)
+            throw dpbo::ValidationError(fmt::format("{}: grid = 1; expected 0 (the box) or at least 2 levels", kOwner));
+        space_ = grid == 0 ? box_ : dpbo::SearchSpace::candidates_within(box_.grid(grid), box_.dimensions());
+    }
 
     const dpbo::SearchSpace& space() const override { return space_; }
     // Added by the host after it checks the exact values.
@@ -50,16 +59,18 @@ public:
             throw dpbo::RunError(fmt::format("{}: points have {} columns; Branin takes 2", kOwner,
                                              points.n_cols));
         }
-        const arma::vec x1 = points.col(0);
-        const arma::vec x2 = points.col(1);
         dpbo::Evaluations result;
         result.points = points;
-        result.values = kA * arma::square(x2 - kB * arma::square(x1) + kC * x1 - kR) +
-                        kS * (1.0 - kT) * arma::cos(x1) + kS;
+        result.values = branin(points);
         return result;
     }
 
     std::optional<dpbo::KnownOptimum> known_optimum() const override {
+        if (space_.is_finite()) {
+            const arma::vec values = branin(space_.candidate_rows());
+            const arma::uvec best = arma::find(values == values.min());
+            return dpbo::KnownOptimum{values.min(), space_.candidate_rows().rows(best)};
+        }
         dpbo::KnownOptimum optimum;
         optimum.value = kOptimumValue;
         optimum.points = {{-kPi, 12.275}, {kPi, 2.275}, {3.0 * kPi, 2.475}};
@@ -67,6 +78,13 @@ public:
     }
 
 private:
+    static arma::vec branin(const arma::mat& points) {
+        const arma::vec x1 = points.col(0);
+        const arma::vec x2 = points.col(1);
+        return kA * arma::square(x2 - kB * arma::square(x1) + kC * x1 - kR) + kS * (1.0 - kT) * arma::cos(x1) + kS;
+    }
+
+    dpbo::SearchSpace box_;
     dpbo::SearchSpace space_;
     double noise_stddev_;
 };
@@ -74,5 +92,5 @@ private:
 }  // namespace
 
 DPBO_PLUGIN(Branin, "branin", "1.0.0",
-            "Branin-Hoo on [-5,10]x[0,15], three global minima of 5/(4 pi), optional noise",
+            "Branin-Hoo on [-5,10]x[0,15] or a grid of it, three global minima of 5/(4 pi), optional noise",
             "Dixon & Szegő (1978); SPEC §4 (PO-GP-UCB experiments)")

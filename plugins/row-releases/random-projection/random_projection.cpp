@@ -9,8 +9,8 @@
 // AᵀA moves little between neighbours. Here M multiplies the feature side, so every column of Z is a
 // combination of X's d columns: Z lies in the column space of X, an n-dimensional subspace fixed by
 // the data. Two neighbouring datasets give Z's whose supports are different subspaces — disjoint up
-// to a set of probability zero — so one draw tells them apart, and whoever knows d rows of X
-// recovers every other row of X (or X̃) exactly. `dpbo audit --release random-projection` runs that
+// to a set of probability zero — so one draw tells them apart, and whoever knows d + 1 rows of X
+// recovers every other row of X exactly. `dpbo audit --release random-projection` runs that
 // test. The module is kept, faithful, to reproduce the paper's experiments; its runs claim nothing.
 #include <cmath>
 #include <optional>
@@ -86,7 +86,7 @@ public:
                     "Kharkovskii, Dai & Low (2020, Thm 1) claim ({}, {})-DP for this release by Blocki et al. (2012); "
                     "the claim does not hold: Z = r^-1/2·X̃·M lies in the column space of X (M multiplies the "
                     "features, not the records), so Z reveals that subspace exactly, neighbouring datasets give Z's "
-                    "in different subspaces, and anyone who knows d rows of X recovers every other row of X̃ "
+                    "in different subspaces, and anyone who knows d + 1 rows of X recovers every other row of X "
                     "(`dpbo audit --release random-projection` tells neighbours apart)",
                     epsilon_, delta_));
         statement.mechanism += fmt::format(

@@ -2,6 +2,9 @@
 #include <filesystem>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
+#include "dpbo/privacy_statement.hpp"
 #include "dpbo/result.hpp"
 
 namespace dpbo {
@@ -15,5 +18,8 @@ void write_file_atomically(const std::filesystem::path& target, const std::strin
 bool is_atomic_write_temporary(const std::string& file_name, const std::string& target_name);
 
 std::string trace_to_csv(const Trace& trace);
+
+// A privacy statement as result.json writes it (notion, parameters, scope, released, assumptions).
+nlohmann::ordered_json privacy_statement_json(const PrivacyStatement& statement);
 
 }  // namespace dpbo

@@ -342,42 +342,66 @@ TEST_CASE("acquisition optimiser: malformed boxes are refused") {
                     dpbo::ValidationError);
 }
 
-TEST_CASE("acquisition optimiser: best_candidate is the argmax of an exhaustive scan across chunks") {
-    const auto model = any_gp();
+// A surrogate that only reports its size: best_candidate scores a set whole while
+// candidates × (size + 1) stays within 2^24 entries and in chunks of 4096 rows beyond, and the stub
+// acquisitions here never read the model.
+class SizedModel final : public dpbo::Surrogate {
+public:
+    explicit SizedModel(std::size_t size) : size_(size) {}
+    void condition(const arma::mat&, const arma::vec&) override {}
+    void append(const arma::mat&, const arma::vec&) override {}
+    void truncate(std::size_t) override {}
+    std::size_t size() const override { return size_; }
+    dpbo::Posterior predict(const arma::mat&) const override { FAIL("the stub acquisitions never predict"); return {}; }
+    std::string describe() const override { return "sized stub"; }
+
+private:
+    std::size_t size_;
+};
+
+TEST_CASE("acquisition optimiser: best_candidate is the argmax of an exhaustive scan, whole or in chunks") {
     dpbo::ExperimentRng rng(14);
     const arma::mat candidates = rng.uniform(10000, 3);
     const Bowl bowl({0.5, 0.25, 0.75}, {1.0, 2.0, 3.0}, false);
-    const arma::vec scores = bowl.score(*model, candidates, {});
-    bowl.evaluations = 0;
-    CHECK(dpbo::best_candidate(bowl, *model, {}, candidates) == scores.index_max());
-    CHECK(bowl.evaluations == 10000);
-
+    const arma::vec scores = bowl.score(*any_gp(), candidates, {});
     std::vector<bool> excluded(10000, false);
     excluded[scores.index_max()] = true;
     arma::vec without = scores;
     without(scores.index_max()) = -arma::datum::inf;
-    bowl.evaluations = 0;
-    CHECK(dpbo::best_candidate(bowl, *model, {}, candidates, excluded) == without.index_max());
-    CHECK(bowl.evaluations == 9999);  // excluded rows are not scored
+    for (const std::size_t size : {std::size_t{2}, std::size_t{5000}}) {
+        CAPTURE(size);
+        const SizedModel model(size);
+        bowl.evaluations = 0;
+        CHECK(dpbo::best_candidate(bowl, model, {}, candidates) == scores.index_max());
+        CHECK(bowl.evaluations == 10000);
+        bowl.evaluations = 0;
+        CHECK(dpbo::best_candidate(bowl, model, {}, candidates, excluded) == without.index_max());
+        // Whole: excluded rows are scored and passed over (the set stays the same matrix, whose
+        // posterior a GP extends); in chunks they are left out.
+        CHECK(bowl.evaluations == (size == 2 ? 10000 : 9999));
+    }
 }
 
-TEST_CASE("acquisition optimiser: best_candidate keeps the lowest index among ties, also across chunks") {
-    const auto model = any_gp();
+TEST_CASE("acquisition optimiser: best_candidate keeps the lowest index among ties, whole or across chunks") {
     arma::mat candidates(10000, 1, arma::fill::zeros);
     candidates(5000, 0) = 0.95;  // second chunk
     candidates(9000, 0) = 0.97;  // third chunk, same score floor(9.7) = floor(9.5) = 9
     candidates(3, 0) = 0.55;
-    const Steps steps;
-    CHECK(dpbo::best_candidate(steps, *model, {}, candidates) == 5000);
-    CHECK(steps.calls == 3);  // chunks of at most 4096 rows, one batch each
-    std::vector<bool> excluded(10000, false);
-    excluded[5000] = true;
-    CHECK(dpbo::best_candidate(steps, *model, {}, candidates, excluded) == 9000);
-    excluded[9000] = true;
-    CHECK(dpbo::best_candidate(steps, *model, {}, candidates, excluded) == 3);
-    // All zeros tie at score 0 once the three larger rows are gone: the lowest index wins.
-    excluded[3] = true;
-    CHECK(dpbo::best_candidate(steps, *model, {}, candidates, excluded) == 0);
+    for (const std::size_t size : {std::size_t{2}, std::size_t{5000}}) {
+        CAPTURE(size);
+        const SizedModel model(size);
+        const Steps steps;
+        CHECK(dpbo::best_candidate(steps, model, {}, candidates) == 5000);
+        CHECK(steps.calls == (size == 2 ? 1 : 3));  // one batch, or chunks of at most 4096 rows
+        std::vector<bool> excluded(10000, false);
+        excluded[5000] = true;
+        CHECK(dpbo::best_candidate(steps, model, {}, candidates, excluded) == 9000);
+        excluded[9000] = true;
+        CHECK(dpbo::best_candidate(steps, model, {}, candidates, excluded) == 3);
+        // All zeros tie at score 0 once the three larger rows are gone: the lowest index wins.
+        excluded[3] = true;
+        CHECK(dpbo::best_candidate(steps, model, {}, candidates, excluded) == 0);
+    }
 }
 
 TEST_CASE("acquisition optimiser: best_candidate refuses when nothing can be chosen") {

@@ -316,8 +316,24 @@ std::size_t best_candidate(const Acquisition& acquisition, const Surrogate& mode
         }
     };
 
-    if (excluded.empty() && count <= kChunkRows) {
-        if (count > 0) consider(acquisition.score(model, candidates, context), candidates, [](arma::uword k) { return k; });
+    // The whole set in one call while its posterior fits comfortably: the same matrix every step, so
+    // a GP surrogate extends the predictions it cached instead of recomputing them (O(n·m) per new
+    // observation instead of O(n²·m), m candidates, while its hyperparameters stay). Excluded rows
+    // are scored and then passed over.
+    constexpr double kWholeSetEntries = 1 << 24;
+    if (count > 0 && (count <= kChunkRows ||
+                      static_cast<double>(count) * static_cast<double>(model.size() + 1) <= kWholeSetEntries)) {
+        const arma::vec scores = acquisition.score(model, candidates, context);
+        check_scores(scores, candidates, "candidate scan");
+        for (arma::uword k = 0; k < scores.n_elem; ++k) {
+            if (!excluded.empty() && excluded[k]) continue;
+            // Strictly greater: the scan runs in index order, so ties keep the lowest index.
+            if (!found || scores(k) > best_score) {
+                found = true;
+                best_score = scores(k);
+                best_index = k;
+            }
+        }
     } else {
         std::vector<arma::uword> kept;
         kept.reserve(std::min(count, kChunkRows));

@@ -41,9 +41,10 @@ public:
     std::vector<dpbo::Role> roles() const override {
         return {
             {"surrogate", dpbo::ModuleKind::Surrogate, true, "gp",
-             "the GP over the released rows: isotropic squared exponential, hyperparameters by maximum likelihood",
+             "the GP over the released rows: isotropic squared exponential, hyperparameters by maximum likelihood, "
+             "refitted every 5 observations (between refits the posterior over the rows is extended, not recomputed)",
              {{"kernel", "rbf"}, {"ard", "false"}, {"mean", "constant"}, {"standardise", "true"},
-              {"fit", "marginal-likelihood"}}},
+              {"fit", "marginal-likelihood"}, {"refit_every", "5"}}},
             {"acquisition", dpbo::ModuleKind::Acquisition, true, "ucb",
              "GP-UCB with β_t = 2 log(n t² π² / (6δ′)), δ′ = δ_ucb/2 = 0.025 (the paper's δ_ucb = 0.05)",
              {{"beta_schedule", "finite"}, {"delta", "0.025"}}},

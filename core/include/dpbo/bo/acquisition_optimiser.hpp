@@ -84,7 +84,10 @@ AcquisitionOptimum maximise_in_box(const Acquisition& acquisition, const Surroga
                                    ExperimentRng& rng);
 
 // Index of the best row of `candidates` (the lowest index among ties); rows flagged in `excluded`
-// (if non-empty, one flag per row) are skipped. Throws RunError when every row is excluded.
+// (if non-empty, one flag per row) are never chosen. The set is scored in one call while its
+// posterior is small (candidates × (model size + 1) ≤ 2^24), so a GP surrogate extends the
+// predictions it cached for it; beyond, in chunks of 4096 rows without the excluded ones. Throws
+// RunError when every row is excluded.
 std::size_t best_candidate(const Acquisition& acquisition, const Surrogate& model,
                            const AcquisitionContext& context, const arma::mat& candidates,
                            const std::vector<bool>& excluded = {});

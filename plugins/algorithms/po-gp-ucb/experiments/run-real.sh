@@ -9,7 +9,7 @@ out=${1:?usage: run-real.sh OUT_DIR [DPBO]}
 dpbo=${2:-$here/../../../../build/bin/dpbo}
 mkdir -p "$out"
 baseline=(--surrogate gp --set surrogate.kernel=rbf --set surrogate.ard=false --set surrogate.mean=constant
-          --set surrogate.standardise=true --set surrogate.fit=marginal-likelihood
+          --set surrogate.standardise=true --set surrogate.fit=marginal-likelihood --set surrogate.refit_every=5
           --acquisition ucb --set acquisition.beta_schedule=finite --set acquisition.delta=0.025
           --set algorithm.initial_points=5 --seed 1 --repeat 50)
 "$dpbo" run --algorithm gp-ucb --objective loan-roi "${baseline[@]}" --set algorithm.budget=55 \

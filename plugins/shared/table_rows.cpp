@@ -9,7 +9,9 @@
 #include <fmt/format.h>
 
 #include "data_file_lines.hpp"
+#include "shipped_data.hpp"
 #include "dpbo/errors.hpp"
+#include "dpbo/evaluation.hpp"
 #include "dpbo/parameters.hpp"
 
 namespace dpbo::plugin_data {
@@ -89,6 +91,16 @@ std::vector<Dimension> parse_bounds(const std::string& text, const std::vector<s
         bounds.push_back({names[j], *lo, *hi});
     }
     return bounds;
+}
+
+void add_shipped_table_parameters(ParameterSchema& schema, const std::string& data_file_doc) {
+    schema.text("data_file", std::nullopt, data_file_doc);
+    add_noise_parameter(schema);
+}
+
+std::string shipped_or_given_file(const ParameterSet& parameters, const std::string& shipped, const std::string& owner) {
+    if (parameters.has("data_file")) return parameters.text("data_file");
+    return shipped_data_file(shipped, owner, "set data_file to a copy in the same schema");
 }
 
 TableRows read_table(const TableSpec& spec) {

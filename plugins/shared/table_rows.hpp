@@ -11,6 +11,7 @@
 #include <armadillo>
 
 #include "dpbo/objective.hpp"
+#include "dpbo/parameters.hpp"
 #include "dpbo/space.hpp"
 #include "released_rows.hpp"
 
@@ -51,6 +52,13 @@ TableRows read_table(const TableSpec& spec);
 // key and the offending pair.
 std::vector<Dimension> parse_bounds(const std::string& text, const std::vector<std::string>& names,
                                     const std::string& owner, const std::string& key);
+
+// An objective that ships its table: its `data_file` parameter (absent: the shipped file) and
+// `noise_stddev`.
+void add_shipped_table_parameters(ParameterSchema& schema, const std::string& data_file_doc);
+// data_file when given, else the path of the shipped file `shipped` (RunError naming `owner` when it
+// is missing).
+std::string shipped_or_given_file(const ParameterSet& parameters, const std::string& shipped, const std::string& owner);
 
 // A maximised objective over a table's rows: the value of a row is its response, found by the row's
 // exact features; the known optimum is the largest response. Figures computed from the rows (how

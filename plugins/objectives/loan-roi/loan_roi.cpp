@@ -6,10 +6,8 @@
 
 #include <fmt/format.h>
 
-#include "dpbo/evaluation.hpp"
 #include "dpbo/parameters.hpp"
 #include "dpbo/plugin.hpp"
-#include "shipped_data.hpp"
 #include "table_rows.hpp"
 
 namespace {
@@ -21,9 +19,7 @@ dpbo::plugin_data::TableSpec loan_spec(const dpbo::ParameterSet& p) {
     dpbo::plugin_data::TableSpec spec;
     spec.owner = kOwner;
     spec.setting = "data_file";
-    spec.file = p.has("data_file") ? p.text("data_file")
-                                   : dpbo::plugin_data::shipped_data_file(kShipped, kOwner,
-                                                                          "set data_file to a copy in the same schema");
+    spec.file = dpbo::plugin_data::shipped_or_given_file(p, kShipped, kOwner);
     // Public ranges, not the sample's: LendingClub's loans were at most 35 000 USD then and its rates
     // within 5–25 %; incomes above 250 000 USD are clipped to it.
     spec.features = {{"funded_amnt_inv", 0.0, 35000.0}, {"int_rate", 5.0, 25.0}, {"annual_inc", 0.0, 250000.0}};
@@ -38,10 +34,9 @@ class LoanRoi final : public dpbo::plugin_data::TableObjective {
 public:
     static dpbo::ParameterSchema schema() {
         dpbo::ParameterSchema schema;
-        schema.text("data_file", std::nullopt,
-                    "a CSV in the Kaggle LendingClub schema (at least funded_amnt_inv, int_rate, annual_inc, "
+        dpbo::plugin_data::add_shipped_table_parameters(
+            schema, "a CSV in the Kaggle LendingClub schema (at least funded_amnt_inv, int_rate, annual_inc, "
                     "total_pymnt_inv); absent: the shipped sample of 1 000 loans");
-        dpbo::add_noise_parameter(schema);
         return schema;
     }
     explicit LoanRoi(const dpbo::ParameterSet& p) : LoanRoi(loan_spec(p), p.real("noise_stddev")) {}

@@ -6,10 +6,8 @@
 
 #include <fmt/format.h>
 
-#include "dpbo/evaluation.hpp"
 #include "dpbo/parameters.hpp"
 #include "dpbo/plugin.hpp"
-#include "shipped_data.hpp"
 #include "table_rows.hpp"
 
 namespace {
@@ -21,9 +19,7 @@ dpbo::plugin_data::TableSpec property_spec(const dpbo::ParameterSet& p) {
     dpbo::plugin_data::TableSpec spec;
     spec.owner = kOwner;
     spec.setting = "data_file";
-    spec.file = p.has("data_file") ? p.text("data_file")
-                                   : dpbo::plugin_data::shipped_data_file(kShipped, kOwner,
-                                                                          "set data_file to a copy in the same schema");
+    spec.file = dpbo::plugin_data::shipped_or_given_file(p, kShipped, kOwner);
     // California's bounding box: public, whatever the sample.
     spec.features = {{"longitude", -124.5, -114.0}, {"latitude", 32.5, 42.0}};
     spec.response = "median_house_value";
@@ -35,10 +31,9 @@ class PropertyPrice final : public dpbo::plugin_data::TableObjective {
 public:
     static dpbo::ParameterSchema schema() {
         dpbo::ParameterSchema schema;
-        schema.text("data_file", std::nullopt,
-                    "a CSV with longitude, latitude and median_house_value columns; absent: the shipped 2 004-row "
+        dpbo::plugin_data::add_shipped_table_parameters(
+            schema, "a CSV with longitude, latitude and median_house_value columns; absent: the shipped 2 004-row "
                     "sample");
-        dpbo::add_noise_parameter(schema);
         return schema;
     }
     explicit PropertyPrice(const dpbo::ParameterSet& p) : PropertyPrice(property_spec(p), p.real("noise_stddev")) {}

@@ -29,6 +29,12 @@ CuratorRelease release_objective_rows(const Objective& data, RowRelease& release
     out.rows = std::move(outcome.rows);
     out.evaluation_only = std::move(outcome.evaluation_only);
     out.guarantee = release.guarantee();
+    // Replacing one row keeps n; an objective that drops rows (duplicates, unusable values) before
+    // they reach here could turn a replaced row into a missing one, which the relation does not cover.
+    out.guarantee.assumptions.push_back(fmt::format(
+        "the rows are those {} presents ({} of them, in its order); neighbouring datasets have as many, and a "
+        "row the objective drops before the release (e.g. as a duplicate) is outside the relation",
+        data.describe_origin(), out.rows.n_rows));
     return out;
 }
 

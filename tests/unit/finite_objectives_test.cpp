@@ -135,6 +135,13 @@ TEST_CASE("po-gp-ucb: in one process the curator releases, the modeler searches 
     REQUIRE(result.files.size() == 1);
     CHECK(result.files.front().name == "released_rows.csv");
 
+    // Known hyperparameters (the paper's analysis): the run takes them instead of fitting.
+    auto known = dpbo::test::make<dpbo::Algorithm>("po-gp-ucb", {{"budget", "15"}, {"initial_points", "3"},
+                                                                  {"lengthscale", "4.4"}, {"noise_variance", "1e-5"}});
+    const dpbo::RunResult with_known = dpbo::test::run_algorithm(*known, *grid, 1, components);
+    CHECK(with_known.privacy.notion == dpbo::PrivacyNotion::NotPrivate);
+    CHECK(dpbo::test::named_value(with_known.released, "best_point").n_cols == 5);
+
     // An objective over a box is refused by the curator, naming what it needs.
     auto box = objective("branin");
     CHECK_THROWS_WITH_AS(dpbo::test::run_algorithm(*algorithm, *box, 1, components),

@@ -3,6 +3,7 @@
 // for responses by row index. With a run's objective that is already released rows (the `curator`
 // objective, which asks a curator program, possibly on another machine) only the modeler runs here;
 // otherwise the curator runs in this process too (local_curator.cpp).
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -10,9 +11,11 @@
 
 #include "dpbo/bo/loop.hpp"
 #include "dpbo/errors.hpp"
+#include "dpbo/module_factory.hpp"
 #include "dpbo/objective.hpp"
 #include "dpbo/plugin.hpp"
 #include "dpbo/privacy_statement.hpp"
+#include "dpbo/surrogate.hpp"
 #include "local_curator.hpp"
 #include "modeler.hpp"
 
@@ -28,6 +31,15 @@ public:
                     {.fallback = 25.0, .lower = 0.0, .lower_inclusive = false,
                      .doc = "the curator scales the rows from their declared column bounds to rows of L2 norm at most "
                             "this (the paper: 25); a change of one row by 1 in those units is what the release covers"})
+            .real("lengthscale",
+                  {.lower = 0.0, .lower_inclusive = false,
+                   .doc = "the known length-scale of f's GP, in the release's units (norm_bound-scaled rows), used "
+                          "unchanged on Z with signal variance 1 and noise_variance, as the paper's analysis does "
+                          "(§2: the hyperparameters of the GP on X, reused on Z); absent: the surrogate role's "
+                          "GP, fitted by maximum likelihood on Z"})
+            .real("noise_variance",
+                  {.fallback = 1e-5, .lower = 0.0, .lower_inclusive = false,
+                   .doc = "with lengthscale: the known noise variance σ_n² of the responses"})
             .boolean("write_released_rows", true,
                      "write the released rows Z to released_rows.csv in the repeat's folder (one process only)");
         return schema;
@@ -36,6 +48,9 @@ public:
     explicit PoGpUcb(const dpbo::ParameterSet& parameters)
         : settings_(dpbo::bo_loop_settings(parameters)),
           norm_bound_(parameters.real("norm_bound")),
+          known_lengthscale_(parameters.has("lengthscale") ? std::optional<double>(parameters.real("lengthscale"))
+                                                           : std::nullopt),
+          noise_variance_(parameters.real("noise_variance")),
           write_released_rows_(parameters.boolean("write_released_rows")) {}
 
     std::vector<dpbo::Role> roles() const override {
@@ -63,8 +78,8 @@ public:
                 "algorithm '{}': {} holds sensitive rows and no row release was given for the role 'release'",
                 kName, context.objective.describe_origin()));
         auto curator = po_gp_ucb::LocalCurator::release_rows(context, *release, norm_bound_, kName);
-        dpbo::RunContext modeler_context{*curator,      context.evaluator, context.rng,   context.ledger,
-                                         context.observer, context.modules, context.roles};
+        dpbo::RunContext modeler_context{*curator,         context.evaluator, context.rng,  context.ledger,
+                                         context.observer, context.modules,   roles_for(*curator, context)};
         dpbo::RunResult result = po_gp_ucb::run_modeler(modeler_context, settings_, kName);
         const dpbo::CuratorRelease& released = curator->release();
         for (const auto& diagnostic : released.evaluation_only) result.evaluation_only.push_back(diagnostic);
@@ -75,7 +90,9 @@ public:
 
 private:
     dpbo::RunResult modeler_only(dpbo::RunContext& context) {
-        dpbo::RunResult result = po_gp_ucb::run_modeler(context, settings_, kName);
+        dpbo::RunContext modeler_context{context.objective, context.evaluator, context.rng,  context.ledger,
+                                         context.observer,  context.modules,   roles_for(context.objective, context)};
+        dpbo::RunResult result = po_gp_ucb::run_modeler(modeler_context, settings_, kName);
         result.privacy = dpbo::PrivacyStatement::not_private(
             {"the responses at the rows the modeler chose, as the curator answered them",
              "the best row, its index and its response"},
@@ -84,6 +101,25 @@ private:
                         "answers with responses it does not privatise",
                         context.objective.data_description()));
         return result;
+    }
+
+    // The run's roles, with the surrogate replaced by a GP with the known hyperparameters when a
+    // length-scale is given. The loop sees the released rows in the unit cube of their common bounds
+    // [−m, m] (released_rows::space_of), so the length-scale ℓ in the release's units is ℓ/(2m) there.
+    dpbo::RoleModules roles_for(const dpbo::Objective& rows, const dpbo::RunContext& context) const {
+        if (!known_lengthscale_) return context.roles;
+        const double width = rows.space().upper()(0) - rows.space().lower()(0);
+        dpbo::RoleModules roles;
+        for (const auto& [name, module] : context.roles.all())
+            if (name != "surrogate") roles.add(name, module);
+        roles.add("surrogate", context.modules.create_as<dpbo::Surrogate>(
+                                   "gp", {{"kernel", "rbf"},
+                                          {"ard", "false"},
+                                          {"fit", "none"},
+                                          {"lengthscale", fmt::format("{:.17g}", *known_lengthscale_ / width)},
+                                          {"signal_variance", "1"},
+                                          {"noise_variance", fmt::format("{:.17g}", noise_variance_)}}));
+        return roles;
     }
 
     static dpbo::ResultFile released_rows_file(const arma::mat& rows) {
@@ -110,11 +146,14 @@ private:
                         "whole claims nothing; the release of the rows alone: {} — {}; it covers {}; scaling: {}",
                         released.guarantee.headline(), released.guarantee.mechanism, released.covered_change,
                         released.scaling));
+        statement.assumptions = released.guarantee.assumptions;
         return statement;
     }
 
     dpbo::BoLoopSettings settings_;
     double norm_bound_;
+    std::optional<double> known_lengthscale_;
+    double noise_variance_;
     bool write_released_rows_;
 };
 

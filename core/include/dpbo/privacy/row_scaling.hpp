@@ -28,7 +28,8 @@ public:
     // `sensitivity` in the release's units when no other column moves: sensitivity·half_width_j/a.
     arma::rowvec covered_change(double sensitivity) const;
     // The protected change in words and the user's units: "one row moving within the ellipsoid
-    // Σ_j (Δx_j / c_j)² ≤ 1, c = (funded_amnt_inv: 4.9e+03, int_rate: 0.7, ...)".
+    // Σ_j (Δx_j / c_j)² ≤ 1 in the data's own units, c = (funded_amnt_inv: 1212, int_rate: 0.6928,
+    // ...)".
     std::string describe_covered_change(double sensitivity) const;
     // "column j ↦ (x_j − centre_j)·a/half_width_j from the declared bounds [...]": the map, for the
     // statement's assumptions.

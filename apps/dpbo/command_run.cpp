@@ -77,6 +77,11 @@ int command_run(const std::vector<std::string>& arguments) {
             throw ValidationError(fmt::format("--objective {} with --candidates and --curator: the curator's rows are "
                                               "the objective; leave --objective out",
                                               options.objective));
+        for (const char* key : {"candidates", "command"})
+            if (job.objective.parameters.count(key))
+                throw ValidationError(fmt::format("--set objective.{} with --candidates and --curator: they set it; "
+                                                  "give it once",
+                                                  key));
         options.objective = "curator";
         job.objective.parameters["candidates"] = candidates;
         job.objective.parameters["command"] = curator_command;

@@ -131,8 +131,10 @@ protected:
         const std::string line = process_->receive("answer");
         const auto reply = nlohmann::json::parse(line, nullptr, false);
         if (reply.is_discarded() || !reply.is_object())
-            throw dpbo::RunError(process_->describe_failure(fmt::format("answered '{}', which is no JSON object",
-                                                                        shortened(line))));
+            throw dpbo::RunError(process_->describe_failure(
+                fmt::format("answered '{}' to {}, which is {}; expected {{\"values\":[...]}} or {{\"error\":\"...\"}}",
+                            shortened(line), request.dump(),
+                            reply.is_discarded() ? "not valid JSON (numbers must be finite)" : "no JSON object")));
         if (reply.contains("error"))
             throw dpbo::RunError(process_->describe_failure(
                 fmt::format("refused {}: {}", request.dump(), reply["error"].is_string() ? reply["error"].get<std::string>()

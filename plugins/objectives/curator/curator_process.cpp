@@ -57,6 +57,8 @@ CuratorProcess::CuratorProcess(std::string command, double timeout_seconds, std:
         execl("/bin/sh", "sh", "-c", command_.c_str(), static_cast<char*>(nullptr));
         _exit(127);
     }
+    // Also here, so the group exists before the destructor may have to stop it.
+    setpgid(pid_, pid_);
     close(stderr_fd);
     close(in_pipe[0]);
     close(out_pipe[1]);
@@ -68,15 +70,17 @@ CuratorProcess::~CuratorProcess() {
     if (to_child_ >= 0) close(to_child_);
     if (pid_ > 0) {
         // The curator is asked to finish by the end of its input; one that does not is killed, with
-    // everything it started (a `sleep` left behind would hold the pipes of whoever started dpbo).
+        // everything it started (a `sleep` left behind would hold the pipes of whoever started dpbo).
         int status = 0;
         bool reaped = false;
-        for (int i = 0; i < 200 && !reaped; ++i) {
+        // One that already let a timeout pass is not waited for again.
+        const int grace_steps = timed_out_ ? 0 : 200;
+        for (int i = 0; i < grace_steps && !reaped; ++i) {
             reaped = waitpid(pid_, &status, WNOHANG) == pid_;
             if (!reaped) std::this_thread::sleep_for(std::chrono::milliseconds(10));
         }
         if (!reaped) {
-            kill(-pid_, SIGKILL);
+            if (kill(-pid_, SIGKILL) != 0) kill(pid_, SIGKILL);
             waitpid(pid_, &status, 0);
         }
     }
@@ -91,12 +95,18 @@ std::string CuratorProcess::describe_failure(const std::string& what) const {
 }
 
 void CuratorProcess::send(const std::string& line) {
+    // A curator that has stopped reading (it exited, or closed its input) is not reported here: what it
+    // wrote before, or how it exited, is found by the receive() that follows, which says more.
+    if (input_closed_) return;
     const std::string data = line + "\n";
     std::size_t written = 0;
     while (written < data.size()) {
         const ssize_t n = write(to_child_, data.data() + written, data.size() - written);
         if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) throw dpbo::RunError(describe_failure("stopped reading its input (it exited?)"));
+        if (n <= 0) {
+            input_closed_ = true;
+            return;
+        }
         written += static_cast<std::size_t>(n);
     }
 }
@@ -111,9 +121,11 @@ std::string CuratorProcess::receive(const std::string& waiting_for) {
             return line;
         }
         const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-        if (left.count() <= 0)
+        if (left.count() <= 0) {
+            timed_out_ = true;
             throw dpbo::RunError(describe_failure(fmt::format("sent no {} within {} s (objective.timeout)", waiting_for,
                                                               timeout_seconds_)));
+        }
         pollfd ready{from_child_, POLLIN, 0};
         const int polled = poll(&ready, 1, static_cast<int>(left.count()));
         if (polled < 0 && errno == EINTR) continue;

@@ -15,6 +15,7 @@ public:
     CuratorProcess(const CuratorProcess&) = delete;
     CuratorProcess& operator=(const CuratorProcess&) = delete;
 
+    // Writes one line to its stdin; a curator that no longer reads is reported by the next receive().
     void send(const std::string& line);
     // The next line the program writes, without its newline.
     std::string receive(const std::string& waiting_for);
@@ -31,6 +32,8 @@ private:
     int from_child_ = -1;
     std::string stderr_path_;
     std::string buffer_;
+    bool input_closed_ = false;
+    bool timed_out_ = false;
 };
 
 }  // namespace curator

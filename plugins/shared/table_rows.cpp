@@ -1,9 +1,12 @@
 #include "table_rows.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 #include <set>
+#include <system_error>
 #include <unordered_set>
 
 #include <fmt/format.h>
@@ -18,8 +21,9 @@ namespace dpbo::plugin_data {
 
 namespace {
 
-// Fields of one line; a field in double quotes may hold the delimiter, and "" is a quote.
-std::vector<std::string> split_fields(const std::string& line, char delimiter) {
+// Fields of one line; a field in double quotes may hold the delimiter, and "" is a quote. An unclosed
+// quote would swallow the rest of the line silently, so it is refused (`where` names the line).
+std::vector<std::string> split_fields(const std::string& line, char delimiter, const std::string& where) {
     std::vector<std::string> fields(1);
     bool quoted = false;
     for (std::size_t i = 0; i < line.size(); ++i) {
@@ -41,6 +45,10 @@ std::vector<std::string> split_fields(const std::string& line, char delimiter) {
             fields.back() += c;
         }
     }
+    if (quoted)
+        throw ValidationError(fmt::format("{}: a quote opened in field {} is never closed; expected \"...\" around "
+                                          "a field (a quote inside one written \"\")",
+                                          where, fields.size()));
     for (auto& field : fields) {
         const auto first = field.find_first_not_of(" \t");
         const auto last = field.find_last_not_of(" \t");
@@ -104,6 +112,11 @@ std::string shipped_or_given_file(const ParameterSet& parameters, const std::str
 }
 
 TableRows read_table(const TableSpec& spec) {
+    // A path the user gave that is not there is a mistake in the configuration, not a failed run.
+    std::error_code error;
+    if (!std::filesystem::exists(spec.file, error))
+        throw ValidationError(fmt::format("{}: {} = '{}': no such file; expected a CSV file with a header line",
+                                          spec.owner, spec.setting, spec.file));
     DataFileLines lines(spec.file, {spec.owner, spec.setting, "a CSV file with a header line"});
     std::string line;
     const auto where = [&](std::size_t number) {
@@ -112,23 +125,35 @@ TableRows read_table(const TableSpec& spec) {
     if (!lines.next(line))
         throw ValidationError(fmt::format("{}: {} '{}' is empty; expected a header line", spec.owner, spec.setting,
                                           spec.file));
-    const std::vector<std::string> header = split_fields(line, spec.delimiter);
-    const auto column_of = [&](const std::string& name) {
+    const std::vector<std::string> header = split_fields(line, spec.delimiter, where(1));
+    // `key` is the parameter that named the column; empty when the objective's own schema needs it.
+    const auto column_of = [&](const std::string& name, const std::string& key) {
         const auto found = std::find(header.begin(), header.end(), name);
         if (found == header.end()) {
-            const auto near = closest_match(name, header);
-            throw ValidationError(fmt::format("{}: {} '{}' has no column '{}'{}; its columns: {}", spec.owner,
-                                              spec.setting, spec.file, name,
+            // A name differing only in case is the likeliest slip (Income for income); else the nearest.
+            const auto same_letters = std::find_if(header.begin(), header.end(), [&](const std::string& h) {
+                return std::equal(h.begin(), h.end(), name.begin(), name.end(), [](char x, char y) {
+                    return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+                });
+            });
+            const auto near = same_letters != header.end() ? std::optional<std::string>(*same_letters)
+                                                           : closest_match(name, header);
+            const std::string asked =
+                key.empty() ? fmt::format("needs a column '{}'", name) : fmt::format("{} names column '{}'", key, name);
+            throw ValidationError(fmt::format("{}: {}, but the header (line 1) of {} '{}' has none{}; its columns: {} "
+                                              "(delimiter '{}')",
+                                              spec.owner, asked, spec.setting, spec.file,
                                               near ? fmt::format(" (did you mean '{}'?)", *near) : "",
-                                              fmt::join(header, ", ")));
+                                              fmt::join(header, ", "), spec.delimiter));
         }
         return static_cast<std::size_t>(found - header.begin());
     };
     std::vector<std::size_t> feature_columns;
-    for (const auto& f : spec.features) feature_columns.push_back(column_of(f.name));
-    const std::size_t response_column = column_of(spec.response);
-    const std::optional<std::size_t> divisor_column =
-        spec.response_divisor.empty() ? std::nullopt : std::optional<std::size_t>(column_of(spec.response_divisor));
+    for (const auto& f : spec.features) feature_columns.push_back(column_of(f.name, spec.columns_key));
+    const std::size_t response_column = column_of(spec.response, spec.response_key);
+    // A plain index (npos: no divisor) rather than an optional, which GCC's -Wmaybe-uninitialized misreads.
+    const std::size_t divisor_column =
+        spec.response_divisor.empty() ? std::string::npos : column_of(spec.response_divisor, "");
 
     TableRows out;
     std::vector<double> values;
@@ -137,14 +162,21 @@ TableRows read_table(const TableSpec& spec) {
     const std::size_t d = spec.features.size();
     while (lines.next(line)) {
         if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-        const std::vector<std::string> fields = split_fields(line, spec.delimiter);
+        const std::vector<std::string> fields = split_fields(line, spec.delimiter, where(lines.line_number()));
         if (fields.size() != header.size())
             throw ValidationError(fmt::format("{} has {} fields; the header has {}", where(lines.line_number()),
                                               fields.size(), header.size()));
         // The features, the response and its divisor as numbers; nullopt for NA or an empty field.
         const auto read = [&](std::size_t column) -> std::optional<double> {
             const std::string& text = fields[column];
-            if ((text.empty() || text == "NA") && spec.drop_unusable) return std::nullopt;
+            if (text.empty() || text == "NA") {
+                if (spec.drop_unusable) return std::nullopt;
+                const std::string hint =
+                    spec.drop_key.empty() ? "" : fmt::format(" (set {} = drop to drop such rows)", spec.drop_key);
+                throw ValidationError(fmt::format("{}, column '{}': {} where a number was expected{}",
+                                                  where(lines.line_number()), header[column],
+                                                  text.empty() ? "an empty field" : "'NA'", hint));
+            }
             const auto value = number(text);
             if (!value)
                 throw ValidationError(fmt::format("{}, column '{}': '{}' is not a finite number",
@@ -168,12 +200,14 @@ TableRows read_table(const TableSpec& spec) {
             clipped = clipped || row(j) != *value;
         }
         std::optional<double> response = missing ? std::nullopt : read(response_column);
-        if (response && divisor_column) {
-            const auto divisor = read(*divisor_column);
+        if (response && divisor_column != std::string::npos) {
+            const auto divisor = read(divisor_column);
             if (!divisor) {
                 response.reset();
-            } else if (*divisor == 0.0) {
-                unusable(fmt::format("column '{}' is 0 and cannot divide the response", spec.response_divisor));
+            } else if (!(*divisor > 0.0)) {
+                // A ratio over a non-positive amount (nothing funded) is no return.
+                unusable(fmt::format("column '{}' is {}; expected > 0 to divide the response", spec.response_divisor,
+                                     *divisor));
                 continue;
             } else {
                 *response /= *divisor;
@@ -185,8 +219,12 @@ TableRows read_table(const TableSpec& spec) {
         }
         if (spec.transform == ResponseTransform::Log) {
             if (!(*response > 0.0)) {
-                unusable(fmt::format("the response {} has no logarithm (transform = log needs responses > 0)",
-                                     *response));
+                unusable(fmt::format("column '{}': the response {} has no logarithm (transform = log needs responses "
+                                     "> 0){}",
+                                     spec.response, *response,
+                                     spec.drop_key.empty() || spec.drop_unusable
+                                         ? std::string()
+                                         : fmt::format("; set {} = drop to drop such rows", spec.drop_key)));
                 continue;
             }
             *response = std::log(*response);

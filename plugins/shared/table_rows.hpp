@@ -30,9 +30,15 @@ struct TableSpec {
     std::string response_divisor;
     ResponseTransform transform = ResponseTransform::None;
     char delimiter = ',';
-    // Rows whose response column is ≤ 0 under a log transform, or whose feature or response is `NA`
-    // or empty, are dropped and counted when true; refused, naming the line, when false.
+    // Rows whose response is ≤ 0 under a log transform, whose divisor is ≤ 0, or whose feature or
+    // response is `NA` or empty, are dropped and counted when true; refused, naming the line, when
+    // false.
     bool drop_unusable = false;
+    // The parameters that named the feature columns, the response and the choice to drop unusable
+    // rows, for messages; empty when the objective fixes them itself (its schema of columns).
+    std::string columns_key;
+    std::string response_key;
+    std::string drop_key;
 };
 
 struct TableRows {
@@ -44,8 +50,11 @@ struct TableRows {
 };
 
 // Throws ValidationError naming spec.owner, the setting, the file, and the line and column at fault:
-// a missing column (with the header's names), a value that is no number, NA, a non-positive response
-// under the log transform (unless drop_unusable), no usable row.
+// a missing file, a missing column (with the header's names and the nearest one), a line with another
+// number of fields than the header or an unclosed quote, a value that is no number, NA, a
+// non-positive response under the log transform (unless drop_unusable), no usable row. Of rows whose
+// (clipped) features repeat, the first is kept and the others are counted in `duplicates`: a row is
+// addressed by its features, so a repeat could never be asked for.
 TableRows read_table(const TableSpec& spec);
 
 // "lo:hi,lo:hi" (one pair per name) into declared bounds. Throws ValidationError naming `owner`, the

@@ -2,10 +2,9 @@
 // PO-GP-UCB experiments (their appendix A searches it on a grid: `grid` = g makes the space the g × g
 // grid of the box, whose bounds are declared). Holds no sensitive data; optional Gaussian
 // observation noise makes it a noisy benchmark.
-#include <numbers>
-
 #include <fmt/format.h>
 
+#include "branin_function.hpp"
 #include "dpbo/errors.hpp"
 #include "dpbo/objective.hpp"
 #include "dpbo/parameters.hpp"
@@ -15,18 +14,8 @@
 namespace {
 
 constexpr const char* kOwner = "objective 'branin'";
-constexpr double kPi = std::numbers::pi;
 
-// The usual constants (Dixon & Szegő 1978).
-constexpr double kA = 1.0;
-constexpr double kB = 5.1 / (4.0 * kPi * kPi);
-constexpr double kC = 5.0 / kPi;
-constexpr double kR = 6.0;
-constexpr double kS = 10.0;
-constexpr double kT = 1.0 / (8.0 * kPi);
-
-// At every minimiser the squared term vanishes and cos(x1) = −1, leaving s·t = 5/(4π).
-constexpr double kOptimumValue = kS * kT;
+namespace branin_function = dpbo::branin_function;
 
 class Branin final : public dpbo::Objective {
 public:
@@ -40,8 +29,7 @@ public:
     }
 
     explicit Branin(const dpbo::ParameterSet& parameters)
-        : box_(dpbo::SearchSpace::box({{.name = "x1", .lower = -5.0, .upper = 10.0},
-                                       {.name = "x2", .lower = 0.0, .upper = 15.0}})),
+        : box_(branin_function::box()),
           noise_stddev_(parameters.real("noise_stddev")) {
         const auto grid = static_cast<std::size_t>(parameters.integer("grid"));
         if (grid == 1)
@@ -61,29 +49,23 @@ public:
         }
         dpbo::Evaluations result;
         result.points = points;
-        result.values = branin(points);
+        result.values = branin_function::values(points);
         return result;
     }
 
     std::optional<dpbo::KnownOptimum> known_optimum() const override {
         if (space_.is_finite()) {
-            const arma::vec values = branin(space_.candidate_rows());
+            const arma::vec values = branin_function::values(space_.candidate_rows());
             const arma::uvec best = arma::find(values == values.min());
             return dpbo::KnownOptimum{values.min(), space_.candidate_rows().rows(best)};
         }
         dpbo::KnownOptimum optimum;
-        optimum.value = kOptimumValue;
-        optimum.points = {{-kPi, 12.275}, {kPi, 2.275}, {3.0 * kPi, 2.475}};
+        optimum.value = branin_function::minimum_value();
+        optimum.points = branin_function::minimisers();
         return optimum;
     }
 
 private:
-    static arma::vec branin(const arma::mat& points) {
-        const arma::vec x1 = points.col(0);
-        const arma::vec x2 = points.col(1);
-        return kA * arma::square(x2 - kB * arma::square(x1) + kC * x1 - kR) + kS * (1.0 - kT) * arma::cos(x1) + kS;
-    }
-
     dpbo::SearchSpace box_;
     dpbo::SearchSpace space_;
     double noise_stddev_;

@@ -1,6 +1,7 @@
 // Any user CSV of rows and a response as a maximised objective over its rows: PO-GP-UCB's curator
 // data in general. The feature columns come with the ranges the data owner declares for them, from
 // which a row release scales the rows (never from the rows themselves).
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,10 @@ std::vector<std::string> split_names(const std::string& text) {
                 throw dpbo::ValidationError(fmt::format("{}: columns = '{}' has an empty name; expected names separated "
                                                         "by commas",
                                                         kOwner, text));
+            if (std::find(names.begin(), names.end(), current) != names.end())
+                throw dpbo::ValidationError(fmt::format("{}: columns = '{}' names '{}' twice; expected each feature "
+                                                        "column once",
+                                                        kOwner, text, current));
             names.push_back(current);
             current.clear();
         } else {
@@ -34,7 +39,21 @@ std::vector<std::string> split_names(const std::string& text) {
     return names;
 }
 
+// The schema has no required text parameter, so the four a table cannot do without are checked here,
+// all at once, rather than one "optional and not given" at a time.
+void require_keys(const dpbo::ParameterSet& p) {
+    std::vector<std::string> missing;
+    for (const char* key : {"file", "columns", "response", "bounds"})
+        if (!p.has(key)) missing.emplace_back(key);
+    if (!missing.empty())
+        throw dpbo::ValidationError(fmt::format(
+            "{}: {} not given; a table needs file (the CSV), columns (its feature columns), response (its response "
+            "column) and bounds (lo:hi per feature column, the ranges the data owner declares)",
+            kOwner, fmt::join(missing, ", ")));
+}
+
 dpbo::plugin_data::TableSpec spec_from(const dpbo::ParameterSet& p) {
+    require_keys(p);
     dpbo::plugin_data::TableSpec spec;
     spec.owner = kOwner;
     spec.setting = "file";
@@ -49,6 +68,9 @@ dpbo::plugin_data::TableSpec spec_from(const dpbo::ParameterSet& p) {
         throw dpbo::ValidationError(fmt::format("{}: delimiter = '{}'; expected one character", kOwner, delimiter));
     spec.delimiter = delimiter[0];
     spec.drop_unusable = p.text("unusable") == "drop";
+    spec.columns_key = "columns";
+    spec.response_key = "response";
+    spec.drop_key = "unusable";
     return spec;
 }
 
@@ -56,12 +78,19 @@ class Table final : public dpbo::plugin_data::TableObjective {
 public:
     static dpbo::ParameterSchema schema() {
         dpbo::ParameterSchema schema;
-        schema.text("file", std::nullopt, "CSV file (plain or gzip) with a header line; one row per individual")
-            .text("columns", std::nullopt, "the feature columns, by header name, comma-separated (e.g. income,age)")
-            .text("response", std::nullopt, "the response column, by header name: the value a row is worth")
-            .text("bounds", std::nullopt, "lo:hi per feature column, comma-separated: the ranges the data owner declares, "
-                                    "independently of the data (a row release scales from them); values outside "
-                                    "are clipped to them")
+        schema
+            .text("file", std::nullopt,
+                  "required: CSV file (plain or gzip) with a header line; one row per individual; a field may be "
+                  "quoted (\"a,b\", a quote inside written \"\")")
+            .text("columns", std::nullopt,
+                  "required: the feature columns, by header name, comma-separated (e.g. income,age); a row is "
+                  "addressed by its features, so of rows whose features repeat (after clipping) the first is kept "
+                  "and the others are dropped, counted under reference values (rows_duplicated)")
+            .text("response", std::nullopt, "required: the response column, by header name: the value a row is worth")
+            .text("bounds", std::nullopt,
+                  "required: lo:hi per feature column, comma-separated: the ranges the data owner declares, "
+                  "independently of the data (a row release scales from them); values outside are clipped to them, "
+                  "counted under reference values (rows_clipped)")
             .choice("transform", {"none", "log"}, "none", "the response as read, or its logarithm (PO-GP-UCB's real "
                                                           "datasets are log-transformed)")
             .choice("unusable", {"refuse", "drop"}, "refuse",

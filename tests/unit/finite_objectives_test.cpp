@@ -181,12 +181,11 @@ TEST_CASE("branin-grid: -Branin maximised over the g x g grid of its box, declar
     check_optimum_is_the_best_row(*grid);
     check_refuses_point(*grid, {1.0, 1.0}, "objective 'branin-grid'");
 
-    // The same grid as `branin` minimises it: the values are its negatives, row for row.
-    auto minimised = objective("branin", {{"grid", "4"}});
+    // `branin` minimises the same function over the box: the values are its negatives, row for row.
+    auto minimised = objective("branin");
     const arma::mat rows = space.candidate_rows();
     CHECK(arma::approx_equal(dpbo::test::evaluate(*grid, rows, false).values,
                              -dpbo::test::evaluate(*minimised, rows, false).values, "absdiff", 0.0));
-    CHECK(grid->known_optimum()->value == -minimised->known_optimum()->value);
 
     // The default is PO-GP-UCB's 100 × 100 grid; its best row lies within 0.05 of Branin's minimum.
     auto paper = objective("branin-grid");
@@ -196,11 +195,7 @@ TEST_CASE("branin-grid: -Branin maximised over the g x g grid of its box, declar
     CHECK_THROWS_AS(objective("branin-grid", {{"grid", "1"}}), dpbo::ValidationError);
 }
 
-TEST_CASE("branin and synthetic-gp grids declare their box") {
-    auto branin = objective("branin", {{"grid", "20"}});
-    CHECK(branin->space().candidate_rows().n_rows == 400);
-    CHECK(branin->space().bounds_declared());
-    CHECK(branin->known_optimum()->value >= 5.0 / (4.0 * M_PI));
+TEST_CASE("synthetic-gp's grid declares its box") {
     // PO-GP-UCB's synthetic GP: the 100 × 100 grid of [0, 10]², l = 1.25, σ_y² = 1, σ_n² = 1e-5.
     auto grid = objective("synthetic-gp", {{"dim", "2"}, {"grid", "100"}, {"lower", "0"}, {"upper", "10"},
                                            {"lengthscale", "1.25"}, {"signal_variance", "1"},

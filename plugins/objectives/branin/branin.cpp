@@ -1,6 +1,5 @@
 // Branin-Hoo: a standard two-dimensional test function with three global minimisers, used in the
-// PO-GP-UCB experiments (their appendix A searches it on a grid: `grid` = g makes the space the g × g
-// grid of the box, whose bounds are declared). Holds no sensitive data; optional Gaussian
+// PO-GP-UCB experiments (on a grid: `branin-grid`). Holds no sensitive data; optional Gaussian
 // observation noise makes it a noisy benchmark.
 #include <fmt/format.h>
 
@@ -21,21 +20,12 @@ class Branin final : public dpbo::Objective {
 public:
     static dpbo::ParameterSchema schema() {
         dpbo::ParameterSchema schema;
-        schema.integer("grid", {.fallback = 0, .lower = 0, .upper = 2000,
-                                .doc = "0: the box; g ≥ 2: the g × g grid of the box as a finite set of rows "
-                                       "(PO-GP-UCB's Branin-Hoo experiment)"});
         dpbo::add_noise_parameter(schema);
         return schema;
     }
 
     explicit Branin(const dpbo::ParameterSet& parameters)
-        : box_(branin_function::box()),
-          noise_stddev_(parameters.real("noise_stddev")) {
-        const auto grid = static_cast<std::size_t>(parameters.integer("grid"));
-        if (grid == 1)
-            throw dpbo::ValidationError(fmt::format("{}: grid = 1; expected 0 (the box) or at least 2 levels", kOwner));
-        space_ = grid == 0 ? box_ : dpbo::SearchSpace::candidates_within(box_.grid(grid), box_.dimensions());
-    }
+        : space_(branin_function::box()), noise_stddev_(parameters.real("noise_stddev")) {}
 
     const dpbo::SearchSpace& space() const override { return space_; }
     // Added by the host after it checks the exact values.
@@ -54,11 +44,6 @@ public:
     }
 
     std::optional<dpbo::KnownOptimum> known_optimum() const override {
-        if (space_.is_finite()) {
-            const arma::vec values = branin_function::values(space_.candidate_rows());
-            const arma::uvec best = arma::find(values == values.min());
-            return dpbo::KnownOptimum{values.min(), space_.candidate_rows().rows(best)};
-        }
         dpbo::KnownOptimum optimum;
         optimum.value = branin_function::minimum_value();
         optimum.points = branin_function::minimisers();
@@ -66,7 +51,6 @@ public:
     }
 
 private:
-    dpbo::SearchSpace box_;
     dpbo::SearchSpace space_;
     double noise_stddev_;
 };
@@ -74,5 +58,5 @@ private:
 }  // namespace
 
 DPBO_PLUGIN(Branin, "branin", "1.0.0",
-            "Branin-Hoo on [-5,10]x[0,15] or a grid of it, three global minima of 5/(4 pi), optional noise",
+            "Branin-Hoo on [-5,10]x[0,15], three global minima of 5/(4 pi), optional noise",
             "Dixon & Szegő (1978); SPEC §4 (PO-GP-UCB experiments)")

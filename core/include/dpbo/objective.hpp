@@ -92,6 +92,11 @@ public:
     // without a release of its own; otherwise the rows are sensitive data.
     virtual bool candidates_are_public() const { return false; }
 
+    // What any guarantee over this objective's data rests on besides the algorithm's own assumptions
+    // (e.g. a program computing the values inside the trust boundary); the host adds each to the
+    // run's privacy statement. None by default.
+    virtual std::vector<std::string> privacy_assumptions() const { return {}; }
+
     // The constants the objective guarantees (see DeclaredConstant). An algorithm whose privacy
     // rests on some of them names those it needs and refuses an objective that lacks one.
     virtual std::vector<DeclaredConstant> declared_constants() const { return {}; }

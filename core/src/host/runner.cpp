@@ -340,6 +340,10 @@ private:
         }
         try {
             result.privacy = ledger.statement_for(result.privacy);
+            const std::vector<std::string> assumptions = call_into_module(
+                modules.objective->describe_origin(), "stating its privacy assumptions",
+                [&] { return modules.objective->privacy_assumptions(); });
+            result.privacy.assumptions.insert(result.privacy.assumptions.end(), assumptions.begin(), assumptions.end());
             result.privacy.validate();
         } catch (const ValidationError& e) {
             throw RunError(fmt::format("algorithm '{}' produced an invalid privacy statement: {}", spec_.algorithm.name,

@@ -14,7 +14,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "curator_process.hpp"
+#include "line_process.hpp"
 #include "data_file_lines.hpp"
 #include "dpbo/errors.hpp"
 #include "dpbo/parameters.hpp"
@@ -77,13 +77,13 @@ std::string shortened(const std::string& line) { return line.size() > 200 ? line
 // Starts the curator and reads its handshake: the sense it declares, after checking the protocol and
 // the row count against the released rows.
 struct Handshake {
-    std::unique_ptr<curator::CuratorProcess> process;
+    std::unique_ptr<dpbo::plugin_process::LineProcess> process;
     dpbo::Sense sense = dpbo::Sense::Maximise;
 };
 
 Handshake connect(const std::string& command, double timeout, std::size_t rows, const std::string& candidates) {
     Handshake out;
-    out.process = std::make_unique<curator::CuratorProcess>(command, timeout, kOwner);
+    out.process = std::make_unique<dpbo::plugin_process::LineProcess>(command, timeout, kOwner, "curator");
     const std::string line = out.process->receive("handshake");
     const auto hello = nlohmann::json::parse(line, nullptr, false);
     if (hello.is_discarded() || !hello.is_object() || hello.value("protocol", "") != "dpbo-curator")
@@ -165,7 +165,7 @@ private:
           description_(fmt::format("{} rows released by a curator, read from {}; responses from `{}`", released.n_rows,
                                    p.text("candidates"), p.text("command"))) {}
 
-    std::unique_ptr<curator::CuratorProcess> process_;
+    std::unique_ptr<dpbo::plugin_process::LineProcess> process_;
     std::string description_;
 };
 

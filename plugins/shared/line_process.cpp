@@ -1,4 +1,4 @@
-#include "curator_process.hpp"
+#include "line_process.hpp"
 
 #include <cerrno>
 #include <chrono>
@@ -18,7 +18,7 @@
 
 #include "dpbo/errors.hpp"
 
-namespace curator {
+namespace dpbo::plugin_process {
 
 namespace {
 
@@ -34,13 +34,13 @@ std::string last_lines(const std::string& path, std::size_t count) {
 
 }  // namespace
 
-CuratorProcess::CuratorProcess(std::string command, double timeout_seconds, std::string owner)
-    : command_(std::move(command)), timeout_seconds_(timeout_seconds), owner_(std::move(owner)) {
-    // A curator that exits before reading a request must not kill the modeler with SIGPIPE.
+LineProcess::LineProcess(std::string command, double timeout_seconds, std::string owner, std::string role)
+    : command_(std::move(command)), timeout_seconds_(timeout_seconds), owner_(std::move(owner)), role_(std::move(role)) {
+    // A program that exits before reading a request must not kill dpbo with SIGPIPE.
     std::signal(SIGPIPE, SIG_IGN);
-    char pattern[] = "/tmp/dpbo-curator-stderr-XXXXXX";
+    char pattern[] = "/tmp/dpbo-program-stderr-XXXXXX";
     const int stderr_fd = mkstemp(pattern);
-    if (stderr_fd < 0) throw dpbo::RunError(fmt::format("{}: cannot create a file for the curator's stderr", owner_));
+    if (stderr_fd < 0) throw dpbo::RunError(fmt::format("{}: cannot create a file for the {}'s stderr", owner_, role_));
     stderr_path_ = pattern;
     int in_pipe[2];
     int out_pipe[2];
@@ -66,10 +66,10 @@ CuratorProcess::CuratorProcess(std::string command, double timeout_seconds, std:
     from_child_ = out_pipe[0];
 }
 
-CuratorProcess::~CuratorProcess() {
+LineProcess::~LineProcess() {
     if (to_child_ >= 0) close(to_child_);
     if (pid_ > 0) {
-        // The curator is asked to finish by the end of its input; one that does not is killed, with
+        // The program is asked to finish by the end of its input; one that does not is killed, with
         // everything it started (a `sleep` left behind would hold the pipes of whoever started dpbo).
         int status = 0;
         bool reaped = false;
@@ -88,14 +88,14 @@ CuratorProcess::~CuratorProcess() {
     if (!stderr_path_.empty()) std::remove(stderr_path_.c_str());
 }
 
-std::string CuratorProcess::describe_failure(const std::string& what) const {
+std::string LineProcess::describe_failure(const std::string& what) const {
     const std::string tail = last_lines(stderr_path_, 5);
-    return fmt::format("{}: the curator `{}` {}{}", owner_, command_, what,
+    return fmt::format("{}: the {} `{}` {}{}", owner_, role_, command_, what,
                        tail.empty() ? "" : fmt::format("; its stderr ends: {}", tail));
 }
 
-void CuratorProcess::send(const std::string& line) {
-    // A curator that has stopped reading (it exited, or closed its input) is not reported here: what it
+void LineProcess::send(const std::string& line) {
+    // A program that has stopped reading (it exited, or closed its input) is not reported here: what it
     // wrote before, or how it exited, is found by the receive() that follows, which says more.
     if (input_closed_) return;
     const std::string data = line + "\n";
@@ -111,7 +111,7 @@ void CuratorProcess::send(const std::string& line) {
     }
 }
 
-std::string CuratorProcess::receive(const std::string& waiting_for) {
+std::string LineProcess::receive(const std::string& waiting_for) {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_seconds_);
     while (true) {
         if (const auto newline = buffer_.find('\n'); newline != std::string::npos) {
@@ -157,4 +157,4 @@ std::string CuratorProcess::receive(const std::string& waiting_for) {
     }
 }
 
-}  // namespace curator
+}  // namespace dpbo::plugin_process

@@ -1,0 +1,205 @@
+// Any program as an objective: dpbo starts it through /bin/sh -c and speaks the dpbo-objective
+// protocol with it, one JSON object per line (README "Objectives in any language"):
+//   program → dpbo, first line (or `spec` FILE):  {"protocol":"dpbo-objective","version":1,
+//       "space":[{"name":"x","lower":-5,"upper":5,"scale":"linear","integer":false}, ...],
+//       "outputs":[{"name":"value","sense":"minimise"}], "records":n}
+//   dpbo → program:  {"points":[[x11, ...], ...], "per_record":false}
+//   program → dpbo:  {"values":[v1, ...]} (one output) or {"values":[[v11, v12], ...]} (several),
+//                    with "per_record":[[l11, ..., l1n], ...] when asked; or {"error":"..."}
+// Persistent mode keeps the program running across batches (dpbo closes its input at the end);
+// one-shot mode starts it for every batch, with the space from `spec`.
+#include <fstream>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "dpbo/errors.hpp"
+#include "dpbo/evaluation.hpp"
+#include "dpbo/objective.hpp"
+#include "dpbo/parameters.hpp"
+#include "dpbo/plugin.hpp"
+#include "line_process.hpp"
+#include "objective_spec.hpp"
+
+namespace {
+
+constexpr const char* kOwner = "objective 'command'";
+constexpr const char* kRole = "objective program";
+
+using dpbo::plugin_process::LineProcess;
+
+std::string shortened(const std::string& line) { return line.size() > 200 ? line.substr(0, 200) + "…" : line; }
+
+nlohmann::json read_spec_file(const std::string& path) {
+    std::ifstream in(path);
+    if (!in)
+        throw dpbo::ValidationError(fmt::format("{}: spec '{}' cannot be read; expected a file holding the "
+                                                "dpbo-objective handshake as JSON",
+                                                kOwner, path));
+    std::stringstream text;
+    text << in.rdbuf();
+    const auto spec = nlohmann::json::parse(text.str(), nullptr, false);
+    if (spec.is_discarded())
+        throw dpbo::ValidationError(fmt::format("{}: spec '{}' is not valid JSON", kOwner, path));
+    return spec;
+}
+
+class CommandObjective final : public dpbo::Objective {
+public:
+    static dpbo::ParameterSchema schema() {
+        dpbo::ParameterSchema schema;
+        schema.text("command", std::nullopt, "the program, run through /bin/sh -c (e.g. `python3 my_objective.py`)")
+            .choice("mode", {"persistent", "one-shot"}, "persistent",
+                    "persistent: started once, it answers batch after batch; one-shot: started for every batch, "
+                    "it reads one request and answers once (needs spec)")
+            .text("spec", std::nullopt,
+                  "a file holding the handshake (space, outputs, records) as JSON: required in one-shot mode; in "
+                  "persistent mode the program then sends no handshake")
+            .real("timeout", {.fallback = 120.0, .lower = 0.0, .lower_inclusive = false, .unit = "seconds",
+                              .doc = "longest wait for the handshake or one answer"});
+        return schema;
+    }
+
+    explicit CommandObjective(const dpbo::ParameterSet& p)
+        : command_(p.text("command")), one_shot_(p.text("mode") == "one-shot"), timeout_(p.real("timeout")) {
+        if (one_shot_ && !p.has("spec"))
+            throw dpbo::ValidationError(fmt::format("{}: mode = one-shot needs spec = FILE (the program, started for "
+                                                    "each batch, sends no handshake)",
+                                                    kOwner));
+        if (p.has("spec")) spec_ = command_objective::parse_spec(read_spec_file(p.text("spec")),
+                                                                 fmt::format("{}: spec '{}'", kOwner, p.text("spec")));
+        if (!one_shot_) {
+            process_ = start();
+            if (!p.has("spec")) {
+                const std::string line = process_->receive("handshake");
+                const auto hello = nlohmann::json::parse(line, nullptr, false);
+                if (hello.is_discarded())
+                    throw dpbo::RunError(process_->describe_failure(
+                        fmt::format("began with '{}', which is not JSON; expected the dpbo-objective handshake",
+                                    shortened(line))));
+                try {
+                    spec_ = command_objective::parse_spec(hello, process_->describe_failure("sent a handshake"));
+                } catch (const dpbo::ValidationError& e) {
+                    throw dpbo::RunError(e.what());
+                }
+            }
+        }
+    }
+
+    const dpbo::SearchSpace& space() const override { return spec_.space; }
+    dpbo::Sense sense() const override { return spec_.outputs.front().sense; }
+    std::vector<dpbo::Output> outputs() const override { return spec_.outputs; }
+    std::size_t record_count() const override { return spec_.records; }
+    std::string data_description() const override {
+        return fmt::format("values computed by the program `{}` ({} mode)", command_, one_shot_ ? "one-shot" : "persistent");
+    }
+    std::vector<std::string> privacy_assumptions() const override {
+        return {fmt::format("the program `{}` computing the objective is inside the trust boundary: it reads the "
+                            "sensitive data, and its answers are sensitive until the algorithm privatises them",
+                            command_)};
+    }
+
+    dpbo::Evaluations evaluate(const arma::mat& points, const dpbo::EvaluationRequest& request) override {
+        nlohmann::json ask;
+        ask["points"] = nlohmann::json::array();
+        for (arma::uword i = 0; i < points.n_rows; ++i) {
+            const arma::rowvec row = points.row(i);
+            ask["points"].push_back(std::vector<double>(row.begin(), row.end()));
+        }
+        ask["per_record"] = request.per_record;
+        std::unique_ptr<LineProcess> one_shot = one_shot_ ? start() : nullptr;
+        LineProcess& program = one_shot ? *one_shot : *process_;
+        program.send(ask.dump());
+        const std::string line = program.receive("answer");
+        return parse_answer(program, line, points, request);
+    }
+
+private:
+    std::unique_ptr<LineProcess> start() const {
+        return std::make_unique<LineProcess>(command_, timeout_, kOwner, kRole);
+    }
+
+    dpbo::Evaluations parse_answer(const LineProcess& program, const std::string& line, const arma::mat& points,
+                                   const dpbo::EvaluationRequest& request) const {
+        const std::size_t b = points.n_rows;
+        const std::size_t k = spec_.outputs.size();
+        const auto reply = nlohmann::json::parse(line, nullptr, false);
+        const auto refuse = [&](const std::string& what) { return dpbo::RunError(program.describe_failure(what)); };
+        if (reply.is_discarded() || !reply.is_object())
+            throw refuse(fmt::format("answered '{}', which is {}; expected {{\"values\":[...]}} or {{\"error\":\"...\"}}",
+                                     shortened(line),
+                                     reply.is_discarded() ? "not valid JSON (numbers must be finite)" : "no JSON object"));
+        if (reply.contains("error"))
+            throw refuse(fmt::format("refused a batch of {} points: {}", b,
+                                     reply["error"].is_string() ? reply["error"].get<std::string>() : reply["error"].dump()));
+        if (!reply.contains("values") || !reply["values"].is_array())
+            throw refuse(fmt::format("answered '{}'; expected {{\"values\":[...]}}", shortened(line)));
+        const auto& values = reply["values"];
+        if (values.size() != b)
+            throw refuse(fmt::format("answered {} values for {} points", values.size(), b));
+        dpbo::Evaluations out;
+        out.points = points;
+        out.values.set_size(b, k);
+        for (std::size_t i = 0; i < b; ++i) {
+            const auto& entry = values[i];
+            if (k == 1 && entry.is_number()) {
+                out.values(i, 0) = entry.get<double>();
+                continue;
+            }
+            if (!entry.is_array() || entry.size() != k)
+                throw refuse(fmt::format("answered {} for point {}; expected {} number{}", shortened(entry.dump()), i, k,
+                                         k == 1 ? "" : fmt::format("s (one per output: {})", output_names())));
+            for (std::size_t j = 0; j < k; ++j) {
+                if (!entry[j].is_number())
+                    throw refuse(fmt::format("answered {} for point {}, output {}; expected a number",
+                                             entry[j].dump(), i, j));
+                out.values(i, j) = entry[j].get<double>();
+            }
+        }
+        if (request.per_record) {
+            if (!reply.contains("per_record") || !reply["per_record"].is_array() || reply["per_record"].size() != b)
+                throw refuse(fmt::format("was asked for per-record values and answered {}; expected \"per_record\": "
+                                         "{} lists of {} numbers",
+                                         reply.contains("per_record") ? shortened(reply["per_record"].dump()) : "none",
+                                         b, spec_.records));
+            out.per_record.set_size(b, spec_.records);
+            for (std::size_t i = 0; i < b; ++i) {
+                const auto& row = reply["per_record"][i];
+                if (!row.is_array() || row.size() != spec_.records)
+                    throw refuse(fmt::format("answered {} per-record values for point {}; it declared {} records",
+                                             row.is_array() ? row.size() : 0, i, spec_.records));
+                for (std::size_t r = 0; r < spec_.records; ++r) {
+                    if (!row[r].is_number())
+                        throw refuse(fmt::format("answered {} as record {}'s value at point {}; expected a number",
+                                                 row[r].dump(), r, i));
+                    out.per_record(i, r) = row[r].get<double>();
+                }
+            }
+        }
+        return out;
+    }
+
+    std::string output_names() const {
+        std::vector<std::string> names;
+        for (const auto& o : spec_.outputs) names.push_back(o.name);
+        return fmt::format("{}", fmt::join(names, ", "));
+    }
+
+    std::string command_;
+    bool one_shot_;
+    double timeout_;
+    command_objective::ObjectiveSpec spec_;
+    std::unique_ptr<LineProcess> process_;
+};
+
+}  // namespace
+
+DPBO_PLUGIN(CommandObjective, "command", "1.0.0",
+            "any program as an objective, over the dpbo-objective line-JSON protocol (space, outputs and records "
+            "declared by the program; values, several outputs and per-record values answered per batch)",
+            "issue 15: objectives in any language")

@@ -1,0 +1,42 @@
+#pragma once
+// A program dpbo talks to in lines — a PO-GP-UCB curator (the dpbo-curator protocol) or an objective
+// in any language (the dpbo-objective protocol): started through /bin/sh -c in its own process
+// group, fed one request line on its stdin and read one answer line from its stdout at a time. Every
+// failure is a RunError naming the program: it exited or closed its output (with its exit status and
+// the last lines of its stderr), or it did not answer within the timeout.
+#include <string>
+#include <sys/types.h>
+
+namespace dpbo::plugin_process {
+
+class LineProcess {
+public:
+    // `role` names the program in messages ("curator", "objective program").
+    LineProcess(std::string command, double timeout_seconds, std::string owner, std::string role);
+    ~LineProcess();
+    LineProcess(const LineProcess&) = delete;
+    LineProcess& operator=(const LineProcess&) = delete;
+
+    // Writes one line to its stdin; a program that no longer reads is reported by the next receive().
+    void send(const std::string& line);
+    // The next line the program writes, without its newline.
+    std::string receive(const std::string& waiting_for);
+    // "command `…`" with the last lines of its stderr, for messages.
+    std::string describe_failure(const std::string& what) const;
+    const std::string& command() const { return command_; }
+
+private:
+    std::string command_;
+    double timeout_seconds_;
+    std::string owner_;
+    std::string role_;
+    pid_t pid_ = -1;
+    int to_child_ = -1;
+    int from_child_ = -1;
+    std::string stderr_path_;
+    std::string buffer_;
+    bool input_closed_ = false;
+    bool timed_out_ = false;
+};
+
+}  // namespace dpbo::plugin_process

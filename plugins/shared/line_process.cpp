@@ -54,6 +54,9 @@ LineProcess::LineProcess(std::string command, double timeout_seconds, std::strin
         dup2(in_pipe[0], STDIN_FILENO);
         dup2(out_pipe[1], STDOUT_FILENO);
         dup2(stderr_fd, STDERR_FILENO);
+        // Nothing else dpbo holds open reaches the program: a descriptor inherited without
+        // close-on-exec (the pipes of whoever started dpbo, say) would keep them open as long as it runs.
+        close_range(3, ~0U, 0);
         execl("/bin/sh", "sh", "-c", command_.c_str(), static_cast<char*>(nullptr));
         _exit(127);
     }

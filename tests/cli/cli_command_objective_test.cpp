@@ -107,6 +107,9 @@ TEST_CASE("cli command objective: every way a program fails is a clear error nam
     fails(hello + R"(while read l; do echo '{"values":[1]}'; done)", "answered 1 values for 3 points");
     fails(hello + R"(while read l; do echo '{"error":"out of memory"}'; done)", "refused a batch of 3 points: out of memory");
     fails(hello + "sleep 20", "sent no answer within 1 s", {"--set", "objective.timeout=1"});
+    // The program inherits stdin, stdout and stderr and nothing else dpbo holds open (the shell's own
+    // command substitution adds one pipe, fd 3).
+    fails(R"sh(echo "fds $(ls /proc/$$/fd | tr '\n' ' ')" >&2; exit 5)sh", "fds 0 1 2 3 ");
     fails(hello + R"(while read l; do echo '{"values":[1],"per_record":[[1]]}'; done)",
           "answered 1 per-record values for point 0; it declared 2 records",
           {"--set", "algorithm.iterations=1", "--set", "algorithm.batch_size=1"}, "dp-gibo");

@@ -41,6 +41,7 @@ int command_run(const std::vector<std::string>& arguments) {
     JobOptions options;
     std::string candidates;
     std::string curator_command;
+    std::string workers_text;
     po::options_description described(fmt::format("dpbo run [--algorithm A --objective O] [--ROLE MODULE ...] [options]\n{}",
                                                   kRoleOptionHelp));
     add_module_options(described, options);
@@ -53,6 +54,9 @@ int command_run(const std::vector<std::string>& arguments) {
          "would exceed it is refused before its noise is drawn, and what was released until then is written")
         ("out", po::value(&options.out), "output folder (default: results/ALGORITHM-OBJECTIVE-TIME); "
                                          "finished repeats found there are kept, not rerun")
+        ("workers", po::value(&workers_text),
+         "threads evaluating each batch (default 1); an objective that is not thread-safe is built once per "
+         "worker. A randomised objective's values then depend on the number of workers")
         ("candidates", po::value(&candidates),
          "PO-GP-UCB's modeler: the released rows (released_rows.csv of 'dpbo curator release'); with --curator, "
          "short for --objective curator --set objective.candidates=FILE")
@@ -125,6 +129,14 @@ int command_run(const std::vector<std::string>& arguments) {
         job.budget = PrivacyBudget::parse(options.budget);
     }
     job.repeat = given_repeat(options);
+    if (given.count("workers")) {
+        const std::uint64_t workers = parse_whole_number(workers_text, "--workers");
+        constexpr std::uint64_t kMostWorkers = 256;
+        if (workers == 0 || workers > kMostWorkers)
+            throw ValidationError(fmt::format("--workers {}: expected a whole number from 1 to {}", workers_text,
+                                              kMostWorkers));
+        job.workers = static_cast<std::size_t>(workers);
+    }
     if (options.given("out") && options.out.empty())
         throw ValidationError(fmt::format("{} is empty; name a folder, or leave --out out for the default "
                                           "results/ALGORITHM-OBJECTIVE-TIME",

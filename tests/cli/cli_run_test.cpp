@@ -172,3 +172,25 @@ TEST_CASE("cli run: a module that fails while starting exits 1 naming it and its
     CHECK(contains(r.err, "objective 'exploding-objective'"));
     CHECK(contains(r.err, "broken-throwing_constructor.so"));
 }
+
+TEST_CASE("cli run: --workers 2 gives the serial result for a deterministic objective; bad counts refused") {
+    TemporaryDirectory dir;
+    const auto run = [&](const std::string& workers) {
+        return run_dpbo({"run", "--algorithm", "random-search", "--objective", "branin", "--set", "algorithm.budget=40",
+                         "--seed", "3", "--workers", workers, "--json", "--out", dir.path() + "/w" + workers});
+    };
+    const auto one = run("1");
+    const auto two = run("2");
+    REQUIRE(one.exit_code == 0);
+    REQUIRE(two.exit_code == 0);
+    const auto serial = nlohmann::json::parse(one.out);
+    const auto parallel = nlohmann::json::parse(two.out);
+    CHECK(parallel["released"] == serial["released"]);
+    CHECK(parallel["job"]["workers"] == 2);
+    CHECK_FALSE(serial["job"].contains("workers"));
+    for (const std::string bad : {"0", "257", "two"}) {
+        const auto refused = run(bad);
+        CHECK(refused.exit_code == 2);
+        CHECK(contains(refused.err, "--workers"));
+    }
+}

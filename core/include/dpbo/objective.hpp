@@ -92,6 +92,10 @@ public:
     // without a release of its own; otherwise the rows are sensitive data.
     virtual bool candidates_are_public() const { return false; }
 
+    // True when evaluate() may run on several threads at once on this one instance (a pure function of
+    // the points, no mutable state); otherwise parallel evaluation builds one instance per worker.
+    virtual bool thread_safe() const { return false; }
+
     // What any guarantee over this objective's data rests on besides the algorithm's own assumptions
     // (e.g. a program computing the values inside the trust boundary); the host adds each to the
     // run's privacy statement. None by default.

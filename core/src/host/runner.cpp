@@ -229,6 +229,17 @@ public:
 private:
     Modules create() const { return {modules_.create_objective(), modules_.create_components()}; }
 
+    // Serial, or parallel with a replica of the objective per extra worker unless it is thread-safe.
+    std::unique_ptr<Evaluator> make_evaluator(const Objective& objective) const {
+        if (spec_.workers <= 1) return std::make_unique<SerialEvaluator>();
+        std::vector<std::shared_ptr<Objective>> replicas;
+        const bool shared = call_into_module(objective.describe_origin(), "saying whether it is thread-safe",
+                                             [&] { return objective.thread_safe(); });
+        if (!shared)
+            for (std::size_t w = 1; w < spec_.workers; ++w) replicas.push_back(modules_.create_objective());
+        return std::make_unique<ParallelEvaluator>(spec_.workers, std::move(replicas));
+    }
+
     // The folder's identity covers the job, how many repeats it has and where they go, so a job with
     // another repeat count (and so possibly another layout) is refused rather than mixed in.
     std::unique_ptr<OutputFolder> open_folder() const {
@@ -252,6 +263,8 @@ private:
         job["seed"] = spec_.seed ? json(*spec_.seed) : json(nullptr);
         // Only when given, so results written before budgets existed still resume.
         if (spec_.budget) job["budget"] = spec_.budget->text();
+        // A randomised objective's values depend on the number of workers (see ParallelEvaluator).
+        if (spec_.workers > 1) job["workers"] = spec_.workers;
         return job;
     }
 
@@ -302,8 +315,8 @@ private:
         const std::string algorithm_name = fmt::format("algorithm '{}'", spec_.algorithm.name);
         PrivacyLedger ledger(create_run_accountant(registry_, algorithm_name, modules_.declared_roles(), components.roles),
                              spec_.budget, noise, algorithm_name);
-        SerialEvaluator evaluator;
-        RunContext context{*modules.objective, evaluator, rng, ledger, observer, registry_, std::move(components.roles)};
+        std::unique_ptr<Evaluator> evaluator = make_evaluator(*modules.objective);
+        RunContext context{*modules.objective, *evaluator, rng, ledger, observer, registry_, std::move(components.roles)};
 
         // The key comes from a per-repeat seed derived from --seed; name the user's seed, not the key's.
         const std::string noise_source =

@@ -38,6 +38,9 @@ struct JobSpec {
     std::optional<std::uint64_t> seed;  // none: experiment seed and privacy noise from the OS
     std::optional<PrivacyBudget> budget;  // none: every release the algorithm makes is composed
     std::size_t repeat = 1;
+    // Threads evaluating each batch (ParallelEvaluator); 1: serial. An objective that is not
+    // thread-safe is built once more per extra worker.
+    std::size_t workers = 1;
     std::filesystem::path out_dir;      // empty: nothing written
 };
 

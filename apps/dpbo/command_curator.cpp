@@ -114,14 +114,7 @@ int curator_release(const std::vector<std::string>& arguments) {
 
     const std::filesystem::path out(options.out);
     std::filesystem::create_directories(out);
-    std::string csv;
-    for (arma::uword j = 0; j < released.rows.n_cols; ++j) csv += fmt::format("{}z{}", j == 0 ? "" : ",", j);
-    csv += '\n';
-    for (arma::uword i = 0; i < released.rows.n_rows; ++i) {
-        for (arma::uword j = 0; j < released.rows.n_cols; ++j)
-            csv += fmt::format("{}{:.17g}", j == 0 ? "" : ",", released.rows(i, j));
-        csv += '\n';
-    }
+    const std::string csv = released_rows_csv(released.rows);
     json release_json;
     release_json["release"] = {{"name", release_name},
                                {"parameters", role_settings == job.roles.end() ? json::object()

@@ -38,4 +38,15 @@ CuratorRelease release_objective_rows(const Objective& data, RowRelease& release
     return out;
 }
 
+std::string released_rows_csv(const arma::mat& rows) {
+    std::string csv;
+    for (arma::uword j = 0; j < rows.n_cols; ++j) csv += fmt::format("{}z{}", j == 0 ? "" : ",", j);
+    csv += '\n';
+    for (arma::uword i = 0; i < rows.n_rows; ++i) {
+        for (arma::uword j = 0; j < rows.n_cols; ++j) csv += fmt::format("{}{:.17g}", j == 0 ? "" : ",", rows(i, j));
+        csv += '\n';
+    }
+    return csv;
+}
+
 }  // namespace dpbo

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <future>
 #include <optional>
+#include <type_traits>
 
 #include <fmt/format.h>
 
@@ -45,11 +46,11 @@ Evaluations ParallelEvaluator::evaluate_batch(Objective& objective, const arma::
     const std::uint64_t batch = ++batches_;
     const std::uint64_t base = request.rng != nullptr ? request.rng->seed() : 0;
     std::vector<std::future<Evaluations>> futures;
-    std::vector<std::size_t> firsts;
+    std::vector<std::size_t> counts;
     std::size_t first = 0;
     for (std::size_t s = 0; s < slices; ++s) {
         const std::size_t count = b / slices + (s < b % slices ? 1 : 0);
-        firsts.push_back(first);
+        counts.push_back(count);
         Objective& serving = shared || s == 0 ? objective : *replicas_[s - 1];
         const arma::mat slice = points.rows(first, first + count - 1);
         futures.push_back(std::async(std::launch::async, [&serving, slice, request, base, batch, s] {
@@ -75,30 +76,25 @@ Evaluations ParallelEvaluator::evaluate_batch(Objective& objective, const arma::
         }
     }
     if (failure) std::rethrow_exception(failure);
-    Evaluations merged;
-    merged.points = points;
+    // A slice of the wrong length would shift every later point's values onto another point.
+    for (std::size_t s = 0; s < slices; ++s)
+        if (parts[s].values.n_rows != counts[s])
+            throw RunError(fmt::format("{} returned {} values for a slice of {} points", objective.describe_origin(),
+                                       parts[s].values.n_rows, counts[s]));
     const auto join = [&](auto member) {
-        arma::mat out;
+        std::decay_t<decltype(parts.front().*member)> out;
         for (const Evaluations& part : parts) out = arma::join_cols(out, part.*member);
         return out;
     };
-    for (std::size_t s = 0; s < slices; ++s) {
-        const std::size_t count = parts[s].values.n_rows;
-        if (count != (s + 1 < slices ? firsts[s + 1] : b) - firsts[s])
-            throw RunError(fmt::format("{} returned {} values for a slice of {} points", objective.describe_origin(),
-                                       count, (s + 1 < slices ? firsts[s + 1] : b) - firsts[s]));
-    }
+    Evaluations merged;
+    merged.points = points;
     merged.values = join(&Evaluations::values);
     merged.per_record = join(&Evaluations::per_record);
     merged.auxiliary = join(&Evaluations::auxiliary);
     // Candidate rows are kept when every slice gave one per point (the contract allows none at all).
-    const bool rows_given = std::all_of(parts.begin(), parts.end(),
-                                        [](const Evaluations& e) { return e.candidate_rows.n_elem == e.values.n_rows; });
-    if (rows_given) {
-        merged.candidate_rows.set_size(b);
-        for (std::size_t s = 0; s < slices; ++s)
-            merged.candidate_rows.subvec(firsts[s], firsts[s] + parts[s].candidate_rows.n_elem - 1) = parts[s].candidate_rows;
-    }
+    if (std::all_of(parts.begin(), parts.end(),
+                    [](const Evaluations& e) { return e.candidate_rows.n_elem == e.values.n_rows; }))
+        merged.candidate_rows = join(&Evaluations::candidate_rows);
     return merged;
 }
 

@@ -8,15 +8,11 @@
 
 namespace dpbo::released_rows {
 
-namespace {
-
-std::string key_of(const arma::rowvec& row) {
+std::string row_key(const arma::rowvec& row) {
     std::string key(row.n_elem * sizeof(double), '\0');
     std::memcpy(key.data(), row.memptr(), key.size());
     return key;
 }
-
-}  // namespace
 
 SearchSpace space_of(const arma::mat& released) {
     if (released.is_empty() || !released.is_finite())
@@ -32,13 +28,13 @@ SearchSpace space_of(const arma::mat& released) {
 
 RowIndex::RowIndex(const arma::mat& rows) {
     index_.reserve(rows.n_rows);
-    for (arma::uword i = 0; i < rows.n_rows; ++i) index_.emplace(key_of(rows.row(i)), i);
+    for (arma::uword i = 0; i < rows.n_rows; ++i) index_.emplace(row_key(rows.row(i)), i);
 }
 
 arma::uvec RowIndex::rows_of(const arma::mat& points, const std::string& owner) const {
     arma::uvec rows(points.n_rows);
     for (arma::uword i = 0; i < points.n_rows; ++i) {
-        const auto found = index_.find(key_of(points.row(i)));
+        const auto found = index_.find(row_key(points.row(i)));
         if (found == index_.end())
             throw ValidationError(fmt::format("{}: point {} is not one of the {} released rows; the curator answers "
                                               "for released rows only",

@@ -14,6 +14,9 @@
 
 namespace dpbo::released_rows {
 
+// A row's exact values as a hashable key (its bytes): rows are addressed by their values.
+std::string row_key(const arma::rowvec& row);
+
 // Every column of the released rows gets the same declared bounds [−m, m], m = max |Z_ij| (Z is
 // public), so the BO loop's unit-cube map scales Z by one factor and keeps the pairwise distances the
 // release preserved, on which an isotropic kernel depends.

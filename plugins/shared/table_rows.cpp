@@ -19,11 +19,7 @@
 
 namespace dpbo::plugin_data {
 
-namespace {
-
-// Fields of one line; a field in double quotes may hold the delimiter, and "" is a quote. An unclosed
-// quote would swallow the rest of the line silently, so it is refused (`where` names the line).
-std::vector<std::string> split_fields(const std::string& line, char delimiter, const std::string& where) {
+std::vector<std::string> split_csv_fields(const std::string& line, char delimiter, const std::string& where) {
     std::vector<std::string> fields(1);
     bool quoted = false;
     for (std::size_t i = 0; i < line.size(); ++i) {
@@ -57,7 +53,7 @@ std::vector<std::string> split_fields(const std::string& line, char delimiter, c
     return fields;
 }
 
-std::optional<double> number(const std::string& text) {
+std::optional<double> finite_number(const std::string& text) {
     double value = 0.0;
     const auto* end = text.data() + text.size();
     const auto [ptr, error] = std::from_chars(text.data(), end, value);
@@ -65,11 +61,6 @@ std::optional<double> number(const std::string& text) {
     return value;
 }
 
-std::string row_key(const arma::rowvec& row) {
-    return std::string(reinterpret_cast<const char*>(row.memptr()), row.n_elem * sizeof(double));
-}
-
-}  // namespace
 
 std::vector<Dimension> parse_bounds(const std::string& text, const std::vector<std::string>& names,
                                     const std::string& owner, const std::string& key) {
@@ -90,8 +81,8 @@ std::vector<Dimension> parse_bounds(const std::string& text, const std::vector<s
     std::vector<Dimension> bounds;
     for (std::size_t j = 0; j < pairs.size(); ++j) {
         const auto colon = pairs[j].find(':');
-        const auto lo = colon == std::string::npos ? std::nullopt : number(pairs[j].substr(0, colon));
-        const auto hi = colon == std::string::npos ? std::nullopt : number(pairs[j].substr(colon + 1));
+        const auto lo = colon == std::string::npos ? std::nullopt : finite_number(pairs[j].substr(0, colon));
+        const auto hi = colon == std::string::npos ? std::nullopt : finite_number(pairs[j].substr(colon + 1));
         if (!lo || !hi || *lo >= *hi)
             throw ValidationError(fmt::format("{}: {} has '{}' for column '{}'; expected lo:hi with finite lo < hi "
                                               "(the range the data owner declares for it, not read from the data)",
@@ -125,7 +116,7 @@ TableRows read_table(const TableSpec& spec) {
     if (!lines.next(line))
         throw ValidationError(fmt::format("{}: {} '{}' is empty; expected a header line", spec.owner, spec.setting,
                                           spec.file));
-    const std::vector<std::string> header = split_fields(line, spec.delimiter, where(1));
+    const std::vector<std::string> header = split_csv_fields(line, spec.delimiter, where(1));
     // `key` is the parameter that named the column; empty when the objective's own schema needs it.
     const auto column_of = [&](const std::string& name, const std::string& key) {
         const auto found = std::find(header.begin(), header.end(), name);
@@ -162,7 +153,7 @@ TableRows read_table(const TableSpec& spec) {
     const std::size_t d = spec.features.size();
     while (lines.next(line)) {
         if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-        const std::vector<std::string> fields = split_fields(line, spec.delimiter, where(lines.line_number()));
+        const std::vector<std::string> fields = split_csv_fields(line, spec.delimiter, where(lines.line_number()));
         if (fields.size() != header.size())
             throw ValidationError(fmt::format("{} has {} fields; the header has {}", where(lines.line_number()),
                                               fields.size(), header.size()));
@@ -177,7 +168,7 @@ TableRows read_table(const TableSpec& spec) {
                                                   where(lines.line_number()), header[column],
                                                   text.empty() ? "an empty field" : "'NA'", hint));
             }
-            const auto value = number(text);
+            const auto value = finite_number(text);
             if (!value)
                 throw ValidationError(fmt::format("{}, column '{}': '{}' is not a finite number",
                                                   where(lines.line_number()), header[column], text));
@@ -229,7 +220,7 @@ TableRows read_table(const TableSpec& spec) {
             }
             *response = std::log(*response);
         }
-        if (!seen.insert(row_key(row)).second) {
+        if (!seen.insert(released_rows::row_key(row)).second) {
             ++out.duplicates;
             continue;
         }

@@ -49,6 +49,13 @@ struct TableRows {
     std::size_t duplicates = 0;  // rows whose features repeat an earlier row's: dropped, the first kept
 };
 
+// Fields of one CSV line, each trimmed of blanks; a field in double quotes may hold the delimiter, and
+// "" is a quote. An unclosed quote would swallow the rest of the line silently, so it is refused
+// (ValidationError; `where` names the line).
+std::vector<std::string> split_csv_fields(const std::string& line, char delimiter, const std::string& where);
+// The text as a finite number, all of it read; nullopt otherwise.
+std::optional<double> finite_number(const std::string& text);
+
 // Throws ValidationError naming spec.owner, the setting, the file, and the line and column at fault:
 // a missing file, a missing column (with the header's names and the nearest one), a line with another
 // number of fields than the header or an unclosed quote, a value that is no number, NA, a

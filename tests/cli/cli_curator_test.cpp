@@ -241,8 +241,8 @@ TEST_CASE("cli curator: a curator program that hangs or outlives its input never
     CHECK(seconds_since(started) < 4.0);
     // One that ignores the end of its input (and SIGTERM) is killed after a 2 s grace, not waited for.
     started = std::chrono::steady_clock::now();
-    const auto stubborn =
+    const auto ignores_input =
         f.modeler(f.hello + R"(trap '' TERM HUP; while read line; do echo '{"values":[1]}'; done; sleep 10)");
-    CHECK(contains(stubborn.err, "answered 1 values for 3 rows"));
+    CHECK(contains(ignores_input.err, "answered 1 values for 3 rows"));
     CHECK(seconds_since(started) < 4.0);
 }

@@ -343,8 +343,8 @@ TEST_CASE("acquisition optimiser: malformed boxes are refused") {
 }
 
 // A surrogate that only reports its size: best_candidate scores a set whole while
-// candidates × (size + 1) stays within 2^24 entries and in chunks of 4096 rows beyond, and the stub
-// acquisitions here never read the model.
+// candidates × (size + 1) stays within 2^24 entries and in chunks of 4096 rows beyond, and the test
+// acquisitions here (Bowl, Steps) never read the model.
 class SizedModel final : public dpbo::Surrogate {
 public:
     explicit SizedModel(std::size_t size) : size_(size) {}
@@ -352,8 +352,8 @@ public:
     void append(const arma::mat&, const arma::vec&) override {}
     void truncate(std::size_t) override {}
     std::size_t size() const override { return size_; }
-    dpbo::Posterior predict(const arma::mat&) const override { FAIL("the stub acquisitions never predict"); return {}; }
-    std::string describe() const override { return "sized stub"; }
+    dpbo::Posterior predict(const arma::mat&) const override { FAIL("the test acquisitions never predict"); return {}; }
+    std::string describe() const override { return "a surrogate of a given size, for tests"; }
 
 private:
     std::size_t size_;

@@ -30,4 +30,8 @@ struct CuratorRelease {
 CuratorRelease release_objective_rows(const Objective& data, RowRelease& release, double norm_bound,
                                       PrivacyLedger& ledger, const std::string& owner);
 
+// The released rows as the modeler reads them (the `curator` objective's `candidates`): a header
+// z0,…,z{r−1} and one line of r numbers per row, each to 17 significant digits so it reads back exactly.
+std::string released_rows_csv(const arma::mat& rows);
+
 }  // namespace dpbo

@@ -123,15 +123,8 @@ private:
     }
 
     static dpbo::ResultFile released_rows_file(const arma::mat& rows) {
-        std::string content;
-        for (arma::uword j = 0; j < rows.n_cols; ++j) content += fmt::format("{}z{}", j == 0 ? "" : ",", j);
-        content += '\n';
-        for (arma::uword i = 0; i < rows.n_rows; ++i) {
-            for (arma::uword j = 0; j < rows.n_cols; ++j) content += fmt::format("{}{:.17g}", j == 0 ? "" : ",", rows(i, j));
-            content += '\n';
-        }
         return {"released_rows.csv", "the released rows Z, one per row of the curator's data, in its order",
-                std::move(content)};
+                dpbo::released_rows_csv(rows)};
     }
 
     // The run claims nothing: the curator's answers are exact responses of its sensitive rows (the

@@ -20,6 +20,7 @@
 #include "dpbo/parameters.hpp"
 #include "dpbo/plugin.hpp"
 #include "released_rows.hpp"
+#include "table_rows.hpp"
 
 namespace {
 
@@ -29,19 +30,13 @@ constexpr const char* kOwner = "objective 'curator'";
 arma::mat read_released_rows(const std::string& path) {
     dpbo::plugin_data::DataFileLines lines(path, {kOwner, "candidates", "released rows (CSV, header z0,z1,...)"});
     std::string line;
-    const auto split = [](const std::string& text) {
-        std::vector<std::string> fields(1);
-        for (const char c : text) {
-            if (c == ',')
-                fields.emplace_back();
-            else
-                fields.back().push_back(c);
-        }
-        return fields;
+    const auto split = [&] {
+        return dpbo::plugin_data::split_csv_fields(line, ',', fmt::format("{}: candidates '{}' line {}", kOwner, path,
+                                                                          lines.line_number()));
     };
     if (!lines.next(line))
         throw dpbo::ValidationError(fmt::format("{}: candidates '{}' is empty; expected a header z0,z1,...", kOwner, path));
-    const std::vector<std::string> header = split(line);
+    const std::vector<std::string> header = split();
     for (std::size_t j = 0; j < header.size(); ++j)
         if (header[j] != fmt::format("z{}", j))
             throw dpbo::ValidationError(fmt::format("{}: candidates '{}' has column '{}' where z{} was expected; released "
@@ -49,22 +44,16 @@ arma::mat read_released_rows(const std::string& path) {
                                                     kOwner, path, header[j], j));
     std::vector<double> values;
     while (lines.next(line)) {
-        const std::vector<std::string> fields = split(line);
+        const std::vector<std::string> fields = split();
         if (fields.size() != header.size())
             throw dpbo::ValidationError(fmt::format("{}: candidates '{}' line {} has {} fields; the header has {}", kOwner,
                                                     path, lines.line_number(), fields.size(), header.size()));
         for (const auto& field : fields) {
-            std::size_t used = 0;
-            double value = 0.0;
-            try {
-                value = std::stod(field, &used);
-            } catch (const std::exception&) {
-                used = 0;
-            }
-            if (used != field.size() || field.empty() || !std::isfinite(value))
+            const auto value = dpbo::plugin_data::finite_number(field);
+            if (!value)
                 throw dpbo::ValidationError(fmt::format("{}: candidates '{}' line {}: '{}' is not a finite number",
                                                         kOwner, path, lines.line_number(), field));
-            values.push_back(value);
+            values.push_back(*value);
         }
     }
     if (values.empty())

@@ -6,6 +6,7 @@ find_package(nlohmann_json 3.10 REQUIRED)
 find_package(doctest REQUIRED)
 find_package(NLopt 2.7 REQUIRED)          # local optimisation (marginal likelihood, acquisitions)
 find_package(ZLIB REQUIRED)               # gzip-compressed data files (CMake's FindZLIB)
+find_package(SQLite3 REQUIRED)            # run journals and ask/tell studies (CMake's FindSQLite3)
 # Exact arithmetic (GMP, with its C++ interface) and the ChaCha20 keystream (libsodium) for the
 # secure samplers, MPFR for privacy bounds where doubles cancel (and the tests' correctly rounded
 # references). They ship pkg-config files, not CMake packages; IMPORTED_TARGET makes each one target (PkgConfig::…). libdpbo links GMP, MPFR and

@@ -1,5 +1,6 @@
 #include "dpbo/evaluation.hpp"
 
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -12,6 +13,7 @@
 #include "dpbo/host/module_call_guard.hpp"
 #include "dpbo/objective.hpp"
 #include "dpbo/random.hpp"
+#include "dpbo/run_journal.hpp"
 
 namespace dpbo {
 
@@ -71,11 +73,25 @@ Evaluations Evaluator::evaluate(Objective& objective, const arma::mat& points, c
     });
     if (request.per_record && record_count == 0)
         throw ValidationError(fmt::format("{} is not record-decomposable: it cannot return per-record values", who));
-    Evaluations result =
-        call_into_module(who, "evaluating points", [&] { return evaluate_batch(objective, points, request); });
+    const std::size_t batch = batches_++;
+    std::optional<Evaluations> recorded;
+    if (journal_ != nullptr) recorded = journal_->recorded_batch(batch, points, request);
+    Evaluations result;
+    if (recorded) {
+        result = std::move(*recorded);
+    } else {
+        EvaluationRequest own = request;
+        std::optional<ExperimentRng> batch_rng;
+        if (request.rng != nullptr) {
+            batch_rng.emplace(sub_seed(request.rng->seed(), batch));
+            own.rng = &*batch_rng;
+        }
+        result = call_into_module(who, "evaluating points", [&] { return evaluate_batch(objective, points, own); });
+    }
     // The contract holds for the exact values; the noise of an observation comes after, on the
     // values only, so per-record losses stay the records' exact contributions.
     check_evaluation_contract(objective, points, request, result);
+    if (journal_ != nullptr && !recorded) journal_->record_batch(batch, result, request);
     add_observation_noise(result.values, noise_stddev, request, who);
     count_ += result.size();
     return result;

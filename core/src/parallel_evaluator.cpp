@@ -15,17 +15,6 @@
 
 namespace dpbo {
 
-namespace {
-
-std::uint64_t mix(std::uint64_t x) {
-    x += 0x9E3779B97F4A7C15ULL;
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
-    return x ^ (x >> 31);
-}
-
-}  // namespace
-
 ParallelEvaluator::ParallelEvaluator(std::size_t workers, std::vector<std::shared_ptr<Objective>> replicas)
     : workers_(workers), replicas_(std::move(replicas)) {
     if (workers < 2)
@@ -43,7 +32,7 @@ Evaluations ParallelEvaluator::evaluate_batch(Objective& objective, const arma::
     if (!shared && replicas_.size() < slices - 1)
         throw RunError(fmt::format("parallel evaluation: {} is not thread-safe and has {} replicas for {} workers",
                                    objective.describe_origin(), replicas_.size(), slices));
-    const std::uint64_t batch = ++batches_;
+    // The batch's own generator (see Evaluator::evaluate) is split once more, per slice.
     const std::uint64_t base = request.rng != nullptr ? request.rng->seed() : 0;
     std::vector<std::future<Evaluations>> futures;
     std::vector<std::size_t> counts;
@@ -53,11 +42,11 @@ Evaluations ParallelEvaluator::evaluate_batch(Objective& objective, const arma::
         counts.push_back(count);
         Objective& serving = shared || s == 0 ? objective : *replicas_[s - 1];
         const arma::mat slice = points.rows(first, first + count - 1);
-        futures.push_back(std::async(std::launch::async, [&serving, slice, request, base, batch, s] {
+        futures.push_back(std::async(std::launch::async, [&serving, slice, request, base, s] {
             EvaluationRequest own = request;
             std::optional<ExperimentRng> rng;
             if (request.rng != nullptr) {
-                rng.emplace(mix(base ^ mix(batch * 0x10001ULL + s)));
+                rng.emplace(sub_seed(base, s));
                 own.rng = &*rng;
             }
             return serving.evaluate(slice, own);

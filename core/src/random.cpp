@@ -77,6 +77,12 @@ std::size_t ExperimentRng::index(std::size_t count) {
     return std::uniform_int_distribution<std::size_t>(0, count - 1)(engine_);
 }
 
+std::uint64_t sub_seed(std::uint64_t seed, std::uint64_t index) {
+    std::uint64_t index_state = index;
+    std::uint64_t state = seed ^ splitmix64(index_state);
+    return splitmix64(state);
+}
+
 std::uint64_t ExperimentRng::derive_seed() {
     std::uint64_t state = engine_();
     return splitmix64(state);
@@ -120,19 +126,38 @@ std::string PrivacyNoiseSource::describe() const {
 }
 
 void PrivacyNoiseSource::refill() {
-    // The original ChaCha20 layout, as before: 64-bit block counter, 64-bit nonce fixed at zero (one
-    // stream per key, and every source gets a fresh key). XOR into zeros is the keystream itself.
-    static const std::array<unsigned char, crypto_stream_chacha20_NONCEBYTES> kZeroNonce{};
+    // The original ChaCha20 layout: 64-bit block counter, 64-bit nonce (the stream number, read
+    // little-endian; 0 for a source as created). XOR into zeros is the keystream itself.
+    std::array<unsigned char, crypto_stream_chacha20_NONCEBYTES> nonce{};
+    for (std::size_t b = 0; b < nonce.size(); ++b) nonce[b] = static_cast<unsigned char>(nonce_ >> (8 * b));
     auto* bytes = reinterpret_cast<unsigned char*>(buffer_.data());
     const std::size_t size = sizeof buffer_;
     std::memset(bytes, 0, size);
-    crypto_stream_chacha20_xor_ic(bytes, bytes, size, kZeroNonce.data(), next_block_, key_.data());
+    crypto_stream_chacha20_xor_ic(bytes, bytes, size, nonce.data(), next_block_, key_.data());
     next_block_ += kBlocksPerRefill;
     // Words are read little-endian whatever the host's byte order.
     if constexpr (std::endian::native == std::endian::big) {
         for (auto& word : buffer_) word = __builtin_bswap64(word);
     }
     used_ = 0;
+}
+
+PrivacyNoiseSource PrivacyNoiseSource::stream(std::uint64_t number) const {
+    PrivacyNoiseSource out = *this;
+    out.nonce_ = number;
+    out.next_block_ = 0;
+    out.used_ = out.buffer_.size();
+    return out;
+}
+
+PrivacyNoiseSource PrivacyNoiseSource::derive() {
+    std::array<std::uint32_t, 8> key{};
+    for (std::size_t i = 0; i < 8; i += 2) {
+        const std::uint64_t word = next_u64();
+        key[i] = static_cast<std::uint32_t>(word);
+        key[i + 1] = static_cast<std::uint32_t>(word >> 32);
+    }
+    return PrivacyNoiseSource(key, user_seed_);
 }
 
 std::uint64_t PrivacyNoiseSource::next_u64() {

@@ -5,6 +5,7 @@
 
 #include "dpbo/errors.hpp"
 #include "dpbo/privacy_ledger.hpp"
+#include "dpbo/run_journal.hpp"
 
 namespace dpbo {
 
@@ -19,13 +20,20 @@ RowReleaseOutcome RowRelease::release(const arma::mat& rows, PrivacyLedger& ledg
         throw ValidationError(fmt::format("{}: row release '{}' was given rows with a NaN or infinite entry",
                                           ledger.owner(), what));
     const std::size_t entry = charge(ledger, what);
-    RowReleaseOutcome outcome = transform(rows, ledger.noise());
     const std::size_t columns = released_columns(rows.n_cols);
+    if (auto recorded = ledger.replayed(entry)) {
+        if (recorded->released.n_elem != rows.n_rows * columns)
+            throw RunError(fmt::format("{}: row release '{}' holds {} values in the run's journal; {}×{} expected "
+                                       "now; the journal belongs to another run",
+                                       ledger.owner(), what, recorded->released.n_elem, rows.n_rows, columns));
+        return {arma::reshape(recorded->released, rows.n_rows, columns), recorded->evaluation_only};
+    }
+    RowReleaseOutcome outcome = transform(rows, ledger.noise_for(entry));
     if (outcome.rows.n_rows != rows.n_rows || outcome.rows.n_cols != columns)
         throw RunError(fmt::format("{}: row release '{}' ({}) returned {}×{} rows for {}×{} input; expected {}×{}",
                                    ledger.owner(), what, describe_origin(), outcome.rows.n_rows, outcome.rows.n_cols,
                                    rows.n_rows, rows.n_cols, rows.n_rows, columns));
-    ledger.record_release(entry, arma::vectorise(outcome.rows));
+    ledger.record_release(entry, arma::vectorise(outcome.rows), outcome.evaluation_only);
     return outcome;
 }
 

@@ -5,6 +5,7 @@
 
 #include "dpbo/errors.hpp"
 #include "dpbo/privacy_ledger.hpp"
+#include "dpbo/run_journal.hpp"
 
 namespace dpbo {
 
@@ -14,7 +15,15 @@ std::size_t Selection::select(const arma::vec& scores, PrivacyLedger& ledger, co
     if (scores.is_empty())
         throw RunError(fmt::format("{}: selection '{}' was given no scores to choose from", ledger.owner(), what));
     const std::size_t entry = charge(ledger, what);
-    const std::size_t chosen = choose(scores, ledger.noise());
+    if (auto recorded = ledger.replayed(entry)) {
+        const arma::vec& index = recorded->released;
+        if (index.n_elem != 1 || !(index(0) >= 0.0 && index(0) < static_cast<double>(scores.n_elem)))
+            throw RunError(fmt::format("{}: selection '{}' in the run's journal is not an index of the {} scores "
+                                       "given now; the journal belongs to another run",
+                                       ledger.owner(), what, scores.n_elem));
+        return static_cast<std::size_t>(index(0));
+    }
+    const std::size_t chosen = choose(scores, ledger.noise_for(entry));
     if (chosen >= scores.n_elem) {
         throw RunError(fmt::format("{}: selection '{}' chose index {} of {} scores", ledger.owner(), what, chosen,
                                    scores.n_elem));

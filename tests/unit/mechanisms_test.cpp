@@ -193,19 +193,22 @@ TEST_CASE("mechanisms refuse to release before calibration") {
 
 TEST_CASE("mechanisms release exactly what the secure sampling layer draws at their scale") {
     // The plugins add no noise of their own: replaying the same keystream through the layer gives
-    // the very same doubles.
+    // the very same doubles. Each release() makes a ledger, which derives its key from the source;
+    // its first release draws from stream 0 of that key.
     const arma::vec value = {10.0, -20.0, 30.0, 0.5};
     auto gaussian = mechanism("gaussian", {{"mu", "0.5"}});
     gaussian->calibrate(1.0);
     auto noise = dpbo::PrivacyNoiseSource::from_seed(11);
     auto replay = dpbo::PrivacyNoiseSource::from_seed(11);
+    auto first = replay.derive().stream(0);
     CHECK(arma::approx_equal(release(*gaussian, value, noise),
-                             dpbo::privacy::gaussian_release(value, 2.0, replay), "absdiff", 0.0));
+                             dpbo::privacy::gaussian_release(value, 2.0, first), "absdiff", 0.0));
 
     auto laplace = mechanism("laplace", {{"epsilon", "0.5"}});
     laplace->calibrate(2.0);
+    auto second = replay.derive().stream(0);
     CHECK(arma::approx_equal(release(*laplace, value, noise),
-                             dpbo::privacy::laplace_release(value, 4.0, replay), "absdiff", 0.0));
+                             dpbo::privacy::laplace_release(value, 4.0, second), "absdiff", 0.0));
 }
 
 TEST_CASE("mechanisms name their exact sampler and grid, and refuse a noise scale with no grid") {

@@ -226,10 +226,13 @@ TEST_CASE("ledger: the release that would exceed the budget is refused before an
     auto noise = dpbo::PrivacyNoiseSource::from_seed(5);
     auto replay = dpbo::PrivacyNoiseSource::from_seed(5);
     auto ledger = scoped_ledger(accountant("gdp"), PrivacyBudget::parse("mu=1"), noise);
+    // Release t draws from stream t − 1 of the key the ledger derived from the source.
+    auto key = replay.derive();
     const arma::vec value = {1.0, 2.0, 3.0};
     for (int t = 1; t <= 4; ++t) {
         const arma::vec released = mechanism->release(value, *ledger, "value at step " + std::to_string(t));
-        CHECK(arma::approx_equal(released, dpbo::privacy::gaussian_release(value, 2.0, replay), "absdiff", 0.0));
+        auto stream = key.stream(static_cast<std::uint64_t>(t - 1));
+        CHECK(arma::approx_equal(released, dpbo::privacy::gaussian_release(value, 2.0, stream), "absdiff", 0.0));
     }
     CHECK_THROWS_WITH_AS(mechanism->release(value, *ledger, "value at step 5"),
                          doctest::Contains("'value at step 5'"), dpbo::BudgetExceeded);
@@ -241,7 +244,8 @@ TEST_CASE("ledger: the release that would exceed the budget is refused before an
         CHECK(message.find("mu = 1.118") != std::string::npos);  // √1.25
         CHECK(message.find("4 earlier release(s)") != std::string::npos);
     }
-    // The noise source stands exactly where four releases left it.
+    // The refused release drew nothing: the fifth stream is untouched, and the run's source moved
+    // only by the ledger's key.
     CHECK(noise.next_u64() == replay.next_u64());
     CHECK(ledger->charges() == 4);
     CHECK(ledger->spent().mu == 1.0);
@@ -363,7 +367,7 @@ TEST_CASE("selection: select charges the ledger first, then chooses with the led
     selection.calibrate(1.0);
     CHECK(selection.select(scores, *ledger, "first pick") == 1);
     CHECK(selection.select(scores, *ledger, "second pick") == 1);
-    for (int i = 0; i < 6; ++i) replay.next_u64();
+    replay.derive();  // the ledger's key; each pick draws from a stream of it, not from the source
     CHECK_THROWS_WITH_AS(selection.select(scores, *ledger, "third pick"), doctest::Contains("third pick"),
                          dpbo::BudgetExceeded);
     CHECK(noise.next_u64() == replay.next_u64());

@@ -36,7 +36,8 @@ struct Released {
 };
 
 // The release of `rows` with privacy noise from `seed`, and the M it drew: the release's first noise
-// draws are M's d·r entries, so a second source with the same seed gives M again.
+// draws are M's d·r entries, from stream 0 of the key the ledger derives from the run's source, so
+// the same stream of a source with the same seed gives M again.
 Released release_seeded(const dpbo::RowRelease& release, const arma::mat& rows, std::size_t r, std::uint64_t seed) {
     auto accountant = dpbo::test::make<dpbo::Accountant>("basic");
     dpbo::PrivacyNoiseSource noise = dpbo::PrivacyNoiseSource::from_seed(seed);
@@ -44,7 +45,8 @@ Released release_seeded(const dpbo::RowRelease& release, const arma::mat& rows, 
     ledger.set_scope("one row moved by 1", "one row");
     Released out;
     out.outcome = release.release(rows, ledger, "rows");
-    dpbo::PrivacyNoiseSource again = dpbo::PrivacyNoiseSource::from_seed(seed);
+    dpbo::PrivacyNoiseSource run_source = dpbo::PrivacyNoiseSource::from_seed(seed);
+    dpbo::PrivacyNoiseSource again = run_source.derive().stream(0);
     out.m = arma::reshape(dpbo::privacy::gaussian_release(arma::vec(rows.n_cols * r, arma::fill::zeros), 1.0, again),
                           rows.n_cols, r);
     return out;

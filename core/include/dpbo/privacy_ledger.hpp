@@ -4,9 +4,15 @@
 // the release that would exceed the stated budget, keeps a log of what was released, and makes the
 // run's privacy statement from what was actually charged — so what a run claims is what it spent.
 //
-// Privacy noise is reachable only through the ledger's private noise(), which only the Mechanism,
+// Privacy noise is reachable only through the ledger's private noise_for(), which only the Mechanism,
 // Selection and RowRelease base classes may call: a release cannot draw privacy noise without being
-// charged.
+// charged. Each release draws from its own stream (PrivacyNoiseSource::stream, numbered by its entry)
+// of a key the ledger derives from the run's noise source when it is made.
+//
+// With a journal (dpbo/run_journal.hpp) every release is made durable before its value is handed
+// back, and a release the journal already holds is charged again but not drawn again: its value is
+// the journal's. So a resumed run composes exactly what the uninterrupted run composed and the log
+// shows each release once.
 #include <cstddef>
 #include <memory>
 #include <optional>
@@ -17,6 +23,7 @@
 
 #include "dpbo/privacy_event.hpp"
 #include "dpbo/privacy_statement.hpp"
+#include "dpbo/result.hpp"
 
 namespace dpbo {
 
@@ -24,7 +31,9 @@ class Accountant;
 class Mechanism;
 class PrivacyNoiseSource;
 class RowRelease;
+class RunJournal;
 class Selection;
+struct RecordedRelease;
 
 // A stated budget: "mu=1" (μ-GDP), "epsilon=3,delta=1e-5" ((ε, δ)-DP) or "epsilon=1" (ε-DP).
 //
@@ -93,18 +102,30 @@ public:
     // exactly), with the spend named in its mechanism line.
     PrivacyStatement statement_for(const PrivacyStatement& described) const;
 
+    // Every release from now on is recorded in (and, when recorded before, taken from) `journal`,
+    // which must outlive the ledger's use; null detaches it. RunError for a ledger that discards its
+    // log (the journal checks each release against the logged event).
+    void attach_journal(RunJournal* journal);
+
 private:
     friend class Mechanism;
     friend class Selection;
     friend class RowRelease;
-    PrivacyNoiseSource& noise() { return noise_; }
-    void record_release(std::size_t entry, const arma::vec& released);
+    // Release `entry`'s noise: stream `entry` of the ledger's key.
+    PrivacyNoiseSource& noise_for(std::size_t entry);
+    // Release `entry` as the journal holds it (logged again), or nothing when it is new.
+    std::optional<RecordedRelease> replayed(std::size_t entry);
+    // Logs release `entry` and makes it durable in the journal.
+    void record_release(std::size_t entry, const arma::vec& released,
+                        const std::vector<ReleasedValue>& evaluation_only = {});
 
     void check_budget(const Accountant& trial, const PrivacyEvent& event) const;
 
     std::shared_ptr<Accountant> accountant_;
     std::optional<PrivacyBudget> budget_;
-    PrivacyNoiseSource& noise_;
+    std::unique_ptr<PrivacyNoiseSource> key_;
+    std::unique_ptr<PrivacyNoiseSource> release_noise_;
+    RunJournal* journal_ = nullptr;
     std::string owner_;
     Log log_mode_;
     std::string neighbouring_;

@@ -50,6 +50,16 @@ public:
     // The next 64 keystream bits: bytes 8i .. 8i + 7 of the stream, read little-endian.
     std::uint64_t next_u64();
 
+    // Stream `number` of the same key (ChaCha20's 64-bit nonce; this source is stream 0), from its
+    // start. The ledger draws each release's noise from its own stream, so a release a resumed run
+    // takes from its journal, drawing nothing, leaves the noise of every later release unchanged.
+    PrivacyNoiseSource stream(std::uint64_t number) const;
+    // A source keyed by the next 256 bits of this one's keystream, for a consumer that numbers
+    // streams of its own (the ledger): consumers sharing one source (an audit's many runs) never
+    // draw the same bits. It counts as user-seeded when this one does.
+    PrivacyNoiseSource derive();
+    std::uint64_t stream_number() const { return nonce_; }
+
 private:
     PrivacyNoiseSource(const std::array<std::uint32_t, 8>& key, std::optional<std::uint64_t> seed);
     void refill();
@@ -57,11 +67,16 @@ private:
     // Several blocks per call into libsodium, so its per-call cost is shared across many draws.
     static constexpr std::size_t kBlocksPerRefill = 16;
     std::array<unsigned char, 32> key_{};
+    std::uint64_t nonce_ = 0;
     std::uint64_t next_block_ = 0;  // the RFC 8439 block counter of the next refill
     std::array<std::uint64_t, kBlocksPerRefill * 8> buffer_{};
     std::size_t used_ = kBlocksPerRefill * 8;
     std::optional<std::uint64_t> user_seed_;
 };
+
+// The seed of part `index` (a batch, a slice of one) of something seeded with `seed`: distinct
+// parts get unrelated seeds (splitmix64 finalisation of both).
+std::uint64_t sub_seed(std::uint64_t seed, std::uint64_t index);
 
 // A seed from the operating system's CSPRNG (for experiment seeds when the user gives none).
 std::uint64_t os_random_u64();

@@ -34,6 +34,17 @@ ParameterSchema bo_loop_schema(std::size_t default_budget, std::size_t default_i
     return schema;
 }
 
+void add_batch_key(ParameterSchema& schema) {
+    schema.integer("batch", {.fallback = 1, .lower = 1, .unit = "points",
+                             .doc = "q points proposed per iteration, the later ones chosen with the earlier ones "
+                                    "fantasised at their posterior means (so q evaluations can run in parallel: "
+                                    "--workers, MPI ranks, ask/tell clients)"});
+}
+
+std::size_t batch_setting(const ParameterSet& parameters) {
+    return static_cast<std::size_t>(parameters.integer("batch"));
+}
+
 BoLoopSettings bo_loop_settings(const ParameterSet& p) {
     BoLoopSettings s;
     s.budget = static_cast<std::size_t>(p.integer("budget"));
@@ -403,7 +414,8 @@ void BoLoop::observe(const Evaluations& evaluations) {
 }
 
 RunResult BoLoop::run() {
-    ctx_.observer.on_start(settings_.budget - settings_.initial_points + 1);
+    const std::size_t q = std::max<std::size_t>(settings_.batch, 1);
+    ctx_.observer.on_start(1 + (settings_.budget - settings_.initial_points + q - 1) / q);
     EvaluationRequest request;
     request.rng = &ctx_.rng;
     while (true) {
@@ -411,7 +423,9 @@ RunResult BoLoop::run() {
             const std::string stop = policies_.stopping->stop_reason(*this, ctx_.observer);
             if (!stop.empty()) return result(stop);
         }
-        const Proposal proposal = propose(1);
+        // The last batch stops at the budget.
+        const std::size_t left = settings_.budget > observations() ? settings_.budget - observations() : 1;
+        const Proposal proposal = propose(observations() == 0 ? 1 : std::min(q, left));
         observe(ctx_.evaluator.evaluate(ctx_.objective, proposal.points, request));
     }
 }
@@ -457,7 +471,9 @@ RunResult run_bo_loop(RunContext& context, const BoLoopSettings& settings, const
 SequentialBo::SequentialBo(const ParameterSet& parameters, std::string name, std::string default_acquisition,
                            std::string acquisition_doc)
     : settings_(bo_loop_settings(parameters)), name_(std::move(name)),
-      default_acquisition_(std::move(default_acquisition)), acquisition_doc_(std::move(acquisition_doc)) {}
+      default_acquisition_(std::move(default_acquisition)), acquisition_doc_(std::move(acquisition_doc)) {
+    settings_.batch = batch_setting(parameters);
+}
 
 SequentialBo::~SequentialBo() = default;
 

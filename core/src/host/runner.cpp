@@ -23,6 +23,8 @@
 #include "dpbo/selection.hpp"
 #include "dpbo/host/output_folder.hpp"
 #include "dpbo/host/registry.hpp"
+#include "dpbo/host/journal_store.hpp"
+#include "dpbo/host/repeat_journal.hpp"
 #include "dpbo/host/result_io.hpp"
 #include "../util/memory_bound.hpp"
 
@@ -299,6 +301,8 @@ private:
         const fs::path dir = repeat_dir(index);
         outcome.result_file = dir.empty() ? fs::path() : dir / "result.json";
         if (auto earlier = earlier_result(outcome.result_file, job, index)) {
+            // A run killed between writing its result and removing its journal left both.
+            remove_journal_files(dir / RepeatJournal::kFileName);
             outcome.resumed = true;
             outcome.json = earlier->dump(2);
             outcome.headline = (*earlier)["privacy"].value("headline", "");
@@ -308,7 +312,17 @@ private:
 
         Modules modules = index == 0 ? std::move(probe_) : create();
         JobComponents& components = modules.components;
-        const std::uint64_t experiment_seed = spec_.seed ? repeat_seed(*spec_.seed, index, 1) : os_random_u64();
+        std::uint64_t experiment_seed = spec_.seed ? repeat_seed(*spec_.seed, index, 1) : os_random_u64();
+        // With an output folder the repeat keeps a journal, and a journal left by a killed run is
+        // resumed (with the seed that run drew, when the job has none).
+        std::unique_ptr<RepeatJournal> journal;
+        if (!dir.empty()) {
+            std::error_code ec;
+            fs::create_directories(dir, ec);
+            journal = std::make_unique<RepeatJournal>(dir / RepeatJournal::kFileName, job.dump(), index + 1,
+                                                      experiment_seed);
+            experiment_seed = journal->experiment_seed();
+        }
         ExperimentRng rng(experiment_seed);
         PrivacyNoiseSource noise = spec_.seed ? PrivacyNoiseSource::from_seed(repeat_seed(*spec_.seed, index, 2))
                                               : PrivacyNoiseSource::from_os();
@@ -316,6 +330,8 @@ private:
         PrivacyLedger ledger(create_run_accountant(registry_, algorithm_name, modules_.declared_roles(), components.roles),
                              spec_.budget, noise, algorithm_name);
         std::unique_ptr<Evaluator> evaluator = make_evaluator(*modules.objective);
+        evaluator->attach_journal(journal.get());
+        ledger.attach_journal(journal.get());
         RunContext context{*modules.objective, *evaluator, rng, ledger, observer, registry_, std::move(components.roles)};
 
         // The key comes from a per-repeat seed derived from --seed; name the user's seed, not the key's.
@@ -333,10 +349,20 @@ private:
         } catch (const BudgetExceeded& refusal) {
             observer.on_finish();
             write_refusal(outcome, dir, job, index, ledger, experiment_seed, noise_source, *modules.objective);
+            if (journal) journal->remove();
             throw BudgetExceeded(outcome.result_file.empty()
                                      ? std::string(refusal.what())
                                      : fmt::format("{}; what was released until then is in {}", refusal.what(),
                                                    outcome.result_file.string()));
+        } catch (const ValidationError&) {
+            // A module refused the job at the start of its run: a fresh journal goes with the folder.
+            if (journal && !journal->resumed() && evaluator->batches() == 0 && ledger.charges() == 0) journal->remove();
+            throw;
+        } catch (const RunError& failure) {
+            if (!journal) throw;
+            throw RunError(fmt::format("{}\n(everything the run did until then is in {}: run the same command again "
+                                       "to resume it)",
+                                       failure.what(), (dir / RepeatJournal::kFileName).string()));
         }
         const double cpu_seconds = process_cpu_seconds() - cpu_start;
         const double wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
@@ -394,7 +420,13 @@ private:
             for (const ResultFile& file : result.files) write_file_atomically(dir / file.name, file.content);
             write_file_atomically(dir / "trace.csv", trace_to_csv(result.trace));
             write_file_atomically(outcome.result_file, outcome.json + "\n");
+            journal->remove();
         }
+        if (journal && journal->resumed())
+            outcome.summary.emplace_back("resumed", fmt::format("from its journal: {} batch(es) and {} release(s) "
+                                                                "replayed, not made again",
+                                                                journal->recorded_batches(),
+                                                                journal->recorded_releases()));
 
         outcome.headline = out["privacy"]["headline"].get<std::string>();
         outcome.privacy_description = privacy_text(result.privacy, spec_.seed);
@@ -413,11 +445,13 @@ private:
         const bool plain = !name.empty() && name != "." && name != ".." && name.find('/') == std::string::npos &&
                            name.find('\0') == std::string::npos && name.front() != '.';
         const bool reserved = name == "result.json" || name == "trace.csv" || name == OutputFolder::kRecordName ||
-                              name == OutputFolder::kLockName || name.rfind("repeat-", 0) == 0;
+                              name == OutputFolder::kLockName || name.rfind(RepeatJournal::kFileName, 0) == 0 ||
+                              name.rfind("repeat-", 0) == 0;
         if (!plain || reserved)
             throw RunError(fmt::format("algorithm '{}' asked to write a result file named '{}'; expected a plain file "
-                                       "name that is not one of dpbo's own (result.json, trace.csv, {}, {}, repeat-*)",
-                                       spec_.algorithm.name, name, OutputFolder::kRecordName, OutputFolder::kLockName));
+                                       "name that is not one of dpbo's own (result.json, trace.csv, {}, {}, {}*, repeat-*)",
+                                       spec_.algorithm.name, name, OutputFolder::kRecordName, OutputFolder::kLockName,
+                                       RepeatJournal::kFileName));
     }
 
     // What every result.json starts with: the job, the repeat, the statement, the released values.

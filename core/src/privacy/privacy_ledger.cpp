@@ -10,6 +10,7 @@
 #include "dpbo/errors.hpp"
 #include "dpbo/host/module_call_guard.hpp"
 #include "dpbo/random.hpp"
+#include "dpbo/run_journal.hpp"
 
 namespace dpbo {
 
@@ -114,7 +115,8 @@ std::string PrivacyBudget::describe() const {
 
 PrivacyLedger::PrivacyLedger(std::shared_ptr<Accountant> accountant, std::optional<PrivacyBudget> budget,
                              PrivacyNoiseSource& noise, std::string owner, Log log)
-    : accountant_(std::move(accountant)), budget_(std::move(budget)), noise_(noise), owner_(std::move(owner)),
+    : accountant_(std::move(accountant)), budget_(std::move(budget)),
+      key_(std::make_unique<PrivacyNoiseSource>(noise.derive())), owner_(std::move(owner)),
       log_mode_(log) {
     if (!accountant_) throw RunError(fmt::format("{}: the privacy ledger was given no accountant", owner_));
 }
@@ -188,9 +190,31 @@ std::size_t PrivacyLedger::charge(const PrivacyEvent& event) {
     return log_.size() - 1;
 }
 
-void PrivacyLedger::record_release(std::size_t entry, const arma::vec& released) {
+void PrivacyLedger::attach_journal(RunJournal* journal) {
+    if (journal != nullptr && log_mode_ == Log::Discard)
+        throw RunError(fmt::format("{}: a ledger that discards its log cannot keep a journal", owner_));
+    journal_ = journal;
+}
+
+PrivacyNoiseSource& PrivacyLedger::noise_for(std::size_t entry) {
+    release_noise_ = std::make_unique<PrivacyNoiseSource>(key_->stream(static_cast<std::uint64_t>(entry)));
+    return *release_noise_;
+}
+
+std::optional<RecordedRelease> PrivacyLedger::replayed(std::size_t entry) {
+    if (journal_ == nullptr) return std::nullopt;
+    LedgerEntry& logged = log_.at(entry);
+    std::optional<RecordedRelease> recorded = journal_->recorded_release(entry, logged.event);
+    if (recorded) logged.released = recorded->released;
+    return recorded;
+}
+
+void PrivacyLedger::record_release(std::size_t entry, const arma::vec& released,
+                                   const std::vector<ReleasedValue>& evaluation_only) {
     if (log_mode_ == Log::Discard) return;
-    log_.at(entry).released = released;
+    LedgerEntry& logged = log_.at(entry);
+    logged.released = released;
+    if (journal_ != nullptr) journal_->record_release(entry, {logged.event.describe(), released, evaluation_only});
 }
 
 PrivacyStatement PrivacyLedger::spent() const {

@@ -49,10 +49,8 @@ std::vector<OutputTransform> transforms_from(const std::string& text) {
 ParameterSchema schema() {
     // Paper: k₀ = 16 seed points and 256 iterations (Section 5, Table 2).
     ParameterSchema schema = bo_loop_schema(16 + 256, 16);
+    add_batch_key(schema);
     schema
-        .integer("batch", {.fallback = 1, .lower = 1, .unit = "points",
-                           .doc = "q points proposed per iteration, the later ones chosen with the earlier ones "
-                                  "fantasised at their posterior means (so q evaluations can run in parallel)"})
         .text("reference", std::string("10,1"),
               "the anti-ideal point v† in the objective's units, two numbers (paper: 10,1 for ε and error), used by "
               "the acquisition and for every reported hypervolume; or 'adaptive': the acquisition uses GPflowOpt's "
@@ -79,7 +77,7 @@ ParameterSchema schema() {
 Settings settings_from(const ParameterSet& parameters) {
     Settings settings;
     settings.loop = bo_loop_settings(parameters);
-    settings.batch = static_cast<std::size_t>(parameters.integer("batch"));
+    settings.batch = batch_setting(parameters);
     settings.random_on_plateau = parameters.text("plateau") == "random";
     settings.loop.output_transforms = transforms_from(parameters.text("output_transforms"));
     settings.loop.logit_margin = parameters.real("logit_margin");

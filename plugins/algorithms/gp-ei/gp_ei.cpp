@@ -7,7 +7,11 @@ namespace {
 
 class GpEi final : public dpbo::SequentialBo {
 public:
-    static dpbo::ParameterSchema schema() { return dpbo::bo_loop_schema(60, 10); }
+    static dpbo::ParameterSchema schema() {
+        dpbo::ParameterSchema schema = dpbo::bo_loop_schema(60, 10);
+        dpbo::add_batch_key(schema);
+        return schema;
+    }
     explicit GpEi(const dpbo::ParameterSet& parameters)
         : SequentialBo(parameters, "gp-ei", "ei", "expected improvement over the best observed value") {}
 };

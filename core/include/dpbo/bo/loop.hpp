@@ -36,6 +36,9 @@ class Surrogate;
 struct BoLoopSettings {
     std::size_t initial_points = 10;   // quasi-random design (box) or distinct random rows (finite set)
     std::size_t budget = 60;           // evaluations in all, the design included
+    // Points run() proposes at a time after the design (propose(q)): a batch evaluated at once, on
+    // several workers or by several ask/tell clients.
+    std::size_t batch = 1;
     bool revisit_candidates = false;   // finite sets: may a row be evaluated twice?
     AcquisitionOptimiserSettings optimiser;
     // Several outputs (DPareto): what the surrogate models of output j is t_j(y_j) (empty: the
@@ -53,6 +56,10 @@ struct BoLoopSettings {
 // The loop's parameters, shared by every algorithm built on it (gp-ucb, gp-ei, ...).
 ParameterSchema bo_loop_schema(std::size_t default_budget, std::size_t default_initial);
 BoLoopSettings bo_loop_settings(const ParameterSet& parameters);
+// The `batch` parameter (BoLoopSettings::batch), for algorithms that let run() propose q points at a
+// time; read it with batch_setting.
+void add_batch_key(ParameterSchema& schema);
+std::size_t batch_setting(const ParameterSet& parameters);
 
 // Points the loop asks to have evaluated next.
 struct Proposal {
@@ -141,7 +148,7 @@ public:
     // by being the last proposal's points), updates the incumbent or the front and records a
     // trace row.
     void observe(const Evaluations& evaluations);
-    // The design, then propose(1) / evaluate / observe until the stopping policy stops it.
+    // The design, then propose(batch) / evaluate / observe until the stopping policy stops it.
     RunResult run();
     // The release after stopping: the best point and value (one output) or the Pareto front's
     // points and values (several), the trace, the not-private statement.

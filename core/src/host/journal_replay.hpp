@@ -1,0 +1,27 @@
+#pragma once
+// What the run journal and the study journal share: checking that a replayed run asks for what the
+// journal recorded, and rebuilding a batch's Evaluations from its done trials.
+#include <cstddef>
+#include <optional>
+#include <vector>
+
+#include "dpbo/evaluation.hpp"
+#include "dpbo/host/journal_store.hpp"
+#include "dpbo/privacy_event.hpp"
+
+namespace dpbo::journal {
+
+// RunError unless batch `recorded` has exactly `points` (bit for bit) and per-record values when
+// `request` asks for them: a run that asks otherwise is not the run the journal belongs to.
+void check_same_batch(const JournalStore& store, const StoredBatch& recorded, const arma::mat& points,
+                      const EvaluationRequest& request);
+
+// The done trial of each position of `batch`, or nothing while a position has none.
+std::optional<std::vector<StoredTrial>> done_trials(const JournalStore& store, const StoredBatch& batch);
+
+Evaluations evaluations_of(const StoredBatch& batch, const std::vector<StoredTrial>& done, bool per_record);
+
+// Release `entry` as recorded, after checking it is `event`.
+std::optional<RecordedRelease> recorded_release(const JournalStore& store, std::size_t entry, const PrivacyEvent& event);
+
+}  // namespace dpbo::journal

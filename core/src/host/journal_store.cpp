@@ -1,0 +1,420 @@
+#include "dpbo/host/journal_store.hpp"
+
+#include <sqlite3.h>
+
+#include <chrono>
+#include <cstring>
+#include <utility>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "dpbo/errors.hpp"
+
+namespace dpbo {
+
+namespace fs = std::filesystem;
+using json = nlohmann::ordered_json;
+
+namespace {
+
+// How long a writer waits for another process's transaction before giving up.
+constexpr int kBusyTimeoutMs = 60'000;
+
+const char* const kSchema = R"sql(
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE batches(batch INTEGER PRIMARY KEY, per_record INTEGER NOT NULL, size INTEGER NOT NULL);
+CREATE TABLE trials(
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  batch INTEGER NOT NULL REFERENCES batches(batch),
+  position INTEGER NOT NULL,
+  state TEXT NOT NULL CHECK(state IN ('waiting', 'running', 'done', 'failed')),
+  point BLOB NOT NULL,
+  vals BLOB, per_record BLOB, auxiliary BLOB, candidate_row INTEGER,
+  failure TEXT, asked_at REAL, told_at REAL);
+CREATE INDEX trials_by_batch ON trials(batch, position);
+CREATE TABLE releases(entry INTEGER PRIMARY KEY, event TEXT NOT NULL, released BLOB NOT NULL,
+  evaluation_only TEXT NOT NULL, made_at REAL NOT NULL);
+)sql";
+
+double now_seconds() {
+    return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+// Doubles as their exact bits: a replay must see the very values the run saw.
+std::string to_blob(const double* data, std::size_t count) {
+    std::string out(count * sizeof(double), '\0');
+    if (count > 0) std::memcpy(out.data(), data, out.size());
+    return out;
+}
+
+arma::rowvec from_blob(const void* data, int bytes) {
+    arma::rowvec out(static_cast<std::size_t>(bytes) / sizeof(double));
+    if (!out.is_empty()) std::memcpy(out.memptr(), data, out.n_elem * sizeof(double));
+    return out;
+}
+
+TrialState state_from(const std::string& text) {
+    if (text == "waiting") return TrialState::Waiting;
+    if (text == "running") return TrialState::Running;
+    if (text == "done") return TrialState::Done;
+    return TrialState::Failed;
+}
+
+// One prepared statement; columns and parameters are 0- and 1-based as in SQLite.
+class Statement {
+public:
+    Statement(sqlite3* db, const fs::path& file, const char* sql) : db_(db), file_(file) {
+        if (sqlite3_prepare_v2(db, sql, -1, &statement_, nullptr) != SQLITE_OK) fail("preparing a statement");
+    }
+    ~Statement() { sqlite3_finalize(statement_); }
+    Statement(const Statement&) = delete;
+    Statement& operator=(const Statement&) = delete;
+
+    Statement& bind(int i, std::int64_t v) { return check(sqlite3_bind_int64(statement_, i, v)); }
+    Statement& bind(int i, double v) { return check(sqlite3_bind_double(statement_, i, v)); }
+    Statement& bind(int i, const std::string& v) {
+        return check(sqlite3_bind_text(statement_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT));
+    }
+    Statement& bind_blob(int i, const arma::rowvec& v) {
+        const std::string bytes = to_blob(v.memptr(), v.n_elem);
+        return check(sqlite3_bind_blob(statement_, i, bytes.data(), static_cast<int>(bytes.size()), SQLITE_TRANSIENT));
+    }
+    Statement& bind_null(int i) { return check(sqlite3_bind_null(statement_, i)); }
+
+    // True while there is a row to read.
+    bool step() {
+        const int rc = sqlite3_step(statement_);
+        if (rc == SQLITE_ROW) return true;
+        if (rc == SQLITE_DONE) return false;
+        fail("reading or writing");
+    }
+    void run() {
+        while (step()) {
+        }
+    }
+
+    bool is_null(int c) const { return sqlite3_column_type(statement_, c) == SQLITE_NULL; }
+    std::int64_t integer(int c) const { return sqlite3_column_int64(statement_, c); }
+    double real(int c) const { return sqlite3_column_double(statement_, c); }
+    std::string text(int c) const {
+        const auto* p = sqlite3_column_text(statement_, c);
+        return p ? std::string(reinterpret_cast<const char*>(p), static_cast<std::size_t>(sqlite3_column_bytes(statement_, c)))
+                 : std::string();
+    }
+    arma::rowvec blob(int c) const {
+        const void* p = sqlite3_column_blob(statement_, c);
+        return p ? from_blob(p, sqlite3_column_bytes(statement_, c)) : arma::rowvec();
+    }
+
+private:
+    Statement& check(int rc) {
+        if (rc != SQLITE_OK) fail("binding a value");
+        return *this;
+    }
+    [[noreturn]] void fail(const char* doing) const {
+        throw RunError(fmt::format("journal '{}': SQLite failed while {}: {}", file_.string(), doing, sqlite3_errmsg(db_)));
+    }
+
+    sqlite3* db_;
+    const fs::path& file_;
+    sqlite3_stmt* statement_ = nullptr;
+};
+
+sqlite3* open_database(const fs::path& file, bool create) {
+    sqlite3* db = nullptr;
+    const int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_FULLMUTEX;
+    if (sqlite3_open_v2(file.c_str(), &db, flags, nullptr) != SQLITE_OK) {
+        const std::string why = db ? sqlite3_errmsg(db) : "out of memory";
+        sqlite3_close(db);
+        throw ValidationError(fmt::format("journal '{}' cannot be {}: {}", file.string(), create ? "created" : "opened", why));
+    }
+    sqlite3_busy_timeout(db, kBusyTimeoutMs);
+    return db;
+}
+
+// Exact bits as hexadecimal text, for the values that travel inside JSON.
+std::string hex_of(const arma::mat& m) {
+    const std::string bytes = to_blob(m.memptr(), m.n_elem);
+    std::string out;
+    out.reserve(2 * bytes.size());
+    for (unsigned char c : bytes) out += fmt::format("{:02x}", c);
+    return out;
+}
+
+arma::mat mat_of_hex(const std::string& hex, std::size_t rows, std::size_t cols) {
+    arma::mat out(rows, cols);
+    if (hex.size() != 2 * out.n_elem * sizeof(double)) throw RunError("a journaled release figure has the wrong length");
+    std::string bytes(hex.size() / 2, '\0');
+    for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<char>(std::stoi(hex.substr(2 * i, 2), nullptr, 16));
+    if (!out.is_empty()) std::memcpy(out.memptr(), bytes.data(), bytes.size());
+    return out;
+}
+
+json values_json(const std::vector<ReleasedValue>& values) {
+    json out = json::array();
+    for (const ReleasedValue& v : values)
+        out.push_back({{"name", v.name}, {"description", v.description}, {"rows", v.value.n_rows},
+                       {"cols", v.value.n_cols}, {"bits", hex_of(v.value)}});
+    return out;
+}
+
+}  // namespace
+
+std::string to_string(TrialState state) {
+    switch (state) {
+        case TrialState::Waiting: return "waiting";
+        case TrialState::Running: return "running";
+        case TrialState::Done: return "done";
+        case TrialState::Failed: return "failed";
+    }
+    return "failed";
+}
+
+JournalStore::JournalStore(fs::path file, sqlite3* db) : file_(std::move(file)), db_(db) {}
+
+JournalStore::~JournalStore() { sqlite3_close(db_); }
+
+void JournalStore::exec(const std::string& sql) const {
+    char* message = nullptr;
+    if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &message) != SQLITE_OK) {
+        const std::string why = message ? message : sqlite3_errmsg(db_);
+        sqlite3_free(message);
+        throw RunError(fmt::format("journal '{}': SQLite failed: {}", file_.string(), why));
+    }
+}
+
+std::unique_ptr<JournalStore> JournalStore::create(const fs::path& file, const std::string& kind,
+                                                   const std::map<std::string, std::string>& meta) {
+    std::error_code ec;
+    if (fs::exists(file, ec))
+        throw ValidationError(fmt::format("'{}' exists already; choose another file or remove it", file.string()));
+    // Written under a temporary name and renamed when complete, so a file of this name is whole.
+    const fs::path temporary = file.string() + ".creating";
+    remove_journal_files(temporary);
+    std::unique_ptr<JournalStore> store(new JournalStore(temporary, open_database(temporary, true)));
+    store->exec("PRAGMA journal_mode=DELETE;");
+    store->exec(std::string("BEGIN;") + kSchema);
+    Statement insert(store->db_, store->file_, "INSERT INTO meta(key, value) VALUES(?, ?)");
+    std::map<std::string, std::string> all = meta;
+    all["format"] = kFormat;
+    all["kind"] = kind;
+    for (const auto& [key, value] : all) {
+        Statement row(store->db_, store->file_, "INSERT INTO meta(key, value) VALUES(?, ?)");
+        row.bind(1, key).bind(2, value).run();
+    }
+    store->exec("COMMIT;");
+    store.reset();
+    fs::rename(temporary, file, ec);
+    if (ec) throw ValidationError(fmt::format("journal '{}' cannot be created: {}", file.string(), ec.message()));
+    return open(file, kind);
+}
+
+std::unique_ptr<JournalStore> JournalStore::open(const fs::path& file, const std::string& kind) {
+    std::error_code ec;
+    if (!fs::is_regular_file(file, ec))
+        throw ValidationError(fmt::format("'{}' is not a file; expected a dpbo {} file", file.string(), kind));
+    std::unique_ptr<JournalStore> store(new JournalStore(file, open_database(file, false)));
+    std::optional<std::string> format;
+    try {
+        format = store->find_meta("format");
+    } catch (const RunError&) {
+        format.reset();
+    }
+    if (!format)
+        throw ValidationError(fmt::format("'{}' is not a dpbo {} file (no format record)", file.string(), kind));
+    if (*format != kFormat)
+        throw ValidationError(fmt::format("'{}' is in format '{}'; this dpbo reads '{}'", file.string(), *format, kFormat));
+    const std::string stored_kind = store->meta("kind");
+    if (stored_kind != kind)
+        throw ValidationError(fmt::format("'{}' is a dpbo {} file; expected a {} file", file.string(), stored_kind, kind));
+    // WAL: readers never block the writer, and a commit is one append (fsync'd at checkpoints),
+    // durable against the process being killed.
+    store->exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;");
+    return store;
+}
+
+std::optional<std::string> JournalStore::find_meta(const std::string& key) const {
+    Statement s(db_, file_, "SELECT value FROM meta WHERE key = ?");
+    s.bind(1, key);
+    if (!s.step()) return std::nullopt;
+    return s.text(0);
+}
+
+std::string JournalStore::meta(const std::string& key) const {
+    auto value = find_meta(key);
+    if (!value) throw ValidationError(fmt::format("'{}' lacks its '{}' record; it is damaged", file_.string(), key));
+    return *value;
+}
+
+JournalStore::Transaction::Transaction(JournalStore& store) : store_(store) { store_.exec("BEGIN IMMEDIATE;"); }
+
+JournalStore::Transaction::~Transaction() {
+    if (open_) sqlite3_exec(store_.db_, "ROLLBACK;", nullptr, nullptr, nullptr);
+}
+
+void JournalStore::Transaction::commit() {
+    store_.exec("COMMIT;");
+    open_ = false;
+}
+
+std::size_t JournalStore::batch_count() const {
+    Statement s(db_, file_, "SELECT COUNT(*) FROM batches");
+    s.step();
+    return static_cast<std::size_t>(s.integer(0));
+}
+
+std::optional<StoredBatch> JournalStore::batch(std::size_t index) const {
+    Statement head(db_, file_, "SELECT per_record, size FROM batches WHERE batch = ?");
+    head.bind(1, static_cast<std::int64_t>(index));
+    if (!head.step()) return std::nullopt;
+    StoredBatch out;
+    out.index = index;
+    out.per_record = head.integer(0) != 0;
+    const auto size = static_cast<std::size_t>(head.integer(1));
+    // The first trial of each position holds its point (a failed one's retry repeats it).
+    Statement points(db_, file_, "SELECT position, point FROM trials WHERE batch = ? ORDER BY id");
+    points.bind(1, static_cast<std::int64_t>(index));
+    std::vector<bool> seen(size, false);
+    while (points.step()) {
+        const auto position = static_cast<std::size_t>(points.integer(0));
+        if (position >= size || seen[position]) continue;
+        const arma::rowvec point = points.blob(1);
+        if (out.points.is_empty()) out.points.set_size(size, point.n_elem);
+        out.points.row(position) = point;
+        seen[position] = true;
+    }
+    return out;
+}
+
+void JournalStore::add_batch(std::size_t index, const arma::mat& points, bool per_record) {
+    Statement head(db_, file_, "INSERT INTO batches(batch, per_record, size) VALUES(?, ?, ?)");
+    head.bind(1, static_cast<std::int64_t>(index)).bind(2, std::int64_t{per_record}).bind(3, static_cast<std::int64_t>(points.n_rows)).run();
+    for (std::size_t i = 0; i < points.n_rows; ++i) {
+        Statement trial(db_, file_, "INSERT INTO trials(batch, position, state, point) VALUES(?, ?, 'waiting', ?)");
+        trial.bind(1, static_cast<std::int64_t>(index)).bind(2, static_cast<std::int64_t>(i)).bind_blob(3, points.row(i)).run();
+    }
+}
+
+void JournalStore::add_evaluated_batch(std::size_t index, const Evaluations& e, bool per_record) {
+    Statement head(db_, file_, "INSERT INTO batches(batch, per_record, size) VALUES(?, ?, ?)");
+    head.bind(1, static_cast<std::int64_t>(index)).bind(2, std::int64_t{per_record}).bind(3, static_cast<std::int64_t>(e.points.n_rows)).run();
+    const double now = now_seconds();
+    for (std::size_t i = 0; i < e.points.n_rows; ++i) {
+        Statement trial(db_, file_,
+                        "INSERT INTO trials(batch, position, state, point, vals, per_record, auxiliary, candidate_row, "
+                        "asked_at, told_at) VALUES(?, ?, 'done', ?, ?, ?, ?, ?, ?, ?)");
+        trial.bind(1, static_cast<std::int64_t>(index)).bind(2, static_cast<std::int64_t>(i)).bind_blob(3, e.points.row(i));
+        trial.bind_blob(4, e.values.row(i));
+        if (per_record && !e.per_record.is_empty()) trial.bind_blob(5, e.per_record.row(i)); else trial.bind_null(5);
+        if (!e.auxiliary.is_empty()) trial.bind_blob(6, e.auxiliary.row(i)); else trial.bind_null(6);
+        if (!e.candidate_rows.is_empty()) trial.bind(7, static_cast<std::int64_t>(e.candidate_rows(i))); else trial.bind_null(7);
+        trial.bind(8, now).bind(9, now).run();
+    }
+}
+
+namespace {
+
+const char* const kTrialColumns =
+    "SELECT id, batch, position, state, point, vals, per_record, auxiliary, candidate_row, failure, asked_at, told_at "
+    "FROM trials";
+
+StoredTrial read_trial(const Statement& s) {
+    StoredTrial t;
+    t.id = s.integer(0);
+    t.batch = static_cast<std::size_t>(s.integer(1));
+    t.position = static_cast<std::size_t>(s.integer(2));
+    t.state = state_from(s.text(3));
+    t.point = s.blob(4);
+    t.values = s.blob(5);
+    t.per_record = s.blob(6);
+    t.auxiliary = s.blob(7);
+    if (!s.is_null(8)) t.candidate_row = static_cast<std::size_t>(s.integer(8));
+    t.failure = s.text(9);
+    t.asked_at = s.is_null(10) ? 0.0 : s.real(10);
+    t.told_at = s.is_null(11) ? 0.0 : s.real(11);
+    return t;
+}
+
+}  // namespace
+
+std::vector<StoredTrial> JournalStore::trials() const {
+    Statement s(db_, file_, (std::string(kTrialColumns) + " ORDER BY id").c_str());
+    std::vector<StoredTrial> out;
+    while (s.step()) out.push_back(read_trial(s));
+    return out;
+}
+
+std::vector<StoredTrial> JournalStore::trials_of(std::size_t batch) const {
+    Statement s(db_, file_, (std::string(kTrialColumns) + " WHERE batch = ? ORDER BY id").c_str());
+    s.bind(1, static_cast<std::int64_t>(batch));
+    std::vector<StoredTrial> out;
+    while (s.step()) out.push_back(read_trial(s));
+    return out;
+}
+
+std::optional<StoredTrial> JournalStore::trial(std::int64_t id) const {
+    Statement s(db_, file_, (std::string(kTrialColumns) + " WHERE id = ?").c_str());
+    s.bind(1, id);
+    if (!s.step()) return std::nullopt;
+    return read_trial(s);
+}
+
+void JournalStore::mark_running(std::int64_t id) {
+    Statement s(db_, file_, "UPDATE trials SET state = 'running', asked_at = ? WHERE id = ?");
+    s.bind(1, now_seconds()).bind(2, id).run();
+}
+
+void JournalStore::mark_done(std::int64_t id, const arma::rowvec& values, const arma::rowvec& per_record,
+                             const arma::rowvec& auxiliary) {
+    Statement s(db_, file_,
+                "UPDATE trials SET state = 'done', vals = ?, per_record = ?, auxiliary = ?, told_at = ? WHERE id = ?");
+    s.bind_blob(1, values);
+    if (per_record.is_empty()) s.bind_null(2); else s.bind_blob(2, per_record);
+    if (auxiliary.is_empty()) s.bind_null(3); else s.bind_blob(3, auxiliary);
+    s.bind(4, now_seconds()).bind(5, id).run();
+}
+
+std::int64_t JournalStore::mark_failed(std::int64_t id, const std::string& reason) {
+    const std::optional<StoredTrial> failed = trial(id);
+    Statement s(db_, file_, "UPDATE trials SET state = 'failed', failure = ?, told_at = ? WHERE id = ?");
+    s.bind(1, reason).bind(2, now_seconds()).bind(3, id).run();
+    Statement retry(db_, file_, "INSERT INTO trials(batch, position, state, point) VALUES(?, ?, 'waiting', ?)");
+    retry.bind(1, static_cast<std::int64_t>(failed->batch)).bind(2, static_cast<std::int64_t>(failed->position));
+    retry.bind_blob(3, failed->point).run();
+    return sqlite3_last_insert_rowid(db_);
+}
+
+std::size_t JournalStore::release_count() const {
+    Statement s(db_, file_, "SELECT COUNT(*) FROM releases");
+    s.step();
+    return static_cast<std::size_t>(s.integer(0));
+}
+
+std::optional<RecordedRelease> JournalStore::release(std::size_t entry) const {
+    Statement s(db_, file_, "SELECT event, released, evaluation_only FROM releases WHERE entry = ?");
+    s.bind(1, static_cast<std::int64_t>(entry));
+    if (!s.step()) return std::nullopt;
+    RecordedRelease out;
+    out.event = s.text(0);
+    out.released = s.blob(1).t();
+    for (const json& v : json::parse(s.text(2)))
+        out.evaluation_only.push_back({v["name"].get<std::string>(), v["description"].get<std::string>(),
+                                       mat_of_hex(v["bits"].get<std::string>(), v["rows"].get<std::size_t>(),
+                                                  v["cols"].get<std::size_t>())});
+    return out;
+}
+
+void JournalStore::add_release(std::size_t entry, const RecordedRelease& release) {
+    Statement s(db_, file_,
+                "INSERT INTO releases(entry, event, released, evaluation_only, made_at) VALUES(?, ?, ?, ?, ?)");
+    s.bind(1, static_cast<std::int64_t>(entry)).bind(2, release.event).bind_blob(3, release.released.t());
+    s.bind(4, values_json(release.evaluation_only).dump()).bind(5, now_seconds()).run();
+}
+
+void remove_journal_files(const fs::path& file) {
+    std::error_code ec;
+    for (const char* suffix : {"", "-wal", "-shm", "-journal"}) fs::remove(file.string() + suffix, ec);
+}
+
+}  // namespace dpbo

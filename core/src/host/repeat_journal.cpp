@@ -1,0 +1,67 @@
+#include "dpbo/host/repeat_journal.hpp"
+
+#include <fmt/format.h>
+
+#include "dpbo/errors.hpp"
+#include "dpbo/host/journal_store.hpp"
+#include "journal_replay.hpp"
+
+namespace dpbo {
+
+namespace fs = std::filesystem;
+
+RepeatJournal::RepeatJournal(const fs::path& file, const std::string& job_json, std::size_t repeat,
+                             std::uint64_t experiment_seed)
+    : file_(file) {
+    std::error_code ec;
+    resumed_ = fs::exists(file, ec);
+    if (resumed_) {
+        store_ = JournalStore::open(file, "run");
+        if (store_->meta("job") != job_json || store_->meta("repeat") != std::to_string(repeat))
+            throw ValidationError(fmt::format("'{}' is the journal of another job or repeat; remove it to run this one",
+                                              file.string()));
+        const std::string seed = store_->meta("experiment_seed");
+        experiment_seed_ = std::stoull(seed);
+        recorded_batches_ = store_->batch_count();
+        recorded_releases_ = store_->release_count();
+    } else {
+        store_ = JournalStore::create(file, "run",
+                                      {{"job", job_json},
+                                       {"repeat", std::to_string(repeat)},
+                                       {"experiment_seed", std::to_string(experiment_seed)}});
+        experiment_seed_ = experiment_seed;
+    }
+}
+
+RepeatJournal::~RepeatJournal() = default;
+
+void RepeatJournal::remove() {
+    store_.reset();
+    remove_journal_files(file_);
+}
+
+std::optional<Evaluations> RepeatJournal::recorded_batch(std::size_t index, const arma::mat& points,
+                                                         const EvaluationRequest& request) {
+    const std::optional<StoredBatch> batch = store_->batch(index);
+    if (!batch) return std::nullopt;
+    journal::check_same_batch(*store_, *batch, points, request);
+    const auto done = journal::done_trials(*store_, *batch);
+    if (!done) throw RunError(fmt::format("batch {} of '{}' is incomplete; the file is damaged", index + 1, file_.string()));
+    return journal::evaluations_of(*batch, *done, request.per_record);
+}
+
+void RepeatJournal::record_batch(std::size_t index, const Evaluations& evaluations, const EvaluationRequest& request) {
+    JournalStore::Transaction transaction(*store_);
+    store_->add_evaluated_batch(index, evaluations, request.per_record);
+    transaction.commit();
+}
+
+std::optional<RecordedRelease> RepeatJournal::recorded_release(std::size_t entry, const PrivacyEvent& event) {
+    return journal::recorded_release(*store_, entry, event);
+}
+
+void RepeatJournal::record_release(std::size_t entry, const RecordedRelease& release) {
+    store_->add_release(entry, release);
+}
+
+}  // namespace dpbo

@@ -10,24 +10,46 @@ loss / (1 + loss), both minimised and pulling θ in opposite directions.
     dpbo run --algorithm dp-gibo --objective command \
         --set objective.command='python3 sdk/examples/python-objective/record_objective.py --dim 2'
 
-Usage: record_objective.py [--dim D] [--records N] [--seed S] [--outputs 1|2]
+The same functions serve an ask/tell client (ask_tell_client.py imports them).
+
+Usage: record_objective.py [--dim D] [--records N] [--seed S] [--outputs 1|2] [--seconds-per-point S]
 """
 import argparse
 import json
 import random
 import sys
+import time
 
 
-def main():
+def make_records(dim, count, seed):
+    """The sensitive data: `count` records drawn from N(1, I_dim) with their own seed."""
+    rng = random.Random(seed)
+    return [[rng.gauss(1.0, 1.0) for _ in range(dim)] for _ in range(count)]
+
+
+def evaluate(theta, records, outputs=1):
+    """(value(s), per-record losses) at θ: the loss, or [epsilon, error] with two outputs."""
+    losses = [0.5 * sum((t - x) ** 2 for t, x in zip(theta, record)) for record in records]
+    loss = sum(losses) / len(losses)
+    if outputs == 2:
+        return [0.1 + sum(abs(t) for t in theta), loss / (1.0 + loss)], losses
+    return loss, losses
+
+
+def parse_options(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dim", type=int, default=2)
     parser.add_argument("--records", type=int, default=20)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--outputs", type=int, choices=(1, 2), default=1)
-    options = parser.parse_args()
+    parser.add_argument("--seconds-per-point", type=float, default=0.0,
+                        help="sleep this long per point, as an expensive model would take")
+    return parser.parse_args(argv)
 
-    rng = random.Random(options.seed)
-    records = [[rng.gauss(1.0, 1.0) for _ in range(options.dim)] for _ in range(options.records)]
+
+def main():
+    options = parse_options()
+    records = make_records(options.dim, options.records, options.seed)
 
     outputs = [{"name": "loss", "sense": "minimise"}]
     if options.outputs == 2:
@@ -50,14 +72,11 @@ def main():
         except (ValueError, KeyError) as error:
             print(json.dumps({"error": f"bad request: {error}"}), flush=True)
             continue
+        time.sleep(options.seconds_per_point * len(points))
         values, per_record = [], []
         for theta in points:
-            losses = [0.5 * sum((t - x) ** 2 for t, x in zip(theta, record)) for record in records]
-            loss = sum(losses) / len(losses)
-            if options.outputs == 2:
-                values.append([0.1 + sum(abs(t) for t in theta), loss / (1.0 + loss)])
-            else:
-                values.append(loss)
+            value, losses = evaluate(theta, records, options.outputs)
+            values.append(value)
             per_record.append(losses)
         answer = {"values": values}
         if request.get("per_record"):

@@ -15,6 +15,7 @@ packages=(
   libnlopt-dev                                # local optimisation
   libsvm-dev zlib1g-dev                       # SVR (svr-tuning objective), gzip data files
   libgmp-dev libmpfr-dev libsodium-dev        # exact noise sampling, exact privacy bounds, ChaCha20
+  libopenmpi-dev openmpi-bin                  # distributed evaluation: mpirun -np K dpbo run
 )
 
 missing=()

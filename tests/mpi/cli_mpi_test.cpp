@@ -40,7 +40,8 @@ enum class Grace { kNone, kDefault };
 // `dpbo ARGUMENTS` as `ranks` MPI ranks on this machine. Grace::kNone saves the second mpirun waits
 // after a rank exits non-zero, for tests in which no rank is left to stop by then.
 CommandResult run_mpi(int ranks, const std::vector<std::string>& arguments, Grace grace = Grace::kNone) {
-    std::vector<std::string> all = {"-np", std::to_string(ranks), "--oversubscribe"};
+    // ob1, the point-to-point layer over shared memory and TCP, starts in half the time UCX's does.
+    std::vector<std::string> all = {"-np", std::to_string(ranks), "--oversubscribe", "--mca", "pml", "ob1"};
     if (grace == Grace::kNone) all.insert(all.end(), {"--mca", "odls_base_sigkill_timeout", "0"});
     all.push_back(DPBO_EXECUTABLE);
     all.insert(all.end(), arguments.begin(), arguments.end());

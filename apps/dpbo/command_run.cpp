@@ -190,10 +190,11 @@ RunCommand read_run_command(const std::vector<std::string>& arguments, bool dist
 
 // A worker rank's job: the objective built from the command line as rank 0 builds it.
 std::optional<mpi::WorkerJob> prepare_worker(const std::vector<std::string>& arguments) {
-    std::shared_ptr<RunCommand> command;
+    std::optional<RunCommand> command;
     try {
-        command = std::make_shared<RunCommand>(read_run_command(arguments, true, false));
+        command = read_run_command(arguments, true, false);
     } catch (const po::error& e) {
+        // Rank 0 meets the same error and reports it as main() does; this is for the record.
         throw ValidationError(fmt::format("dpbo run: {}", e.what()));
     }
     if (command->common.help) return std::nullopt;
@@ -201,8 +202,8 @@ std::optional<mpi::WorkerJob> prepare_worker(const std::vector<std::string>& arg
     load_plugins(*registry, command->common);
     auto modules = std::make_shared<JobModules>(*registry, command->job);
     mpi::WorkerJob job;
-    // The registry outlives the modules, which create objectives from its plugins.
-    job.fresh_objective = [command, registry, modules] { return modules->create_objective(); };
+    // The registry, which holds the plugin libraries, lives as long as the modules that use it.
+    job.fresh_objective = [registry, modules] { return modules->create_objective(); };
     job.objective = job.fresh_objective();
     return job;
 }

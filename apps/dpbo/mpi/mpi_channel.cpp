@@ -100,6 +100,8 @@ arma::uvec MessageReader::indices() {
 }
 
 Deadline deadline_after(double seconds) {
+    // Beyond 30 years the clock's count of nanoseconds would overflow; no run waits that long anyway.
+    if (seconds > 1e9) return std::nullopt;
     return Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
 }
 

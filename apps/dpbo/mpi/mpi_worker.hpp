@@ -15,8 +15,10 @@ namespace dpbo::cli::mpi {
 // The job's objective as rank 0 has it, and fresh ones for later repeats (rank 0 starts each
 // repeat from a fresh objective; so does a worker).
 struct WorkerJob {
-    std::shared_ptr<Objective> objective;
+    // Holds what the objectives come from (the plugin libraries): declared first, so it is destroyed
+    // after the objective.
     std::function<std::shared_ptr<Objective>()> fresh_objective;
+    std::shared_ptr<Objective> objective;
 };
 
 // The rest of a worker rank's life after MPI started: builds the job with `prepare` (which reads the

@@ -1,6 +1,7 @@
 // `dpbo run` under Open MPI's mpirun (README "Distributed evaluation"): rank 0 runs the job and the
 // other ranks evaluate its batches. Batch algorithms give the serial run's released values and trace
-// (random search, grid search, DPareto's q suggestions, DP-GIBO's per-record batches); a randomised
+// (random search, grid search over a finite set, DPareto's q suggestions, DP-GIBO's per-record
+// batches); a randomised
 // objective draws what --workers draws; and every failure of a worker rank — its objective's error,
 // an objective it cannot build, silence, death — ends the run with a message naming the rank, never
 // a hang. mpirun gets --oversubscribe (more ranks than cores) and, as root, the environment it
@@ -119,7 +120,8 @@ TEST_CASE("cli mpi: DP-GIBO's per-record batches, grid search and DPareto's q su
     // normal-location is record-decomposable: DP-GIBO asks for per-record losses, which cross ranks.
     check_same_as_serial({"--algorithm", "dp-gibo", "--objective", "normal-location", "--set",
                           "algorithm.iterations=6", "--seed", "5"});
-    check_same_as_serial({"--algorithm", "grid-search", "--objective", "branin", "--set", "algorithm.per_dimension=5",
+    // Grid search over a finite set (branin-grid's rows).
+    check_same_as_serial({"--algorithm", "grid-search", "--objective", "branin-grid", "--set", "objective.grid=6",
                           "--set", "algorithm.batch=7", "--seed", "2"});
     // Two outputs, three suggestions per batch.
     check_same_as_serial({"--algorithm", "dpareto", "--objective", "svt", "--set", "objective.repetitions=4", "--set",

@@ -77,8 +77,9 @@ RunCommand read_run_command(const std::vector<std::string>& arguments, bool dist
          "threads evaluating each batch (default 1); an objective that is not thread-safe is built once per "
          "worker. A randomised objective's values then depend on the number of workers")
         ("mpi-timeout", po::value(&mpi_timeout_text),
-         fmt::format("under mpirun: the longest wait, in seconds, for a worker rank's answer to one batch or for its "
-                     "report at the start (default {:g}); a rank silent for longer stops the run with an error naming it",
+         fmt::format("under mpirun: the longest wait, in seconds, for a worker rank's answer to one batch or for "
+                     "its report at the start (default {:g}); a rank silent for longer stops the run with an error "
+                     "naming it",
                      mpi::kDefaultTimeoutSeconds)
              .c_str())
         ("candidates", po::value(&candidates),

@@ -17,7 +17,8 @@ class RandomisedQuadratic final : public dpbo::Objective {
 public:
     static dpbo::ParameterSchema schema() {
         dpbo::ParameterSchema schema;
-        schema.real("spread", {.fallback = 0.1, .lower = 0.0, .doc = "standard deviation of the draw added to each value"});
+        schema.real("spread",
+                    {.fallback = 0.1, .lower = 0.0, .doc = "standard deviation of the draw added to each value"});
         return schema;
     }
 

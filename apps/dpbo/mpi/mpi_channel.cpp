@@ -53,7 +53,8 @@ void MessageWriter::append(const void* data, std::size_t size) {
     bytes_.insert(bytes_.end(), begin, begin + size);
 }
 
-MessageReader::MessageReader(std::vector<char> bytes, std::string what) : bytes_(std::move(bytes)), what_(std::move(what)) {}
+MessageReader::MessageReader(std::vector<char> bytes, std::string what)
+    : bytes_(std::move(bytes)), what_(std::move(what)) {}
 
 void MessageReader::ended_early() const {
     throw RunError(fmt::format("{}: the message ends after {} bytes, in the middle of a field; every rank must run the "

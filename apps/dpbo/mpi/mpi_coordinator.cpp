@@ -75,7 +75,8 @@ std::vector<std::string> Coordinator::stop_workers() {
     const Deadline deadline = deadline_after(timeout_);
     for (int rank = 1; rank < ranks(); ++rank) {
         const auto r = static_cast<std::size_t>(rank);
-        if (!reported_[r] || busy_[r] || !send(rank, kStop, MessageWriter(), deadline)) unstoppable.push_back(name(rank));
+        if (!reported_[r] || busy_[r] || !send(rank, kStop, MessageWriter(), deadline))
+            unstoppable.push_back(name(rank));
     }
     return unstoppable;
 }

@@ -55,7 +55,8 @@ Evaluations MpiEvaluator::evaluate_batch(Objective& objective, const arma::mat& 
             state << request.rng->engine();
             message.number(request.rng->seed()).text(state.str());
         }
-        message.matrix(slice.count == 0 ? arma::mat(0, points.n_cols) : arma::mat(points.rows(slice.first, slice.first + slice.count - 1)));
+        message.matrix(slice.count == 0 ? arma::mat(0, points.n_cols)
+                                        : arma::mat(points.rows(slice.first, slice.first + slice.count - 1)));
         coordinator_.sent(rank_of(sent));
         if (!send(rank_of(sent), kBatch, message, deadline)) break;
     }
@@ -92,7 +93,8 @@ Evaluations MpiEvaluator::evaluate_batch(Objective& objective, const arma::mat& 
     std::vector<std::string> silent;
     for (std::size_t s = 0; s < slices.size() && s <= sent; ++s)
         if (!answered[s])
-            silent.push_back(fmt::format("{} ({})", coordinator_.name(rank_of(s)), points_of(slices[s], points.n_rows)));
+            silent.push_back(
+                fmt::format("{} ({})", coordinator_.name(rank_of(s)), points_of(slices[s], points.n_rows)));
     if (!silent.empty()) {
         std::string names;
         for (const std::string& name : silent) names += (names.empty() ? "" : "; ") + name;

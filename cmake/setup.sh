@@ -16,6 +16,7 @@ packages=(
   libsvm-dev zlib1g-dev                       # SVR (svr-tuning objective), gzip data files
   libgmp-dev libmpfr-dev libsodium-dev        # exact noise sampling, exact privacy bounds, ChaCha20
   libsqlite3-dev                              # run journals (crash-safe resume) and ask/tell studies
+  libopenmpi-dev openmpi-bin                  # distributed evaluation: mpirun -np K dpbo run
 )
 
 missing=()

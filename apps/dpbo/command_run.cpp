@@ -2,13 +2,20 @@
 #include <ctime>
 #include <iostream>
 #include <memory>
+#include <optional>
+#include <sstream>
 
 #include <fmt/format.h>
 
 #include "cli.hpp"
 #include "default_job.hpp"
 #include "dpbo/errors.hpp"
+#include "dpbo/host/job_modules.hpp"
 #include "job_options.hpp"
+#include "mpi/mpi_coordinator.hpp"
+#include "mpi/mpi_evaluator.hpp"
+#include "mpi/mpi_session.hpp"
+#include "mpi/mpi_worker.hpp"
 #include "progress.hpp"
 
 namespace dpbo::cli {
@@ -34,14 +41,26 @@ void print_outcome(const RepeatOutcome& outcome, std::size_t repeats) {
     if (!outcome.result_file.empty()) std::cout << fmt::format("  {:<34} {}\n", "result", outcome.result_file.string());
 }
 
-}  // namespace
-
-int command_run(const std::vector<std::string>& arguments) {
+// `dpbo run`'s command line as read: the job, and what the command needs besides.
+struct RunCommand {
     CommonOptions common;
     JobOptions options;
+    JobSpec job;
+    std::string help;  // the option descriptions, printed for --help
+    double mpi_timeout = mpi::kDefaultTimeoutSeconds;
+};
+
+// Every rank of an MPI job reads the command line here, so they agree on the job and refuse bad input
+// alike. `runs_job`: this process runs the job (not a worker rank), so it says on stderr when the
+// default job runs and names the output folder.
+RunCommand read_run_command(const std::vector<std::string>& arguments, bool distributed, bool runs_job) {
+    RunCommand command;
+    CommonOptions& common = command.common;
+    JobOptions& options = command.options;
     std::string candidates;
     std::string curator_command;
     std::string workers_text;
+    std::string mpi_timeout_text;
     po::options_description described(fmt::format("dpbo run [--algorithm A --objective O] [--ROLE MODULE ...] [options]\n{}",
                                                   kRoleOptionHelp));
     add_module_options(described, options);
@@ -57,6 +76,12 @@ int command_run(const std::vector<std::string>& arguments) {
         ("workers", po::value(&workers_text),
          "threads evaluating each batch (default 1); an objective that is not thread-safe is built once per "
          "worker. A randomised objective's values then depend on the number of workers")
+        ("mpi-timeout", po::value(&mpi_timeout_text),
+         fmt::format("under mpirun: the longest wait, in seconds, for a worker rank's answer to one batch or for "
+                     "its report at the start (default {:g}); a rank silent for longer stops the run with an error "
+                     "naming it",
+                     mpi::kDefaultTimeoutSeconds)
+             .c_str())
         ("candidates", po::value(&candidates),
          "PO-GP-UCB's modeler: the released rows (released_rows.csv of 'dpbo curator release'); with --curator, "
          "short for --objective curator --set objective.candidates=FILE")
@@ -66,11 +91,14 @@ int command_run(const std::vector<std::string>& arguments) {
     described.add(common_options(common));
     const po::variables_map given = parse_command(take_role_options(arguments, described, options), described);
     if (common.help) {
-        std::cout << described << "\n";
-        return kSuccess;
+        std::ostringstream help;
+        help << described << "\n";
+        command.help = help.str();
+        return command;
     }
 
-    JobSpec job = job_settings(options, given);
+    JobSpec& job = command.job;
+    job = job_settings(options, given);
     if (given.count("candidates") || given.count("curator")) {
         if (!given.count("candidates") || !given.count("curator"))
             throw ValidationError(fmt::format("--{} needs --{}: the modeler searches the released rows and asks the "
@@ -110,8 +138,9 @@ int command_run(const std::vector<std::string>& arguments) {
                 overlay(merged.parameters, mine->second.parameters);
             job.roles[role] = merged;
         }
-        std::cerr << fmt::format("dpbo run: no modules named; running the default job ({} on {})\n",
-                                 job.algorithm.name, job.objective.name);
+        if (runs_job)
+            std::cerr << fmt::format("dpbo run: no modules named; running the default job ({} on {})\n",
+                                     job.algorithm.name, job.objective.name);
     } else if (options.algorithm.empty() || options.objective.empty()) {
         throw ValidationError(fmt::format("run needs both --algorithm and --objective (missing: --{}); "
                                           "'dpbo run' with neither runs the default job",
@@ -137,11 +166,71 @@ int command_run(const std::vector<std::string>& arguments) {
                                               kMostWorkers));
         job.workers = static_cast<std::size_t>(workers);
     }
+    if (distributed && job.workers > 1)
+        throw ValidationError(fmt::format("--workers {} under mpirun: the worker ranks evaluate the batches; give "
+                                          "either --workers (threads on one machine) or mpirun -np K (processes), "
+                                          "not both",
+                                          workers_text));
+    if (given.count("mpi-timeout")) {
+        if (!distributed)
+            throw ValidationError(fmt::format("--mpi-timeout {}: this run was not started by mpirun as several ranks "
+                                              "(OMPI_COMM_WORLD_SIZE > 1); the option applies only there",
+                                              mpi_timeout_text));
+        command.mpi_timeout = parse_finite_number(mpi_timeout_text, "--mpi-timeout");
+        if (command.mpi_timeout <= 0.0)
+            throw ValidationError(fmt::format("--mpi-timeout {}: expected a number of seconds greater than 0",
+                                              mpi_timeout_text));
+    }
     if (options.given("out") && options.out.empty())
         throw ValidationError(fmt::format("{} is empty; name a folder, or leave --out out for the default "
                                           "results/ALGORITHM-OBJECTIVE-TIME",
                                           options.source("out")));
-    job.out_dir = options.out.empty() ? default_out_dir(job) : std::filesystem::path(options.out);
+    if (runs_job) job.out_dir = options.out.empty() ? default_out_dir(job) : std::filesystem::path(options.out);
+    return command;
+}
+
+// A worker rank's job: the objective built from the command line as rank 0 builds it.
+std::optional<mpi::WorkerJob> prepare_worker(const std::vector<std::string>& arguments) {
+    std::optional<RunCommand> command;
+    try {
+        command = read_run_command(arguments, true, false);
+    } catch (const po::error& e) {
+        // Rank 0 meets the same error and reports it as main() does; this is for the record.
+        throw ValidationError(fmt::format("dpbo run: {}", e.what()));
+    }
+    if (command->common.help) return std::nullopt;
+    auto registry = std::make_shared<PluginRegistry>();
+    load_plugins(*registry, command->common);
+    auto modules = std::make_shared<JobModules>(*registry, command->job);
+    mpi::WorkerJob job;
+    // The registry, which holds the plugin libraries, lives as long as the modules that use it.
+    job.fresh_objective = [registry, modules] { return modules->create_objective(); };
+    job.objective = job.fresh_objective();
+    return job;
+}
+
+}  // namespace
+
+int command_run(const std::vector<std::string>& arguments) {
+    // Under mpirun every rank runs this command; rank 0 runs the job, the others evaluate for it.
+    const bool distributed = mpi::launched();
+    if (distributed && mpi::start() != 0) return mpi::serve([&] { return prepare_worker(arguments); });
+
+    RunCommand command = read_run_command(arguments, distributed, true);
+    if (command.common.help) {
+        std::cout << command.help;
+        return kSuccess;
+    }
+    const CommonOptions& common = command.common;
+    const JobOptions& options = command.options;
+    JobSpec& job = command.job;
+    if (distributed) {
+        mpi::Coordinator& coordinator = mpi::coordinator();
+        coordinator.set_timeout(command.mpi_timeout);
+        job.distributed = DistributedEvaluation{
+            static_cast<std::size_t>(mpi::ranks()),
+            [&coordinator](std::size_t repeat) { return std::make_unique<mpi::MpiEvaluator>(coordinator, repeat); }};
+    }
 
     PluginRegistry registry;
     load_plugins(registry, common);

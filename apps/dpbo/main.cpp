@@ -12,6 +12,7 @@
 #include "dpbo/util/blas_threads.hpp"
 #include "dpbo/errors.hpp"
 #include "dpbo/host/module_call_guard.hpp"
+#include "mpi/mpi_session.hpp"
 
 namespace {
 
@@ -64,14 +65,10 @@ void pin_blas_threads_before_load(char** argv) {
     execv("/proc/self/exe", argv);
 }
 
-int main(int argc, char** argv) {
+namespace {
+
+int run_command(int argc, char** argv) {
     using namespace dpbo::cli;
-    // `dpbo list` does no linear algebra: re-executing would only double its start-up (~30 ms).
-    if (argc < 2 || std::string(argv[1]) != "list") pin_blas_threads_before_load(argv);
-    if (argc < 2) {
-        std::cerr << kUsage;
-        return kUsageError;
-    }
     const std::vector<std::string> rest(argv + 2, argv + argc);
     try {
         dpbo::limit_blas_threads();
@@ -90,4 +87,18 @@ int main(int argc, char** argv) {
         std::cerr << "dpbo: failed: " << dpbo::describe_current_exception() << "\n";
         return kRunFailure;
     }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    using namespace dpbo::cli;
+    // `dpbo list` does no linear algebra: re-executing would only double its start-up (~30 ms).
+    if (argc < 2 || std::string(argv[1]) != "list") pin_blas_threads_before_load(argv);
+    if (argc < 2) {
+        std::cerr << kUsage;
+        return kUsageError;
+    }
+    // Under mpirun, after the command printed its error if any: the other ranks are stopped.
+    return mpi::finish(run_command(argc, argv));
 }

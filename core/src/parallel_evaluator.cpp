@@ -1,15 +1,14 @@
 // Batches on several threads (dpbo run --workers N): each worker evaluates a contiguous slice with
 // its own objective instance and its own generator; the base class then checks the merged batch and
 // adds observation noise on the calling thread, as for a serial batch.
-#include <algorithm>
 #include <future>
 #include <optional>
-#include <type_traits>
 
 #include <fmt/format.h>
 
 #include "dpbo/errors.hpp"
 #include "dpbo/evaluator.hpp"
+#include "dpbo/host/batch_slices.hpp"
 #include "dpbo/objective.hpp"
 #include "dpbo/random.hpp"
 
@@ -25,33 +24,27 @@ ParallelEvaluator::ParallelEvaluator(std::size_t workers, std::vector<std::share
 
 Evaluations ParallelEvaluator::evaluate_batch(Objective& objective, const arma::mat& points,
                                               const EvaluationRequest& request) {
-    const std::size_t b = points.n_rows;
-    const std::size_t slices = std::min(workers_, b);
-    if (slices < 2) return objective.evaluate(points, request);
+    const std::vector<BatchSlice> slices = batch_slices(points.n_rows, workers_);
+    if (slices.size() < 2) return objective.evaluate(points, request);
     const bool shared = objective.thread_safe();
-    if (!shared && replicas_.size() < slices - 1)
+    if (!shared && replicas_.size() < slices.size() - 1)
         throw RunError(fmt::format("parallel evaluation: {} is not thread-safe and has {} replicas for {} workers",
-                                   objective.describe_origin(), replicas_.size(), slices));
+                                   objective.describe_origin(), replicas_.size(), slices.size()));
     // The batch's own generator (see Evaluator::evaluate) is split once more, per slice.
     const std::uint64_t base = request.rng != nullptr ? request.rng->seed() : 0;
     std::vector<std::future<Evaluations>> futures;
-    std::vector<std::size_t> counts;
-    std::size_t first = 0;
-    for (std::size_t s = 0; s < slices; ++s) {
-        const std::size_t count = b / slices + (s < b % slices ? 1 : 0);
-        counts.push_back(count);
+    for (std::size_t s = 0; s < slices.size(); ++s) {
         Objective& serving = shared || s == 0 ? objective : *replicas_[s - 1];
-        const arma::mat slice = points.rows(first, first + count - 1);
+        const arma::mat slice = points.rows(slices[s].first, slices[s].first + slices[s].count - 1);
         futures.push_back(std::async(std::launch::async, [&serving, slice, request, base, s] {
             EvaluationRequest own = request;
             std::optional<ExperimentRng> rng;
             if (request.rng != nullptr) {
-                rng.emplace(sub_seed(base, s));
+                rng.emplace(slice_seed(base, s));
                 own.rng = &*rng;
             }
             return serving.evaluate(slice, own);
         }));
-        first += count;
     }
     // Every slice is waited for before any failure is reported: no thread outlives the batch.
     std::vector<Evaluations> parts;
@@ -65,26 +58,7 @@ Evaluations ParallelEvaluator::evaluate_batch(Objective& objective, const arma::
         }
     }
     if (failure) std::rethrow_exception(failure);
-    // A slice of the wrong length would shift every later point's values onto another point.
-    for (std::size_t s = 0; s < slices; ++s)
-        if (parts[s].values.n_rows != counts[s])
-            throw RunError(fmt::format("{} returned {} values for a slice of {} points", objective.describe_origin(),
-                                       parts[s].values.n_rows, counts[s]));
-    const auto join = [&](auto member) {
-        std::decay_t<decltype(parts.front().*member)> out;
-        for (const Evaluations& part : parts) out = arma::join_cols(out, part.*member);
-        return out;
-    };
-    Evaluations merged;
-    merged.points = points;
-    merged.values = join(&Evaluations::values);
-    merged.per_record = join(&Evaluations::per_record);
-    merged.auxiliary = join(&Evaluations::auxiliary);
-    // Candidate rows are kept when every slice gave one per point (the contract allows none at all).
-    if (std::all_of(parts.begin(), parts.end(),
-                    [](const Evaluations& e) { return e.candidate_rows.n_elem == e.values.n_rows; }))
-        merged.candidate_rows = join(&Evaluations::candidate_rows);
-    return merged;
+    return merge_slices(points, slices, parts, objective.describe_origin());
 }
 
 }  // namespace dpbo

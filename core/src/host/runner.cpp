@@ -231,8 +231,10 @@ public:
 private:
     Modules create() const { return {modules_.create_objective(), modules_.create_components()}; }
 
-    // Serial, or parallel with a replica of the objective per extra worker unless it is thread-safe.
-    std::unique_ptr<Evaluator> make_evaluator(const Objective& objective) const {
+    // Distributed when the job says so; otherwise serial, or parallel with a replica of the objective
+    // per extra worker unless it is thread-safe.
+    std::unique_ptr<Evaluator> make_evaluator(const Objective& objective, std::size_t index) const {
+        if (spec_.distributed) return spec_.distributed->make_evaluator(index);
         if (spec_.workers <= 1) return std::make_unique<SerialEvaluator>();
         std::vector<std::shared_ptr<Objective>> replicas;
         const bool shared = call_into_module(objective.describe_origin(), "saying whether it is thread-safe",
@@ -267,6 +269,7 @@ private:
         if (spec_.budget) job["budget"] = spec_.budget->text();
         // A randomised objective's values depend on the number of workers (see ParallelEvaluator).
         if (spec_.workers > 1) job["workers"] = spec_.workers;
+        if (spec_.distributed) job["mpi_ranks"] = spec_.distributed->ranks;
         return job;
     }
 
@@ -329,7 +332,7 @@ private:
         const std::string algorithm_name = fmt::format("algorithm '{}'", spec_.algorithm.name);
         PrivacyLedger ledger(create_run_accountant(registry_, algorithm_name, modules_.declared_roles(), components.roles),
                              spec_.budget, noise, algorithm_name);
-        std::unique_ptr<Evaluator> evaluator = make_evaluator(*modules.objective);
+        std::unique_ptr<Evaluator> evaluator = make_evaluator(*modules.objective, index);
         evaluator->attach_journal(journal.get());
         ledger.attach_journal(journal.get());
         RunContext context{*modules.objective, *evaluator, rng, ledger, observer, registry_, std::move(components.roles)};

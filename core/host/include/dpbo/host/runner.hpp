@@ -18,6 +18,7 @@
 namespace dpbo {
 
 class Accountant;
+class Evaluator;
 class ModuleFactory;
 class PluginRegistry;
 class RoleModules;
@@ -27,6 +28,14 @@ struct Role;
 struct ModuleChoice {
     std::string name;
     std::map<std::string, std::string> parameters;
+};
+
+// Evaluation by the other ranks of an MPI job (dpbo run under mpirun): the number of ranks in all,
+// recorded in the result as job.mpi_ranks since a randomised objective's values depend on how the
+// batches are split, and a fresh evaluator for each repeat that runs, given the repeat's index.
+struct DistributedEvaluation {
+    std::size_t ranks = 0;
+    std::function<std::unique_ptr<Evaluator>(std::size_t repeat)> make_evaluator;
 };
 
 struct JobSpec {
@@ -41,6 +50,9 @@ struct JobSpec {
     // Threads evaluating each batch (ParallelEvaluator); 1: serial. An objective that is not
     // thread-safe is built once more per extra worker.
     std::size_t workers = 1;
+    // Set when the batches are evaluated by other processes (dpbo run under mpirun): each repeat's
+    // evaluator comes from it instead.
+    std::optional<DistributedEvaluation> distributed;
     std::filesystem::path out_dir;      // empty: nothing written
 };
 

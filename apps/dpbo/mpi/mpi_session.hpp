@@ -1,0 +1,32 @@
+#pragma once
+// `dpbo run` under Open MPI's mpirun: whether this process is one of several ranks, MPI's start and
+// end, and rank 0's coordinator of the others. Only `dpbo run` starts MPI, and only when mpirun
+// started more than one rank; every other use of dpbo never initialises it.
+#include <string>
+
+namespace dpbo::cli::mpi {
+
+class Coordinator;
+
+// How long rank 0 waits for a worker's report or a slice's values unless --mpi-timeout says otherwise.
+constexpr double kDefaultTimeoutSeconds = 3600.0;
+
+// Whether Open MPI's mpirun started this process as one of several ranks (OMPI_COMM_WORLD_SIZE > 1).
+// Reads the environment only.
+bool launched();
+
+// Initialises MPI, once, and returns this process's rank. On rank 0 it also sets a note for SIGTERM,
+// the signal mpirun stops the other ranks with when one of them ends abnormally.
+int start();
+
+// After start(): the number of ranks, and rank 0's coordinator of the workers.
+int ranks();
+Coordinator& coordinator();
+
+// The end of the process, after the command returned `exit_code` and printed any error: rank 0 stops
+// every worker and finalises MPI, or, when a worker cannot be stopped (it never answered), says so
+// and aborts the whole MPI job; a worker finalises. Returns the code to exit with; without start()
+// it returns `exit_code` untouched.
+int finish(int exit_code);
+
+}  // namespace dpbo::cli::mpi

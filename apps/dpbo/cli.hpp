@@ -42,5 +42,8 @@ int command_account(const std::vector<std::string>& arguments);
 int command_summary(const std::vector<std::string>& arguments);
 int command_audit(const std::vector<std::string>& arguments);
 int command_curator(const std::vector<std::string>& arguments);
+int command_study(const std::vector<std::string>& arguments);
+int command_ask(const std::vector<std::string>& arguments);
+int command_tell(const std::vector<std::string>& arguments);
 
 }  // namespace dpbo::cli

@@ -26,6 +26,9 @@ commands:
   summary   medians and ranges of a finished job's released and evaluation-only values over its repeats
   audit     try to refute a mechanism's or an algorithm's privacy claim from its releases on neighbouring data
   curator   PO-GP-UCB's curator: release a dataset's rows privately, answer a modeler's row queries
+  study     create or show an ask/tell study (a run whose objective its clients evaluate)
+  ask       the next trial(s) of a study, as JSON
+  tell      a trial's values (or its failure) to a study
 
 'dpbo <command> --help' describes a command's options.
 exit codes: 0 success, 1 failure while running, 2 usage or validation error, 3 (audit) claim refuted.
@@ -40,6 +43,9 @@ int dispatch(const std::string& command, const std::vector<std::string>& rest) {
     if (command == "summary") return command_summary(rest);
     if (command == "audit") return command_audit(rest);
     if (command == "curator") return command_curator(rest);
+    if (command == "study") return command_study(rest);
+    if (command == "ask") return command_ask(rest);
+    if (command == "tell") return command_tell(rest);
     if (command == "--help" || command == "-h" || command == "help") {
         std::cout << kUsage;
         return kSuccess;
@@ -48,8 +54,9 @@ int dispatch(const std::string& command, const std::vector<std::string>& rest) {
         std::cout << "dpbo " << DPBO_VERSION << "\n";
         return kSuccess;
     }
-    const auto near = dpbo::closest_match(command, {"list", "info", "run", "account", "summary", "audit", "curator"});
-    throw dpbo::ValidationError(fmt::format("unknown command '{}'{}; commands: list, info, run, account, summary, audit, curator", command,
+    const auto near = dpbo::closest_match(command, {"list", "info", "run", "account", "summary", "audit", "curator",
+                                                                "study", "ask", "tell"});
+    throw dpbo::ValidationError(fmt::format("unknown command '{}'{}; commands: list, info, run, account, summary, audit, curator, study, ask, tell", command,
                                             near ? fmt::format(" (did you mean '{}'?)", *near) : ""));
 }
 
@@ -93,8 +100,10 @@ int run_command(int argc, char** argv) {
 
 int main(int argc, char** argv) {
     using namespace dpbo::cli;
-    // `dpbo list` does no linear algebra: re-executing would only double its start-up (~30 ms).
-    if (argc < 2 || std::string(argv[1]) != "list") pin_blas_threads_before_load(argv);
+    // `dpbo list` and `dpbo tell` do no linear algebra, and `dpbo ask` is a client's every step, whose
+    // start-up would double (see the ask/tell benchmark): no re-execution; the runtime pin holds.
+    const std::string command = argc < 2 ? "" : argv[1];
+    if (command != "list" && command != "tell" && command != "ask") pin_blas_threads_before_load(argv);
     if (argc < 2) {
         std::cerr << kUsage;
         return kUsageError;

@@ -34,14 +34,25 @@ void check_same_batch(const JournalStore& store, const StoredBatch& recorded, co
                                    recorded.index + 1, not_this_run(store)));
 }
 
-std::optional<std::vector<StoredTrial>> done_trials(const JournalStore& store, const StoredBatch& batch) {
-    std::vector<std::optional<StoredTrial>> by_position(batch.points.n_rows);
-    for (StoredTrial& trial : store.trials_of(batch.index))
-        if (trial.state == TrialState::Done && trial.position < by_position.size()) by_position[trial.position] = std::move(trial);
+Snapshot::Snapshot(const JournalStore& store) : batches_(store.batches()), trials_(batches_.size()) {
+    for (StoredTrial& trial : store.trials())
+        if (trial.batch < trials_.size()) trials_[trial.batch].push_back(std::move(trial));
+}
+
+const StoredBatch* Snapshot::batch(std::size_t index) const {
+    return index < batches_.size() && batches_[index].index == index ? &batches_[index] : nullptr;
+}
+
+std::optional<std::vector<StoredTrial>> Snapshot::done_trials(std::size_t index) const {
+    const StoredBatch* recorded = batch(index);
+    if (recorded == nullptr) return std::nullopt;
+    std::vector<const StoredTrial*> by_position(recorded->points.n_rows, nullptr);
+    for (const StoredTrial& trial : trials_[index])
+        if (trial.state == TrialState::Done && trial.position < by_position.size()) by_position[trial.position] = &trial;
     std::vector<StoredTrial> out;
-    for (auto& trial : by_position) {
-        if (!trial) return std::nullopt;
-        out.push_back(std::move(*trial));
+    for (const StoredTrial* trial : by_position) {
+        if (trial == nullptr) return std::nullopt;
+        out.push_back(*trial);
     }
     return out;
 }

@@ -16,8 +16,20 @@ namespace dpbo::journal {
 void check_same_batch(const JournalStore& store, const StoredBatch& recorded, const arma::mat& points,
                       const EvaluationRequest& request);
 
-// The done trial of each position of `batch`, or nothing while a position has none.
-std::optional<std::vector<StoredTrial>> done_trials(const JournalStore& store, const StoredBatch& batch);
+// The journal's batches and trials, read in one pass when a replay starts: the replay holds the
+// file's write lock (a study) or is its only user (a run), so nothing changes under it, and one pass
+// costs far less than queries per batch.
+class Snapshot {
+public:
+    explicit Snapshot(const JournalStore& store);
+    const StoredBatch* batch(std::size_t index) const;
+    // The done trial of each position of batch `index`, or nothing while a position has none.
+    std::optional<std::vector<StoredTrial>> done_trials(std::size_t index) const;
+
+private:
+    std::vector<StoredBatch> batches_;
+    std::vector<std::vector<StoredTrial>> trials_;  // by batch
+};
 
 Evaluations evaluations_of(const StoredBatch& batch, const std::vector<StoredTrial>& done, bool per_record);
 

@@ -130,6 +130,9 @@ sqlite3* open_database(const fs::path& file, bool create) {
         throw ValidationError(fmt::format("journal '{}' cannot be {}: {}", file.string(), create ? "created" : "opened", why));
     }
     sqlite3_busy_timeout(db, kBusyTimeoutMs);
+    // The last connection to close would checkpoint the WAL into the file, with four fsyncs: a few
+    // milliseconds on every ask and tell. SQLite checkpoints on its own once the WAL has grown.
+    sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
     return db;
 }
 
@@ -195,7 +198,6 @@ std::unique_ptr<JournalStore> JournalStore::create(const fs::path& file, const s
     std::unique_ptr<JournalStore> store(new JournalStore(temporary, open_database(temporary, true)));
     store->exec("PRAGMA journal_mode=DELETE;");
     store->exec(std::string("BEGIN;") + kSchema);
-    Statement insert(store->db_, store->file_, "INSERT INTO meta(key, value) VALUES(?, ?)");
     std::map<std::string, std::string> all = meta;
     all["format"] = kFormat;
     all["kind"] = kind;
@@ -247,6 +249,11 @@ std::string JournalStore::meta(const std::string& key) const {
     return *value;
 }
 
+void JournalStore::set_meta(const std::string& key, const std::string& value) {
+    Statement s(db_, file_, "INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)");
+    s.bind(1, key).bind(2, value).run();
+}
+
 JournalStore::Transaction::Transaction(JournalStore& store) : store_(store) { store_.exec("BEGIN IMMEDIATE;"); }
 
 JournalStore::Transaction::~Transaction() {
@@ -283,6 +290,34 @@ std::optional<StoredBatch> JournalStore::batch(std::size_t index) const {
         if (out.points.is_empty()) out.points.set_size(size, point.n_elem);
         out.points.row(position) = point;
         seen[position] = true;
+    }
+    return out;
+}
+
+std::vector<StoredBatch> JournalStore::batches() const {
+    std::vector<StoredBatch> out;
+    Statement heads(db_, file_, "SELECT batch, per_record, size FROM batches ORDER BY batch");
+    while (heads.step()) {
+        StoredBatch batch;
+        batch.index = static_cast<std::size_t>(heads.integer(0));
+        batch.per_record = heads.integer(1) != 0;
+        batch.points.set_size(static_cast<std::size_t>(heads.integer(2)), 0);
+        out.push_back(std::move(batch));
+    }
+    std::vector<std::vector<bool>> seen(out.size());
+    for (std::size_t i = 0; i < out.size(); ++i) seen[i].assign(out[i].points.n_rows, false);
+    Statement points(db_, file_, "SELECT batch, position, point FROM trials ORDER BY id");
+    while (points.step()) {
+        const auto index = static_cast<std::size_t>(points.integer(0));
+        const auto position = static_cast<std::size_t>(points.integer(1));
+        // Batches are numbered from 0 without gaps: the row is the index.
+        if (index >= out.size() || out[index].index != index || position >= seen[index].size() || seen[index][position])
+            continue;
+        const arma::rowvec point = points.blob(2);
+        StoredBatch& batch = out[index];
+        if (batch.points.n_cols != point.n_elem) batch.points.set_size(batch.points.n_rows, point.n_elem);
+        batch.points.row(position) = point;
+        seen[index][position] = true;
     }
     return out;
 }

@@ -42,14 +42,30 @@ json read_document(const fs::path& file) {
     if (ec || size > kLargestCache) return nullptr;
     std::ifstream in(file, std::ios::binary);
     if (!in) return nullptr;
-    return json::parse(in, nullptr, false);
+    // Read whole, then parsed from memory: several times faster than parsing from the stream, and
+    // every dpbo command that loads plugins reads this file.
+    std::string text(static_cast<std::size_t>(size), '\0');
+    if (!in.read(text.data(), static_cast<std::streamsize>(text.size()))) return nullptr;
+    return json::parse(text, nullptr, false);
 }
 
 }  // namespace
 
 ManifestCache::ManifestCache(fs::path file, std::string host) : file_(std::move(file)), host_(std::move(host)) {
     if (file_.empty()) return;
-    const json document = read_document(file_);
+    read_entries(read_document(file_));
+}
+
+ManifestCache::ManifestCache(const json& document, std::string host) : host_(std::move(host)) { read_entries(document); }
+
+json ManifestCache::document_for(const std::vector<fs::path>& paths) const {
+    json entries = json::object();
+    for (const fs::path& path : paths)
+        if (const auto found = entries_.find(path.string()); found != entries_.end()) entries[path.string()] = found->second;
+    return {{"format", kFormat}, {"entries", entries}};
+}
+
+void ManifestCache::read_entries(const json& document) {
     if (!document.is_object() || document.value("format", json()) != kFormat) return;
     const auto entries = document.find("entries");
     if (entries == document.end() || !entries->is_object()) return;

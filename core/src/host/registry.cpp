@@ -121,6 +121,21 @@ void PluginRegistry::load(const std::vector<SearchDirectory>& directories) {
 void PluginRegistry::load_file(const fs::path& file) { load_files({file}); }
 
 void PluginRegistry::load_files(const std::vector<fs::path>& files) {
+    ManifestCache cache(ManifestCache::default_file(), ManifestCache::host_identity(probe_program_path()));
+    load_with_cache(files, cache);
+}
+
+void PluginRegistry::load_files(const std::vector<fs::path>& files, const json& cached) {
+    ManifestCache cache(cached, ManifestCache::host_identity(probe_program_path()));
+    load_with_cache(files, cache);
+}
+
+json PluginRegistry::cached_manifests(const std::vector<fs::path>& files) const {
+    return ManifestCache(ManifestCache::default_file(), ManifestCache::host_identity(probe_program_path()))
+        .document_for(files);
+}
+
+void PluginRegistry::load_with_cache(const std::vector<fs::path>& files, ManifestCache& cache) {
     const auto timeout = probe_timeout();
     struct Candidate {
         fs::path path;
@@ -141,7 +156,6 @@ void PluginRegistry::load_files(const std::vector<fs::path>& files) {
     }
 
     const fs::path probe = probe_program_path();
-    ManifestCache cache(ManifestCache::default_file(), ManifestCache::host_identity(probe));
     std::vector<std::size_t> to_probe;
     for (std::size_t i = 0; i < candidates.size(); ++i) {
         Candidate& c = candidates[i];

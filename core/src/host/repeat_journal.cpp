@@ -24,6 +24,7 @@ RepeatJournal::RepeatJournal(const fs::path& file, const std::string& job_json, 
         experiment_seed_ = std::stoull(seed);
         recorded_batches_ = store_->batch_count();
         recorded_releases_ = store_->release_count();
+        snapshot_ = std::make_unique<journal::Snapshot>(*store_);
     } else {
         store_ = JournalStore::create(file, "run",
                                       {{"job", job_json},
@@ -42,10 +43,11 @@ void RepeatJournal::remove() {
 
 std::optional<Evaluations> RepeatJournal::recorded_batch(std::size_t index, const arma::mat& points,
                                                          const EvaluationRequest& request) {
-    const std::optional<StoredBatch> batch = store_->batch(index);
-    if (!batch) return std::nullopt;
+    if (!snapshot_) return std::nullopt;
+    const StoredBatch* batch = snapshot_->batch(index);
+    if (batch == nullptr) return std::nullopt;
     journal::check_same_batch(*store_, *batch, points, request);
-    const auto done = journal::done_trials(*store_, *batch);
+    const auto done = snapshot_->done_trials(index);
     if (!done) throw RunError(fmt::format("batch {} of '{}' is incomplete; the file is damaged", index + 1, file_.string()));
     return journal::evaluations_of(*batch, *done, request.per_record);
 }

@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <sstream>
 #include <string_view>
 
 #include <fmt/format.h>
@@ -14,10 +15,24 @@
 
 namespace dpbo {
 
+using json = nlohmann::ordered_json;
+
 namespace {
 
 // mkstemp's template: the X's are replaced by as many characters.
 constexpr std::string_view kTemporarySuffix = ".tmp.XXXXXX";
+
+// Noise keyed from a seed the user chose (and usually publishes with the results) protects nothing:
+// anyone with the seed regenerates the noise and subtracts it. Such a run is headlined as not
+// private; what it would claim with secret noise is kept, marked hypothetical.
+bool seed_voids_claim(const PrivacyStatement& statement, const std::optional<std::uint64_t>& seed) {
+    return seed.has_value() && statement.notion != PrivacyNotion::NotPrivate;
+}
+
+std::string seeded_headline(const PrivacyStatement& statement) {
+    return fmt::format("not private (reproducible run: noise known to anyone with the seed; with secret noise: {})",
+                       statement.headline());
+}
 
 }  // namespace
 
@@ -108,6 +123,45 @@ nlohmann::ordered_json privacy_statement_json(const PrivacyStatement& s) {
     out["released"] = s.released;
     out["assumptions"] = s.assumptions;
     out["mechanism"] = s.mechanism;
+    return out;
+}
+
+json matrix_json(const arma::mat& m) {
+    if (m.n_elem == 1) return m(0, 0);
+    const auto row_json = [&](std::size_t i) {
+        json row = json::array();
+        for (std::size_t j = 0; j < m.n_cols; ++j) row.push_back(m(i, j));
+        return row;
+    };
+    if (m.n_rows == 1) return row_json(0);
+    json rows = json::array();
+    for (std::size_t i = 0; i < m.n_rows; ++i) rows.push_back(m.n_cols == 1 ? json(m(i, 0)) : row_json(i));
+    return rows;
+}
+
+json run_privacy_json(const PrivacyStatement& statement, const std::optional<std::uint64_t>& seed) {
+    if (!seed_voids_claim(statement, seed)) return privacy_statement_json(statement);
+    return {{"notion", to_string(PrivacyNotion::NotPrivate)},
+            {"headline", seeded_headline(statement)},
+            {"why", fmt::format("the privacy noise was drawn from ChaCha20 keyed from --seed {}: anyone who knows the "
+                                "seed can regenerate the noise and remove it from the released values",
+                                *seed)},
+            {"hypothetical", privacy_statement_json(statement)}};
+}
+
+std::string run_privacy_text(const PrivacyStatement& statement, const std::optional<std::uint64_t>& seed) {
+    if (!seed_voids_claim(statement, seed)) return statement.describe();
+    std::string hypothetical;
+    std::istringstream lines(statement.describe());
+    for (std::string line; std::getline(lines, line);) hypothetical += "    " + line + "\n";
+    return fmt::format("privacy: {}\n  why: the noise is keyed from --seed {}; anyone with the seed can remove it\n"
+                       "  hypothetically, with secret noise:\n{}",
+                       seeded_headline(statement), *seed, hypothetical);
+}
+
+json released_values_json(const std::vector<ReleasedValue>& values) {
+    json out = json::object();
+    for (const auto& v : values) out[v.name] = {{"value", matrix_json(v.value)}, {"description", v.description}};
     return out;
 }
 

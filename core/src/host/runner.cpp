@@ -39,59 +39,6 @@ json to_json(const ParameterValue& value) {
     return std::visit([](const auto& v) { return json(v); }, value);
 }
 
-json to_json(const arma::mat& m) {
-    if (m.n_elem == 1) return m(0, 0);
-    const auto row_json = [&](std::size_t i) {
-        json row = json::array();
-        for (std::size_t j = 0; j < m.n_cols; ++j) row.push_back(m(i, j));
-        return row;
-    };
-    if (m.n_rows == 1) return row_json(0);
-    json rows = json::array();
-    for (std::size_t i = 0; i < m.n_rows; ++i) rows.push_back(m.n_cols == 1 ? json(m(i, 0)) : row_json(i));
-    return rows;
-}
-
-json to_json(const PrivacyStatement& s) { return privacy_statement_json(s); }
-
-// Noise keyed from a seed the user chose (and usually publishes with the results) protects nothing:
-// anyone with the seed regenerates the noise and subtracts it. Such a run is headlined as not
-// private; what it would claim with secret noise is kept, marked hypothetical.
-bool seed_voids_claim(const PrivacyStatement& statement, const std::optional<std::uint64_t>& seed) {
-    return seed.has_value() && statement.notion != PrivacyNotion::NotPrivate;
-}
-
-std::string seeded_headline(const PrivacyStatement& statement) {
-    return fmt::format("not private (reproducible run: noise known to anyone with the seed; with secret noise: {})",
-                       statement.headline());
-}
-
-json privacy_json(const PrivacyStatement& statement, const std::optional<std::uint64_t>& seed) {
-    if (!seed_voids_claim(statement, seed)) return to_json(statement);
-    return {{"notion", to_string(PrivacyNotion::NotPrivate)},
-            {"headline", seeded_headline(statement)},
-            {"why", fmt::format("the privacy noise was drawn from ChaCha20 keyed from --seed {}: anyone who knows the "
-                                "seed can regenerate the noise and remove it from the released values",
-                                *seed)},
-            {"hypothetical", to_json(statement)}};
-}
-
-std::string privacy_text(const PrivacyStatement& statement, const std::optional<std::uint64_t>& seed) {
-    if (!seed_voids_claim(statement, seed)) return statement.describe();
-    std::string hypothetical;
-    std::istringstream lines(statement.describe());
-    for (std::string line; std::getline(lines, line);) hypothetical += "    " + line + "\n";
-    return fmt::format("privacy: {}\n  why: the noise is keyed from --seed {}; anyone with the seed can remove it\n"
-                       "  hypothetically, with secret noise:\n{}",
-                       seeded_headline(statement), *seed, hypothetical);
-}
-
-json releases_to_json(const std::vector<ReleasedValue>& values) {
-    json out = json::object();
-    for (const auto& v : values) out[v.name] = {{"value", to_json(v.value)}, {"description", v.description}};
-    return out;
-}
-
 std::string short_value(const arma::mat& m) {
     if (m.n_elem == 1) return fmt::format("{:.6g}", m(0, 0));
     if (m.n_rows == 1 && m.n_cols <= 8) {
@@ -166,6 +113,24 @@ std::shared_ptr<Accountant> create_run_accountant(ModuleFactory& factory, const 
 }
 
 namespace {
+
+// The job as written into every result: each module with its validated parameters and defaults.
+json describe_modules(PluginRegistry& registry, const JobModules& modules, const JobSpec& spec) {
+    json job;
+    job["algorithm"] = module_json(resolve(registry, ModuleKind::Algorithm, modules.algorithm()));
+    job["objective"] = module_json(resolve(registry, ModuleKind::Objective, modules.objective()));
+    // Each role under its own name, in the order the algorithm declares them.
+    for (const Role& role : modules.declared_roles())
+        if (const auto it = modules.roles().find(role.name); it != modules.roles().end())
+            job[role.name] = module_json(resolve(registry, role.kind, it->second));
+    job["seed"] = spec.seed ? json(*spec.seed) : json(nullptr);
+    // Only when given, so results written before budgets existed still resume.
+    if (spec.budget) job["budget"] = spec.budget->text();
+    // A randomised objective's values depend on the number of workers (see ParallelEvaluator).
+    if (spec.workers > 1) job["workers"] = spec.workers;
+    if (spec.distributed) job["mpi_ranks"] = spec.distributed->ranks;
+    return job;
+}
 
 // What a repeat refused by its budget spent: the composition of the releases made before the
 // refusal, each listed with its event.
@@ -255,23 +220,7 @@ private:
         return std::make_unique<OutputFolder>(spec_.out_dir, identity.dump());
     }
 
-    // The job as written into every result: each module with its validated parameters and defaults.
-    json describe() const {
-        json job;
-        job["algorithm"] = module_json(resolve(registry_, ModuleKind::Algorithm, modules_.algorithm()));
-        job["objective"] = module_json(resolve(registry_, ModuleKind::Objective, modules_.objective()));
-        // Each role under its own name, in the order the algorithm declares them.
-        for (const Role& role : modules_.declared_roles())
-            if (const auto it = modules_.roles().find(role.name); it != modules_.roles().end())
-                job[role.name] = module_json(resolve(registry_, role.kind, it->second));
-        job["seed"] = spec_.seed ? json(*spec_.seed) : json(nullptr);
-        // Only when given, so results written before budgets existed still resume.
-        if (spec_.budget) job["budget"] = spec_.budget->text();
-        // A randomised objective's values depend on the number of workers (see ParallelEvaluator).
-        if (spec_.workers > 1) job["workers"] = spec_.workers;
-        if (spec_.distributed) job["mpi_ranks"] = spec_.distributed->ranks;
-        return job;
-    }
+    json describe() const { return describe_modules(registry_, modules_, spec_); }
 
     fs::path repeat_dir(std::size_t index) const {
         if (spec_.out_dir.empty()) return {};
@@ -395,7 +344,7 @@ private:
             throw RunError(fmt::format("algorithm '{}' released nothing", spec_.algorithm.name));
 
         json out = result_head(job, index, result.privacy, result.released);
-        out["evaluation_only"] = releases_to_json(result.evaluation_only);
+        out["evaluation_only"] = released_values_json(result.evaluation_only);
         out["evaluation_only_note"] =
             "computed from the data without privatisation, to judge the run; not part of the release (nor are the "
             "run's timings, which depend on the data through the objective's cost)";
@@ -432,7 +381,7 @@ private:
                                                                 journal->recorded_releases()));
 
         outcome.headline = out["privacy"]["headline"].get<std::string>();
-        outcome.privacy_description = privacy_text(result.privacy, spec_.seed);
+        outcome.privacy_description = run_privacy_text(result.privacy, spec_.seed);
         for (const auto& v : result.released) outcome.summary.emplace_back(v.name, short_value(v.value));
         for (const auto& v : result.evaluation_only)
             outcome.summary.emplace_back(v.name + " (evaluation only)", short_value(v.value));
@@ -464,8 +413,8 @@ private:
         out["dpbo_version"] = DPBO_VERSION;
         out["job"] = job;
         out["repeat"] = index + 1;
-        out["privacy"] = privacy_json(privacy, spec_.seed);
-        out["released"] = releases_to_json(released);
+        out["privacy"] = run_privacy_json(privacy, spec_.seed);
+        out["released"] = released_values_json(released);
         return out;
     }
 
@@ -514,6 +463,10 @@ private:
 };
 
 }  // namespace
+
+json describe_job(PluginRegistry& registry, const JobSpec& job) {
+    return describe_modules(registry, JobModules(registry, job), job);
+}
 
 std::uint64_t repeat_seed(std::uint64_t seed, std::size_t index, std::uint64_t stream) {
     std::uint64_t z = seed + 0x9E3779B97F4A7C15ULL * (index + 1) + stream * 0xD1B54A32D192ED03ULL;

@@ -13,6 +13,7 @@ loss / (1 + loss), both minimised and pulling θ in opposite directions.
 The same functions serve an ask/tell client (ask_tell_client.py imports them).
 
 Usage: record_objective.py [--dim D] [--records N] [--seed S] [--outputs 1|2] [--seconds-per-point S]
+                           [--print-spec]
 """
 import argparse
 import json
@@ -44,24 +45,33 @@ def parse_options(argv=None):
     parser.add_argument("--outputs", type=int, choices=(1, 2), default=1)
     parser.add_argument("--seconds-per-point", type=float, default=0.0,
                         help="sleep this long per point, as an expensive model would take")
+    parser.add_argument("--print-spec", action="store_true",
+                        help="print the handshake (a spec file for `dpbo study create --space`) and exit")
     return parser.parse_args(argv)
 
 
-def main():
-    options = parse_options()
-    records = make_records(options.dim, options.records, options.seed)
-
+def handshake(options):
+    """The objective's declaration: its space, outputs and number of records."""
     outputs = [{"name": "loss", "sense": "minimise"}]
     if options.outputs == 2:
         outputs = [{"name": "epsilon", "sense": "minimise"}, {"name": "error", "sense": "minimise"}]
-    handshake = {
+    return {
         "protocol": "dpbo-objective",
         "version": 1,
         "space": [{"name": f"theta{j}", "lower": -5.0, "upper": 5.0} for j in range(options.dim)],
         "outputs": outputs,
         "records": options.records,
     }
-    print(json.dumps(handshake), flush=True)
+
+
+def main():
+    options = parse_options()
+    records = make_records(options.dim, options.records, options.seed)
+
+    if options.print_spec:
+        print(json.dumps(handshake(options)))
+        return
+    print(json.dumps(handshake(options)), flush=True)
 
     for line in sys.stdin:
         if not line.strip():

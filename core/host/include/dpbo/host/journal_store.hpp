@@ -69,6 +69,7 @@ public:
     // ValidationError naming the file and the key when it is missing.
     std::string meta(const std::string& key) const;
     std::optional<std::string> find_meta(const std::string& key) const;
+    void set_meta(const std::string& key, const std::string& value);
 
     // BEGIN IMMEDIATE: one writer at a time; another process waits for it (up to a minute, then a
     // RunError naming the file). Rolled back unless committed.
@@ -92,6 +93,8 @@ public:
     // Batch `index` with a done trial per point, holding `evaluations`.
     void add_evaluated_batch(std::size_t index, const Evaluations& evaluations, bool per_record);
 
+    // Every batch with its points (one pass over the file, for a replay that reads them all).
+    std::vector<StoredBatch> batches() const;
     std::vector<StoredTrial> trials() const;  // all, by id
     std::vector<StoredTrial> trials_of(std::size_t batch) const;
     std::optional<StoredTrial> trial(std::int64_t id) const;

@@ -10,6 +10,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -20,6 +21,8 @@ namespace dpbo {
 class ManifestCache {
 public:
     // `file` empty: nothing is read or written. `host` identifies the program doing the probing.
+    // A cache held in memory only (a document written by document_for), never saved.
+    ManifestCache(const nlohmann::json& document, std::string host);
     ManifestCache(std::filesystem::path file, std::string host);
 
     // $XDG_CACHE_HOME/dpbo/plugin-manifests.json, else $HOME/.cache/dpbo/...; empty without either.
@@ -33,8 +36,13 @@ public:
     // Writes the file if anything was stored, dropping entries of files that no longer exist.
     // Failures are ignored.
     void save() const;
+    // The entries of `paths` as a document the in-memory constructor reads: a caller that loads the
+    // same few plugins again and again keeps these instead of reading the whole cache each time.
+    nlohmann::json document_for(const std::vector<std::filesystem::path>& paths) const;
 
 private:
+    void read_entries(const nlohmann::json& document);
+
     std::filesystem::path file_;
     std::string host_;
     std::map<std::string, nlohmann::json> entries_;

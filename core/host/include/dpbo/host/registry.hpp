@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "dpbo/host/plugin_file.hpp"
 #include "dpbo/module_factory.hpp"
 #include "dpbo/plugin.hpp"
@@ -36,6 +38,7 @@ struct LoadedPlugin {
     FileIdentity identity;  // the file probed; a file changed since is not loaded
 };
 
+class ManifestCache;
 struct OpenedPlugin;
 
 struct RefusedFile {
@@ -59,6 +62,14 @@ public:
     // ValidationError when DPBO_PROBE_TIMEOUT is set to something other than a number of seconds.
     void load(const std::vector<SearchDirectory>& directories);
     void load_file(const std::filesystem::path& file);
+    // Several files at once: the manifest cache is read once for all of them.
+    void load_files(const std::vector<std::filesystem::path>& files);
+    // The same with `cached` (from cached_manifests) standing in for the manifest cache: a file
+    // whose entry no longer matches it is probed. For a caller that loads the same few plugins in
+    // every process (an ask/tell study), whose start-up the whole cache's parsing would dominate.
+    void load_files(const std::vector<std::filesystem::path>& files, const nlohmann::json& cached);
+    // The manifest cache's entries for `files`, for load_files above.
+    nlohmann::json cached_manifests(const std::vector<std::filesystem::path>& files) const;
 
     // How long the probe may take over one file: this, else DPBO_PROBE_TIMEOUT (seconds, e.g. 0.5),
     // else 5 s. A probe that takes longer is killed and the file refused.
@@ -88,7 +99,7 @@ public:
     std::string describe_search() const;
 
 private:
-    void load_files(const std::vector<std::filesystem::path>& files);
+    void load_with_cache(const std::vector<std::filesystem::path>& files, ManifestCache& cache);
     std::shared_ptr<const OpenedPlugin> open_in_process(const LoadedPlugin& plugin);
 
     std::optional<std::chrono::duration<double>> probe_timeout_;

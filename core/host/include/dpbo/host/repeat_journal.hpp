@@ -15,6 +15,9 @@
 namespace dpbo {
 
 class JournalStore;
+namespace journal {
+class Snapshot;
+}
 
 class RepeatJournal final : public RunJournal {
 public:
@@ -43,6 +46,7 @@ public:
 private:
     std::filesystem::path file_;
     std::unique_ptr<JournalStore> store_;
+    std::unique_ptr<journal::Snapshot> snapshot_;  // what a resumed run replays
     bool resumed_ = false;
     std::uint64_t experiment_seed_ = 0;
     std::size_t recorded_batches_ = 0;

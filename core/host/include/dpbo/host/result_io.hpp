@@ -1,6 +1,11 @@
 #pragma once
+#include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
+#include <vector>
+
+#include <armadillo>
 
 #include <nlohmann/json.hpp>
 
@@ -21,5 +26,16 @@ std::string trace_to_csv(const Trace& trace);
 
 // A privacy statement as result.json writes it (notion, parameters, scope, released, assumptions).
 nlohmann::ordered_json privacy_statement_json(const PrivacyStatement& statement);
+
+// A run's statement as its result writes it: with a user's seed the noise protects nothing, so a
+// private claim is headlined not private and kept as "hypothetical".
+nlohmann::ordered_json run_privacy_json(const PrivacyStatement& statement, const std::optional<std::uint64_t>& seed);
+// The same for people to read.
+std::string run_privacy_text(const PrivacyStatement& statement, const std::optional<std::uint64_t>& seed);
+
+// A scalar, a row, a column or rows of numbers.
+nlohmann::ordered_json matrix_json(const arma::mat& m);
+// Named values as result.json lists them: {name: {value, description}}.
+nlohmann::ordered_json released_values_json(const std::vector<ReleasedValue>& values);
 
 }  // namespace dpbo

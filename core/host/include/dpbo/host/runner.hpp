@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "dpbo/privacy_ledger.hpp"
 #include "dpbo/result.hpp"
 
@@ -85,6 +87,10 @@ std::uint64_t repeat_seed(std::uint64_t seed, std::size_t index, std::uint64_t s
 // `owner` names the algorithm in errors ("algorithm 'dp-gibo'").
 std::shared_ptr<Accountant> create_run_accountant(ModuleFactory& factory, const std::string& owner,
                                                   const std::vector<Role>& declared, const RoleModules& roles);
+
+// The job as every result records it: each module with its validated parameters and defaults, the
+// seed, the budget. ValidationError for bad names or parameters.
+nlohmann::ordered_json describe_job(PluginRegistry& registry, const JobSpec& job);
 
 // Throws ValidationError (bad names, parameters, combinations, sizes beyond the machine's memory, an
 // output folder that is not this job's or is in use by another run) before running anything; RunError for failures during a run; BudgetExceeded when

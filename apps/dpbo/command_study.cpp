@@ -1,0 +1,340 @@
+// dpbo study create|show, dpbo ask, dpbo tell: ask/tell studies (dpbo/host/study.hpp). Each call is
+// one short process working on the study file, so any language that can run a command is a client.
+#include <chrono>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "cli.hpp"
+#include "dpbo/errors.hpp"
+#include "dpbo/host/study.hpp"
+#include "dpbo/objective.hpp"
+#include "job_options.hpp"
+
+namespace dpbo::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+json point_json(const arma::rowvec& point) {
+    json out = json::array();
+    for (double x : point) out.push_back(x);
+    return out;
+}
+
+json trial_json(const StoredTrial& trial, bool with_values) {
+    json out{{"id", trial.id}, {"batch", trial.batch + 1}, {"state", to_string(trial.state)}, {"point", point_json(trial.point)}};
+    if (with_values && trial.state == TrialState::Done) {
+        out["values"] = point_json(trial.values);
+        if (!trial.auxiliary.is_empty()) out["auxiliary"] = point_json(trial.auxiliary);
+        if (!trial.per_record.is_empty()) out["per_record_count"] = trial.per_record.n_elem;
+    }
+    if (trial.state == TrialState::Failed) out["failure"] = trial.failure;
+    return out;
+}
+
+json names_json(const Study& study) {
+    json names = json::array();
+    for (const std::string& name : study.objective().space().names()) names.push_back(name);
+    return names;
+}
+
+json state_json(const Study& study, const StudyState& state) {
+    json out{{"study", study.file().string()}, {"finished", state.finished}};
+    if (state.finished) {
+        out["result"] = state.result;
+        return out;
+    }
+    json trials = json::array();
+    for (const StoredTrial& trial : state.handed) {
+        trials.push_back({{"id", trial.id}, {"point", point_json(trial.point)}, {"per_record", state.per_record}});
+    }
+    out["names"] = names_json(study);
+    out["trials"] = trials;
+    out["waiting_for"] = state.waiting_for;
+    return out;
+}
+
+// A study whose replays load only the plugin files it uses (most of dpbo's start-up is finding and
+// checking every plugin), and every plugin if a replay asks for another.
+std::unique_ptr<Study> open_study(PluginRegistry& registry, const std::string& file, const CommonOptions& common) {
+    auto study = std::make_unique<Study>(registry, file, [&registry, &common] { load_plugins(registry, common); });
+    const std::vector<fs::path> files = study->plugin_files();
+    if (files.empty()) load_plugins(registry, common);
+    const json manifests = study->plugin_manifests();
+    if (manifests.is_object())
+        registry.load_files(files, nlohmann::json(manifests));
+    else
+        registry.load_files(files);
+    return study;
+}
+
+std::string one_positional(const po::variables_map& given, const char* what) {
+    if (!given.count("study")) throw ValidationError(fmt::format("{}: name the study file", what));
+    return given["study"].as<std::string>();
+}
+
+int study_create(const std::vector<std::string>& arguments) {
+    CommonOptions common;
+    JobOptions options;
+    std::string file, space;
+    po::options_description described(
+        fmt::format("dpbo study create FILE --algorithm A (--objective O | --space SPEC.json) [--ROLE MODULE ...] "
+                    "[options]\n{}",
+                    kRoleOptionHelp));
+    add_module_options(described, options);
+    described.add_options()
+        ("study", po::value(&file), "the study file to create (SQLite)")
+        ("space", po::value(&space),
+         "the objective's declaration as a dpbo-objective spec file (space, outputs, records; README 'Objectives in any "
+         "language'): the study's clients compute it, dpbo never runs it")
+        ("seed", po::value(&options.seed_text), "reproducible: the study is then the run 'dpbo run --seed' makes")
+        ("budget", po::value(&options.budget), "privacy budget, as for dpbo run");
+    described.add(common_options(common));
+    po::positional_options_description positional;
+    positional.add("study", 1);
+    const po::variables_map given = parse_command(take_role_options(arguments, described, options), described, &positional);
+    if (common.help) {
+        std::cout << described << "\n";
+        return kSuccess;
+    }
+    file = one_positional(given, "study create");
+    JobSpec job = job_settings(options, given);
+    if (!space.empty()) {
+        if (!options.objective.empty())
+            throw ValidationError(fmt::format("--objective {} with --space {}: --space declares the objective; give one",
+                                              options.objective, space));
+        options.objective = "command";
+        job.objective.parameters["spec"] = space;
+        job.objective.parameters["mode"] = "one-shot";
+        job.objective.parameters["command"] = "(none: an ask/tell study's clients compute the objective)";
+    }
+    if (options.algorithm.empty() || options.objective.empty())
+        throw ValidationError(fmt::format("study create needs --algorithm and --objective or --space (missing: --{})",
+                                          options.algorithm.empty() ? "algorithm" : "objective"));
+    job.algorithm.name = options.algorithm;
+    job.objective.name = options.objective;
+    name_roles(job, options);
+    job.seed = given_seed(options);
+    if (options.given("budget")) job.budget = PrivacyBudget::parse(options.budget);
+
+    PluginRegistry registry;
+    load_plugins(registry, common);
+    Study::create(registry, file, job);
+    Study study(registry, file);
+    const StudyState state = study.show();
+    json out{{"study", file}, {"job", study.job()}, {"names", names_json(study)}, {"outputs", json::array()}};
+    for (const Output& o : study.objective().outputs())
+        out["outputs"].push_back({{"name", o.name}, {"sense", to_string(o.sense)}});
+    out["records"] = study.objective().record_count();
+    out["first_batch"] = state.batches > 0 ? study.trials().size() : 0;
+    if (common.json) {
+        print_json(out);
+    } else {
+        std::cout << fmt::format("study {} created: {} on {}; 'dpbo ask {}' hands out its trials\n", file,
+                                 job.algorithm.name, job.objective.name, file);
+    }
+    return kSuccess;
+}
+
+int study_show(const std::vector<std::string>& arguments) {
+    CommonOptions common;
+    std::string file;
+    po::options_description described("dpbo study show FILE [--json]");
+    described.add_options()("study", po::value(&file), "the study file");
+    described.add(common_options(common));
+    po::positional_options_description positional;
+    positional.add("study", 1);
+    const po::variables_map given = parse_command(arguments, described, &positional);
+    if (common.help) {
+        std::cout << described << "\n";
+        return kSuccess;
+    }
+    file = one_positional(given, "study show");
+    PluginRegistry registry;
+    const std::unique_ptr<Study> opened = open_study(registry, file, common);
+    Study& study = *opened;
+    const StudyState state = study.show();
+    const std::vector<StoredTrial> trials = study.trials();
+    const std::vector<Output> outputs = study.objective().outputs();
+
+    // The best told value, by the first output's sense: the clients' own figure, not a release.
+    std::optional<StoredTrial> best;
+    const bool minimise = outputs.front().sense == Sense::Minimise;
+    for (const StoredTrial& t : trials) {
+        if (t.state != TrialState::Done || outputs.size() != 1) continue;
+        if (!best || (minimise ? t.values(0) < best->values(0) : t.values(0) > best->values(0))) best = t;
+    }
+    std::map<std::string, std::size_t> counts;
+    for (const StoredTrial& t : trials) ++counts[to_string(t.state)];
+
+    json out{{"study", file}, {"job", study.job()}, {"names", names_json(study)}, {"finished", state.finished},
+             {"batches", state.batches}, {"counts", counts}, {"privacy_spent", state.privacy_so_far}};
+    out["best_told"] = best ? json{{"trial", trial_json(*best, true)}, {"evaluation_only", true},
+                                   {"note", "the best value a client told: computed from the data, not released"}}
+                            : json(nullptr);
+    json listed = json::array();
+    for (const StoredTrial& t : trials) listed.push_back(trial_json(t, true));
+    out["trials"] = listed;
+    if (state.finished) out["result"] = state.result;
+    if (common.json) {
+        print_json(out);
+        return kSuccess;
+    }
+    std::cout << fmt::format("study {}: {} on {}\n", file, study.job()["algorithm"]["name"].get<std::string>(),
+                             study.job()["objective"]["name"].get<std::string>());
+    std::cout << fmt::format("  trials: {} done, {} running, {} waiting, {} failed; {} batch(es)\n", counts["done"],
+                             counts["running"], counts["waiting"], counts["failed"], state.batches);
+    if (best)
+        std::cout << fmt::format("  best told (evaluation only): trial {} value {:.6g}\n", best->id, best->values(0));
+    std::cout << fmt::format("  privacy spent: {}\n",
+                             state.privacy_so_far.is_null() ? std::string("nothing released privately yet")
+                                                            : state.privacy_so_far["headline"].get<std::string>());
+    if (state.finished) std::cout << "  finished; result:\n" << state.result.dump(2) << "\n";
+    return kSuccess;
+}
+
+}  // namespace
+
+int command_study(const std::vector<std::string>& arguments) {
+    const std::string sub = arguments.empty() ? "" : arguments.front();
+    const std::vector<std::string> rest(arguments.begin() + (arguments.empty() ? 0 : 1), arguments.end());
+    if (sub == "create") return study_create(rest);
+    if (sub == "show") return study_show(rest);
+    if (sub == "--help" || sub == "-h") {
+        std::cout << "dpbo study create FILE ... | dpbo study show FILE; then dpbo ask FILE and dpbo tell FILE ID\n";
+        return kSuccess;
+    }
+    throw ValidationError(fmt::format("study: unknown subcommand '{}'; expected 'create' or 'show'", sub));
+}
+
+int command_ask(const std::vector<std::string>& arguments) {
+    CommonOptions common;
+    std::string file, count_text = "1", wait_text = "0";
+    po::options_description described("dpbo ask FILE [--count N] [--wait SECONDS]: the next trial(s) as JSON");
+    described.add_options()
+        ("study", po::value(&file), "the study file")
+        ("count", po::value(&count_text), "hand out up to N trials of the batch the algorithm waits for (default 1)")
+        ("wait", po::value(&wait_text),
+         "when every trial of that batch is out with other clients, wait up to SECONDS for one to be told and the "
+         "algorithm to ask for more (default 0: answer at once, with \"trials\": [] and \"waiting_for\")");
+    described.add(common_options(common));
+    po::positional_options_description positional;
+    positional.add("study", 1);
+    const po::variables_map given = parse_command(arguments, described, &positional);
+    if (common.help) {
+        std::cout << described << "\n";
+        return kSuccess;
+    }
+    file = one_positional(given, "ask");
+    const std::uint64_t count = parse_whole_number(count_text, "--count");
+    if (count == 0) throw ValidationError("--count 0: expected at least 1 trial");
+    const double wait = parse_finite_number(wait_text, "--wait");
+    if (wait < 0.0) throw ValidationError(fmt::format("--wait {}: expected a number of seconds ≥ 0", wait_text));
+    PluginRegistry registry;
+    const std::unique_ptr<Study> opened = open_study(registry, file, common);
+    Study& study = *opened;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(wait);
+    StudyState state = study.ask(static_cast<std::size_t>(count));
+    while (!state.finished && state.handed.empty() && std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        state = study.ask(static_cast<std::size_t>(count));
+    }
+    print_json(state_json(study, state));
+    return kSuccess;
+}
+
+namespace {
+
+arma::rowvec read_numbers(const std::string& text, const std::string& where) {
+    json parsed = json::parse(text, nullptr, false);
+    if (parsed.is_object() && parsed.contains("per_record")) parsed = parsed["per_record"];
+    if (parsed.is_discarded() || !parsed.is_array() || parsed.empty())
+        throw ValidationError(fmt::format("{}: expected a JSON array of numbers", where));
+    arma::rowvec out(parsed.size());
+    for (std::size_t i = 0; i < parsed.size(); ++i) {
+        if (!parsed[i].is_number())
+            throw ValidationError(fmt::format("{}: entry {} is {}; expected a number", where, i + 1, parsed[i].dump()));
+        out(i) = parsed[i].get<double>();
+    }
+    return out;
+}
+
+}  // namespace
+
+int command_tell(const std::vector<std::string>& arguments) {
+    CommonOptions common;
+    std::string file, id_text, value_text, values_text, per_record_file, reason;
+    std::vector<std::string> named;
+    bool failed = false;
+    po::options_description described(
+        "dpbo tell FILE ID (--value V | --values '[V1, V2]' | --output NAME=V ...) [--per-record FILE] | --failed");
+    described.add_options()
+        ("study", po::value(&file), "the study file")
+        ("id", po::value(&id_text), "the trial's id, as dpbo ask printed it")
+        ("value", po::value(&value_text), "the value of a one-output objective")
+        ("values", po::value(&values_text), "one value per output, as a JSON array")
+        ("output", po::value(&named)->composing(), "NAME=V: an output or auxiliary output by name (repeatable)")
+        ("per-record", po::value(&per_record_file),
+         "a file holding the per-record values, a JSON array of n numbers (or '-': standard input); with one output "
+         "and no --value, the value is their mean")
+        ("failed", po::bool_switch(&failed), "the trial failed: its point is handed out again as a new trial")
+        ("reason", po::value(&reason), "with --failed: why, kept with the trial");
+    described.add(common_options(common));
+    po::positional_options_description positional;
+    positional.add("study", 1).add("id", 1);
+    const po::variables_map given = parse_command(arguments, described, &positional);
+    if (common.help) {
+        std::cout << described << "\n";
+        return kSuccess;
+    }
+    file = one_positional(given, "tell");
+    if (!given.count("id")) throw ValidationError("tell: name the trial's id after the study file");
+    const auto id = static_cast<std::int64_t>(parse_whole_number(id_text, "trial id"));
+    // Telling replays nothing: no plugin is needed.
+    PluginRegistry registry;
+    Study study(registry, file);
+    if (failed) {
+        if (given.count("value") || given.count("values") || given.count("output") || given.count("per-record"))
+            throw ValidationError("tell --failed takes no values");
+        const std::int64_t retry = study.fail(id, reason);
+        print_json({{"id", id}, {"state", "failed"}, {"retried_as", retry}});
+        return kSuccess;
+    }
+    if (given.count("reason")) throw ValidationError("--reason goes with --failed");
+    ToldValues told;
+    if (given.count("value") + given.count("values") > 1) throw ValidationError("give --value or --values, not both");
+    if (given.count("value")) told.values = arma::rowvec{parse_finite_number(value_text, "--value")};
+    if (given.count("values")) told.values = read_numbers(values_text, "--values");
+    for (const std::string& assignment : named) {
+        const std::size_t eq = assignment.find('=');
+        if (eq == std::string::npos || eq == 0)
+            throw ValidationError(fmt::format("--output '{}': expected NAME=VALUE", assignment));
+        told.named[assignment.substr(0, eq)] =
+            parse_finite_number(assignment.substr(eq + 1), fmt::format("--output {}", assignment.substr(0, eq)));
+    }
+    if (!told.values.is_empty() && !told.named.empty()) throw ValidationError("give --value(s) or --output, not both");
+    if (given.count("per-record")) {
+        std::stringstream text;
+        if (per_record_file == "-") {
+            text << std::cin.rdbuf();
+        } else {
+            std::ifstream in(per_record_file);
+            if (!in) throw ValidationError(fmt::format("--per-record '{}' cannot be read; expected a file holding a JSON "
+                                                       "array of numbers",
+                                                       per_record_file));
+            text << in.rdbuf();
+        }
+        told.per_record = read_numbers(text.str(), fmt::format("--per-record '{}'", per_record_file));
+    }
+    study.tell(id, told);
+    print_json({{"id", id}, {"state", "done"}});
+    return kSuccess;
+}
+
+}  // namespace dpbo::cli

@@ -1,0 +1,109 @@
+#include "study_objective.hpp"
+
+#include <fmt/format.h>
+
+#include "dpbo/errors.hpp"
+
+namespace dpbo {
+
+using json = nlohmann::ordered_json;
+
+namespace {
+
+json rows_json(const arma::mat& m) {
+    json rows = json::array();
+    for (std::size_t i = 0; i < m.n_rows; ++i) {
+        json row = json::array();
+        for (std::size_t j = 0; j < m.n_cols; ++j) row.push_back(m(i, j));
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
+arma::mat rows_of(const json& rows) {
+    if (rows.empty()) return {};
+    arma::mat m(rows.size(), rows.front().size());
+    for (std::size_t i = 0; i < m.n_rows; ++i)
+        for (std::size_t j = 0; j < m.n_cols; ++j) m(i, j) = rows.at(i).at(j).get<double>();
+    return m;
+}
+
+Sense sense_of(const std::string& text) { return text == "maximise" ? Sense::Maximise : Sense::Minimise; }
+
+}  // namespace
+
+json objective_declaration(const Objective& objective) {
+    const SearchSpace& space = objective.space();
+    json dimensions = json::array();
+    for (const Dimension& d : space.dimensions())
+        dimensions.push_back({{"name", d.name}, {"lower", d.lower}, {"upper", d.upper},
+                              {"scale", d.scale == Scale::Log ? "log" : "linear"}, {"integer", d.integer}});
+    json out;
+    out["space"] = {{"finite", space.is_finite()}, {"bounds_declared", space.bounds_declared()},
+                    {"dimensions", dimensions},
+                    {"candidates", space.is_finite() ? rows_json(space.candidate_rows()) : json::array()}};
+    json outputs = json::array();
+    for (const Output& o : objective.outputs()) outputs.push_back({{"name", o.name}, {"sense", to_string(o.sense)}});
+    out["outputs"] = outputs;
+    json auxiliary = json::array();
+    for (const AuxiliaryOutput& a : objective.auxiliary_outputs()) auxiliary.push_back({{"name", a.name}, {"doc", a.doc}});
+    out["auxiliary"] = auxiliary;
+    out["records"] = objective.record_count();
+    if (const auto optimum = objective.known_optimum())
+        out["known_optimum"] = {{"value", optimum->value}, {"points", rows_json(optimum->points)}};
+    else
+        out["known_optimum"] = nullptr;
+    out["data"] = objective.data_description();
+    out["candidates_are_public"] = objective.candidates_are_public();
+    out["privacy_assumptions"] = objective.privacy_assumptions();
+    json constants = json::array();
+    for (const DeclaredConstant& c : objective.declared_constants())
+        constants.push_back({{"name", c.name}, {"value", c.value}, {"doc", c.doc}});
+    out["constants"] = constants;
+    return out;
+}
+
+StudyObjective::StudyObjective(const json& d) {
+    try {
+        const json& space = d.at("space");
+        std::vector<Dimension> dimensions;
+        for (const json& x : space.at("dimensions"))
+            dimensions.push_back({x.at("name").get<std::string>(), x.at("lower").get<double>(),
+                                  x.at("upper").get<double>(), x.at("scale") == "log" ? Scale::Log : Scale::Linear,
+                                  x.at("integer").get<bool>()});
+        if (!space.at("finite").get<bool>()) {
+            space_ = SearchSpace::box(dimensions);
+        } else if (space.at("bounds_declared").get<bool>()) {
+            space_ = SearchSpace::candidates_within(rows_of(space.at("candidates")), dimensions);
+        } else {
+            std::vector<std::string> names;
+            for (const Dimension& x : dimensions) names.push_back(x.name);
+            space_ = SearchSpace::candidates(rows_of(space.at("candidates")), names);
+        }
+        for (const json& o : d.at("outputs")) outputs_.push_back({o.at("name"), sense_of(o.at("sense"))});
+        for (const json& a : d.at("auxiliary")) auxiliary_.push_back({a.at("name"), a.at("doc")});
+        records_ = d.at("records").get<std::size_t>();
+        if (!d.at("known_optimum").is_null())
+            optimum_ = KnownOptimum{d["known_optimum"].at("value").get<double>(), rows_of(d["known_optimum"].at("points"))};
+        data_ = d.at("data").get<std::string>();
+        candidates_public_ = d.at("candidates_are_public").get<bool>();
+        assumptions_ = d.at("privacy_assumptions").get<std::vector<std::string>>();
+        for (const json& c : d.at("constants"))
+            constants_.push_back({c.at("name"), c.at("value").get<double>(), c.at("doc")});
+    } catch (const json::exception& e) {
+        throw ValidationError(fmt::format("the study's objective declaration is damaged: {}", e.what()));
+    }
+    if (outputs_.empty()) throw ValidationError("the study's objective declaration names no output");
+    assumptions_.push_back(
+        "the study's values are computed and told by its ask/tell clients, which are inside the trust boundary: "
+        "they read the sensitive data, and what they tell is sensitive until the algorithm privatises it");
+}
+
+Evaluations StudyObjective::evaluate(const arma::mat&, const EvaluationRequest&) {
+    throw RunError(
+        "the algorithm evaluated the objective outside the trials it asks for, which a study cannot do: its objective "
+        "lives with the ask/tell clients. Evaluation-only figures need the objective itself; turn them off (dp-gibo: "
+        "--set algorithm.track_objective=false)");
+}
+
+}  // namespace dpbo

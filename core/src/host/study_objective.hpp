@@ -1,0 +1,45 @@
+#pragma once
+// An ask/tell study's objective: what the objective the study was created with declared (its space,
+// outputs, records, known optimum, ...), kept as JSON in the study file. dpbo never evaluates it:
+// the study's clients do, and tell the values. An algorithm replayed over it sees the declaration and
+// the told values, nothing else.
+#include <nlohmann/json.hpp>
+
+#include "dpbo/objective.hpp"
+
+namespace dpbo {
+
+// What `objective` declares, as the study stores it (numbers round-trip exactly).
+nlohmann::ordered_json objective_declaration(const Objective& objective);
+
+class StudyObjective final : public Objective {
+public:
+    // ValidationError when `declaration` is not one objective_declaration wrote.
+    explicit StudyObjective(const nlohmann::ordered_json& declaration);
+
+    const SearchSpace& space() const override { return space_; }
+    Sense sense() const override { return outputs_.front().sense; }
+    std::vector<Output> outputs() const override { return outputs_; }
+    std::vector<AuxiliaryOutput> auxiliary_outputs() const override { return auxiliary_; }
+    // RunError naming why: a study's objective lives with its clients.
+    Evaluations evaluate(const arma::mat& points, const EvaluationRequest& request) override;
+    std::optional<KnownOptimum> known_optimum() const override { return optimum_; }
+    std::size_t record_count() const override { return records_; }
+    std::string data_description() const override { return data_; }
+    bool candidates_are_public() const override { return candidates_public_; }
+    std::vector<std::string> privacy_assumptions() const override { return assumptions_; }
+    std::vector<DeclaredConstant> declared_constants() const override { return constants_; }
+
+private:
+    SearchSpace space_;
+    std::vector<Output> outputs_;
+    std::vector<AuxiliaryOutput> auxiliary_;
+    std::optional<KnownOptimum> optimum_;
+    std::size_t records_ = 0;
+    std::string data_;
+    bool candidates_public_ = false;
+    std::vector<std::string> assumptions_;
+    std::vector<DeclaredConstant> constants_;
+};
+
+}  // namespace dpbo

@@ -44,7 +44,12 @@ std::optional<Evaluations> RepeatJournal::recorded_batch(std::size_t index, cons
                                                          const EvaluationRequest& request) {
     const std::optional<StoredBatch> batch = store_->batch(index);
     if (!batch) return std::nullopt;
-    journal::check_same_batch(*store_, *batch, points, request);
+    try {
+        journal::check_same_batch(*store_, *batch, points, request);
+    } catch (const RunError&) {
+        diverged_ = true;
+        throw;
+    }
     const auto done = journal::done_trials(*store_, *batch);
     if (!done) throw RunError(fmt::format("batch {} of '{}' is incomplete; the file is damaged", index + 1, file_.string()));
     return journal::evaluations_of(*batch, *done, request.per_record);
@@ -57,7 +62,12 @@ void RepeatJournal::record_batch(std::size_t index, const Evaluations& evaluatio
 }
 
 std::optional<RecordedRelease> RepeatJournal::recorded_release(std::size_t entry, const PrivacyEvent& event) {
-    return journal::recorded_release(*store_, entry, event);
+    try {
+        return journal::recorded_release(*store_, entry, event);
+    } catch (const RunError&) {
+        diverged_ = true;
+        throw;
+    }
 }
 
 void RepeatJournal::record_release(std::size_t entry, const RecordedRelease& release) {

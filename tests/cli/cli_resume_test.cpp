@@ -228,17 +228,19 @@ public:
     Database& operator=(const Database&) = delete;
     bool is_open() const { return db_ != nullptr; }
 
-    // Each row's columns as text, or nothing when the query fails.
+    // Each row's columns as their bytes (text or blob), or nothing when the query fails.
     std::optional<std::vector<std::vector<std::string>>> rows(const std::string& sql) const {
         sqlite3_stmt* statement = nullptr;
-        if (db_ == nullptr || sqlite3_prepare_v2(db_, sql.c_str(), -1, &statement, nullptr) != SQLITE_OK) return std::nullopt;
+        if (db_ == nullptr || sqlite3_prepare_v2(db_, sql.c_str(), -1, &statement, nullptr) != SQLITE_OK)
+            return std::nullopt;
         std::vector<std::vector<std::string>> out;
         int rc = SQLITE_OK;
         while ((rc = sqlite3_step(statement)) == SQLITE_ROW) {
             std::vector<std::string> row;
             for (int c = 0; c < sqlite3_column_count(statement); ++c) {
                 const auto* bytes = static_cast<const char*>(sqlite3_column_blob(statement, c));
-                row.emplace_back(bytes == nullptr ? "" : std::string(bytes, static_cast<std::size_t>(sqlite3_column_bytes(statement, c))));
+                const auto size = static_cast<std::size_t>(sqlite3_column_bytes(statement, c));
+                row.emplace_back(bytes == nullptr ? "" : std::string(bytes, size));
             }
             out.push_back(std::move(row));
         }
@@ -425,7 +427,8 @@ TEST_CASE("cli resume: a seeded run killed at 20 random moments and resumed give
     double first_batch_seconds = 0.0;
     {
         Attempt run(job_arguments(a, log, kIterations), root / "a");
-        REQUIRE(wait_for_journal(run, a / "journal.sqlite", [](std::size_t batches, std::size_t) { return batches >= 1; }));
+        REQUIRE(wait_for_journal(run, a / "journal.sqlite",
+                                 [](std::size_t batches, std::size_t) { return batches >= 1; }));
         first_batch_seconds = run.seconds();
         CAPTURE(run.err());
         REQUIRE(run.wait() == 0);
@@ -465,7 +468,8 @@ TEST_CASE("cli resume: a seeded run killed at 20 random moments and resumed give
             std::this_thread::sleep_for(std::chrono::duration<double>(delay * first_batch_seconds));
         } else {
             const std::size_t mark = marks[k];
-            REQUIRE(wait_for_journal(attempt, journal, [&](std::size_t batches, std::size_t) { return batches >= mark; }));
+            REQUIRE(wait_for_journal(attempt, journal,
+                                     [&](std::size_t batches, std::size_t) { return batches >= mark; }));
             std::this_thread::sleep_for(std::chrono::duration<double>(delay * 0.025));
         }
         CAPTURE(attempt.err());
@@ -678,7 +682,9 @@ TEST_CASE("cli resume: a journal that is not the run's is refused naming it") {
     {
         Attempt attempt(job_arguments(original, log, 25), root / "killed");
         REQUIRE(wait_for_journal(attempt, original / "journal.sqlite",
-                                 [](std::size_t batches, std::size_t releases) { return batches >= 3 && releases >= 2; }));
+                                 [](std::size_t batches, std::size_t releases) {
+                                     return batches >= 3 && releases >= 2;
+                                 }));
         REQUIRE(attempt.kill_now());
         reap_children(10.0);
     }

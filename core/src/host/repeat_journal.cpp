@@ -46,7 +46,12 @@ std::optional<Evaluations> RepeatJournal::recorded_batch(std::size_t index, cons
     if (!snapshot_) return std::nullopt;
     const StoredBatch* batch = snapshot_->batch(index);
     if (batch == nullptr) return std::nullopt;
-    journal::check_same_batch(*store_, *batch, points, request);
+    try {
+        journal::check_same_batch(*store_, *batch, points, request);
+    } catch (const RunError&) {
+        diverged_ = true;
+        throw;
+    }
     const auto done = snapshot_->done_trials(index);
     if (!done) throw RunError(fmt::format("batch {} of '{}' is incomplete; the file is damaged", index + 1, file_.string()));
     return journal::evaluations_of(*batch, *done, request.per_record);
@@ -59,7 +64,12 @@ void RepeatJournal::record_batch(std::size_t index, const Evaluations& evaluatio
 }
 
 std::optional<RecordedRelease> RepeatJournal::recorded_release(std::size_t entry, const PrivacyEvent& event) {
-    return journal::recorded_release(*store_, entry, event);
+    try {
+        return journal::recorded_release(*store_, entry, event);
+    } catch (const RunError&) {
+        diverged_ = true;
+        throw;
+    }
 }
 
 void RepeatJournal::record_release(std::size_t entry, const RecordedRelease& release) {

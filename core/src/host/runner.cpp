@@ -311,7 +311,8 @@ private:
             if (journal && !journal->resumed() && evaluator->batches() == 0 && ledger.charges() == 0) journal->remove();
             throw;
         } catch (const RunError& failure) {
-            if (!journal) throw;
+            // A journal the run diverged from says so and names itself; running again would not help.
+            if (!journal || journal->diverged()) throw;
             throw RunError(fmt::format("{}\n(everything the run did until then is in {}: run the same command again "
                                        "to resume it)",
                                        failure.what(), (dir / RepeatJournal::kFileName).string()));

@@ -13,7 +13,10 @@ loss / (1 + loss), both minimised and pulling θ in opposite directions.
 The same functions serve an ask/tell client (ask_tell_client.py imports them).
 
 Usage: record_objective.py [--dim D] [--records N] [--seed S] [--outputs 1|2] [--seconds-per-point S]
-                           [--print-spec]
+                           [--print-spec] [--log-points FILE]
+
+--log-points FILE appends one JSON line per request it evaluated ({"points": [...], "per_record": ...})
+to FILE, to count the evaluations a run really made (e.g. across a killed and resumed run).
 """
 import argparse
 import json
@@ -47,6 +50,8 @@ def parse_options(argv=None):
                         help="sleep this long per point, as an expensive model would take")
     parser.add_argument("--print-spec", action="store_true",
                         help="print the handshake (a spec file for `dpbo study create --space`) and exit")
+    parser.add_argument("--log-points", metavar="FILE",
+                        help="append each evaluated request's points to FILE, one JSON line per request")
     return parser.parse_args(argv)
 
 
@@ -88,6 +93,10 @@ def main():
             value, losses = evaluate(theta, records, options.outputs)
             values.append(value)
             per_record.append(losses)
+        if options.log_points:
+            # Before answering: a request evaluated but never answered (dpbo killed meanwhile) counts too.
+            with open(options.log_points, "a") as log:
+                log.write(json.dumps({"points": points, "per_record": bool(request.get("per_record"))}) + "\n")
         answer = {"values": values}
         if request.get("per_record"):
             answer["per_record"] = per_record

@@ -34,9 +34,14 @@ public:
     std::uint64_t experiment_seed() const { return experiment_seed_; }
     std::size_t recorded_batches() const { return recorded_batches_; }
     std::size_t recorded_releases() const { return recorded_releases_; }
+    // The run asked for a batch or a release other than the one recorded: running it again cannot
+    // resume it.
+    bool diverged() const { return diverged_; }
     // Removes the journal: the repeat is complete, or was refused before it did anything.
     void remove();
 
+    // A batch recorded before the journal was opened (by the killed run): a run never asks again for a
+    // batch it recorded itself.
     std::optional<Evaluations> recorded_batch(std::size_t index, const arma::mat& points,
                                               const EvaluationRequest& request) override;
     void record_batch(std::size_t index, const Evaluations& evaluations, const EvaluationRequest& request) override;
@@ -51,6 +56,7 @@ private:
     std::uint64_t experiment_seed_ = 0;
     std::size_t recorded_batches_ = 0;
     std::size_t recorded_releases_ = 0;
+    bool diverged_ = false;
 };
 
 }  // namespace dpbo

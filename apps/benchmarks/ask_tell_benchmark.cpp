@@ -2,10 +2,13 @@
 // study). A study of random search on branin (one point per batch, so every trial is one replayed
 // batch) is filled with `--trials` told trials through the Study API in this process; then `--pairs`
 // trials are asked and told through the dpbo executable beside this program, as a client would, and
-// the wall-clock time of each ask + tell pair is measured. Random search spends almost nothing on
+// the wall-clock time of each ask + tell pair is measured (each started directly, as a client's
+// subprocess call starts it, without a shell). Random search spends almost nothing on
 // its own proposals, so what is measured is dpbo's: start-up, the study file, the replay.
 //
 //   dpbo_bench_ask_tell [--trials 1000] [--pairs 50]
+#include <spawn.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -35,14 +38,31 @@ double branin(double x1, double x2) {
     return u * u + 10 * (1 - t) * std::cos(x1) + 10;
 }
 
-std::string output_of(const std::string& command) {
-    FILE* pipe = popen(command.c_str(), "r");
-    if (pipe == nullptr) throw std::runtime_error("cannot start: " + command);
-    std::string out;
+// What `arguments` printed, run as a client runs it (no shell in between).
+std::string output_of(const std::vector<std::string>& arguments) {
+    int out[2];
+    if (pipe(out) != 0) throw std::runtime_error("cannot make a pipe");
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
+    posix_spawn_file_actions_addclose(&actions, out[0]);
+    std::vector<char*> argv;
+    for (const std::string& a : arguments) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    pid_t pid = 0;
+    const int failed = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    close(out[1]);
+    if (failed != 0) throw std::runtime_error("cannot start " + arguments.front());
+    std::string text;
     char buffer[4096];
-    for (std::size_t n; (n = fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.append(buffer, n);
-    if (pclose(pipe) != 0) throw std::runtime_error("failed: " + command);
-    return out;
+    for (ssize_t n; (n = read(out[0], buffer, sizeof buffer)) > 0;) text.append(buffer, static_cast<std::size_t>(n));
+    close(out[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        throw std::runtime_error(fmt::format("failed: {} {}", arguments.front(), arguments.at(1)));
+    return text;
 }
 
 }  // namespace
@@ -83,12 +103,12 @@ int main(int argc, char** argv) {
         std::vector<double> ask_ms, tell_ms, pair_ms;
         for (std::size_t i = 0; i < pairs; ++i) {
             const auto start = std::chrono::steady_clock::now();
-            const auto asked = nlohmann::json::parse(output_of(fmt::format("'{}' ask '{}'", dpbo.string(), file.string())));
+            const auto asked = nlohmann::json::parse(output_of({dpbo.string(), "ask", file.string()}));
             const auto middle = std::chrono::steady_clock::now();
             const auto& trial = asked.at("trials").at(0);
             const auto& point = trial.at("point");
-            output_of(fmt::format("'{}' tell '{}' {} --value {:.17g}", dpbo.string(), file.string(),
-                                  trial.at("id").get<long>(), branin(point.at(0), point.at(1))));
+            output_of({dpbo.string(), "tell", file.string(), std::to_string(trial.at("id").get<long>()), "--value",
+                       fmt::format("{:.17g}", branin(point.at(0), point.at(1)))});
             const auto end = std::chrono::steady_clock::now();
             ask_ms.push_back(std::chrono::duration<double, std::milli>(middle - start).count());
             tell_ms.push_back(std::chrono::duration<double, std::milli>(end - middle).count());

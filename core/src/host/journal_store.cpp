@@ -249,6 +249,10 @@ std::string JournalStore::meta(const std::string& key) const {
     return *value;
 }
 
+void JournalStore::set_synced(bool synced) {
+    exec(synced ? "PRAGMA synchronous=FULL;" : "PRAGMA synchronous=NORMAL;");
+}
+
 void JournalStore::set_meta(const std::string& key, const std::string& value) {
     Statement s(db_, file_, "INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)");
     s.bind(1, key).bind(2, value).run();

@@ -73,7 +73,11 @@ std::optional<RecordedRelease> RepeatJournal::recorded_release(std::size_t entry
 }
 
 void RepeatJournal::record_release(std::size_t entry, const RecordedRelease& release) {
+    // On disk before the algorithm sees the value: a release lost with the machine would be drawn
+    // again with fresh noise when the run resumes without --seed.
+    store_->set_synced(true);
     store_->add_release(entry, release);
+    store_->set_synced(false);
 }
 
 }  // namespace dpbo

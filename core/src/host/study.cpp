@@ -164,6 +164,8 @@ void Study::create(PluginRegistry& registry, const fs::path& file, const JobSpec
 
 Study::Study(PluginRegistry& registry, const fs::path& file, std::function<void()> load_all)
     : registry_(registry), load_all_(std::move(load_all)), store_(JournalStore::open(file, kKind)) {
+    // An ask prints points that may depend on releases it made: both are on disk first.
+    store_->set_synced(true);
     const std::string made_by = store_->meta("created_by");
     if (made_by != this_build())
         throw ValidationError(fmt::format("study '{}' was created by {}; this is {}. A study is replayed by the code "

@@ -66,6 +66,10 @@ public:
     JournalStore& operator=(const JournalStore&) = delete;
 
     const std::filesystem::path& file() const { return file_; }
+
+    // Synced: every commit reaches the disk before it returns (survives a power cut, a few ms each).
+    // Otherwise (as opened) a commit survives the process being killed but not the machine failing.
+    void set_synced(bool synced);
     // ValidationError naming the file and the key when it is missing.
     std::string meta(const std::string& key) const;
     std::optional<std::string> find_meta(const std::string& key) const;

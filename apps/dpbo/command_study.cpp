@@ -132,7 +132,7 @@ int study_create(const std::vector<std::string>& arguments) {
     for (const Output& o : study.objective().outputs())
         out["outputs"].push_back({{"name", o.name}, {"sense", to_string(o.sense)}});
     out["records"] = study.objective().record_count();
-    out["first_batch"] = state.batches > 0 ? study.trials().size() : 0;
+    out["first_batch_trials"] = study.trials().size();
     if (common.json) {
         print_json(out);
     } else {
@@ -170,7 +170,7 @@ int study_show(const std::vector<std::string>& arguments) {
         if (t.state != TrialState::Done || outputs.size() != 1) continue;
         if (!best || (minimise ? t.values(0) < best->values(0) : t.values(0) > best->values(0))) best = t;
     }
-    std::map<std::string, std::size_t> counts;
+    std::map<std::string, std::size_t> counts = {{"waiting", 0}, {"running", 0}, {"done", 0}, {"failed", 0}};
     for (const StoredTrial& t : trials) ++counts[to_string(t.state)];
 
     json out{{"study", file}, {"job", study.job()}, {"names", names_json(study)}, {"finished", state.finished},

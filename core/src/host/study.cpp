@@ -130,6 +130,13 @@ json spent_json(const PrivacyLedger& ledger) {
 
 void Study::create(PluginRegistry& registry, const fs::path& file, const JobSpec& job) {
     const json described = describe_job(registry, job);  // checks names and parameters first
+    // Evaluation-only tracking (dp-gibo's f(θ_t) for its trace) calls the objective itself, which a
+    // study's clients hold: refused now rather than at the ask that first needs it.
+    if (described["algorithm"]["parameters"].value("track_objective", false))
+        throw ValidationError(fmt::format("algorithm '{}' tracks the objective for evaluation-only figures "
+                                          "(track_objective = true), which needs the objective itself; a study's "
+                                          "objective lives with its clients: --set algorithm.track_objective=false",
+                                          job.algorithm.name));
     JobModules modules(registry, job);
     const std::shared_ptr<Objective> objective = modules.create_objective();
     const json declaration = call_into_module(objective->describe_origin(), "declaring itself",

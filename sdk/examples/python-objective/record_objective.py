@@ -87,7 +87,8 @@ def main():
         except (ValueError, KeyError) as error:
             print(json.dumps({"error": f"bad request: {error}"}), flush=True)
             continue
-        time.sleep(options.seconds_per_point * len(points))
+        if options.seconds_per_point > 0:
+            time.sleep(options.seconds_per_point * len(points))
         values, per_record = [], []
         for theta in points:
             value, losses = evaluate(theta, records, options.outputs)

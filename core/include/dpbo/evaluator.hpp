@@ -56,9 +56,9 @@ protected:
 // merged back in order. A thread-safe objective (Objective::thread_safe) serves every slice; any other
 // serves the first, and each further slice goes to a replica — an objective built like it, one per
 // extra worker. A slice's experiment randomness comes from its own generator, seeded from the
-// batch's generator's seed and the slice's number: a deterministic objective gives the values the serial evaluator gives (up to the
-// rounding of arithmetic whose order depends on how many points it is given at once), a randomised
-// one values that depend on the number of workers. A batch of one point is evaluated as the serial
+// batch's generator's seed and the slice's number: a deterministic objective gives the values the
+// serial evaluator gives (up to the rounding of arithmetic whose order depends on how many points it
+// is given at once), a randomised one values that depend on the number of workers. A batch of one point is evaluated as the serial
 // evaluator does.
 class ParallelEvaluator final : public Evaluator {
 public:

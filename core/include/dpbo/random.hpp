@@ -58,7 +58,6 @@ public:
     // streams of its own (the ledger): consumers sharing one source (an audit's many runs) never
     // draw the same bits. It counts as user-seeded when this one does.
     PrivacyNoiseSource derive();
-    std::uint64_t stream_number() const { return nonce_; }
 
 private:
     PrivacyNoiseSource(const std::array<std::uint32_t, 8>& key, std::optional<std::uint64_t> seed);

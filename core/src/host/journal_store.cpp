@@ -269,11 +269,13 @@ void JournalStore::Transaction::commit() {
     open_ = false;
 }
 
-std::size_t JournalStore::batch_count() const {
-    Statement s(db_, file_, "SELECT COUNT(*) FROM batches");
+std::size_t JournalStore::count(const char* sql) const {
+    Statement s(db_, file_, sql);
     s.step();
     return static_cast<std::size_t>(s.integer(0));
 }
+
+std::size_t JournalStore::batch_count() const { return count("SELECT COUNT(*) FROM batches"); }
 
 std::optional<StoredBatch> JournalStore::batch(std::size_t index) const {
     Statement head(db_, file_, "SELECT per_record, size FROM batches WHERE batch = ?");
@@ -424,11 +426,7 @@ std::int64_t JournalStore::mark_failed(std::int64_t id, const std::string& reaso
     return sqlite3_last_insert_rowid(db_);
 }
 
-std::size_t JournalStore::release_count() const {
-    Statement s(db_, file_, "SELECT COUNT(*) FROM releases");
-    s.step();
-    return static_cast<std::size_t>(s.integer(0));
-}
+std::size_t JournalStore::release_count() const { return count("SELECT COUNT(*) FROM releases"); }
 
 std::optional<RecordedRelease> JournalStore::release(std::size_t entry) const {
     Statement s(db_, file_, "SELECT event, released, evaluation_only FROM releases WHERE entry = ?");

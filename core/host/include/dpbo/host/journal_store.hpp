@@ -115,6 +115,7 @@ public:
 private:
     JournalStore(std::filesystem::path file, sqlite3* db);
     void exec(const std::string& sql) const;
+    std::size_t count(const char* sql) const;  // the one number a COUNT query returns
 
     std::filesystem::path file_;
     sqlite3* db_ = nullptr;

@@ -7,6 +7,7 @@
 
 #include <sqlite3.h>
 
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -149,6 +150,9 @@ TEST_CASE("cli study: a failed trial is handed out again and refusals lose nothi
     const std::string spec = write_spec(dir);
     const std::string study = dir.path() + "/s.db";
     dpbo_ok(create(study, spec, "dp-gibo", {"--set", "algorithm.track_objective=false", "--set", "algorithm.iterations=2"}));
+    // The file holds the clients' unprivatised values: its owner's alone.
+    CHECK((std::filesystem::status(study).permissions() & std::filesystem::perms::all) ==
+          (std::filesystem::perms::owner_read | std::filesystem::perms::owner_write));
     const json asked = json::parse(dpbo_ok({"ask", study, "--count", "2"}).out);
     REQUIRE(asked["trials"].size() == 2);
     CHECK(asked["trials"][0]["per_record"] == true);

@@ -207,6 +207,9 @@ std::unique_ptr<JournalStore> JournalStore::create(const fs::path& file, const s
     }
     store->exec("COMMIT;");
     store.reset();
+    // It holds unprivatised answers: readable by its owner only (SQLite gives the WAL and
+    // shared-memory files the same permissions).
+    fs::permissions(temporary, fs::perms::owner_read | fs::perms::owner_write, fs::perm_options::replace, ec);
     fs::rename(temporary, file, ec);
     if (ec) throw ValidationError(fmt::format("journal '{}' cannot be created: {}", file.string(), ec.message()));
     return open(file, kind);

@@ -30,7 +30,7 @@ std::vector<report::FigureSection> figure_sections(const std::vector<report::Rep
     std::vector<report::FigureSection> sections;
     sections.push_back({"Traces over the run", report::trace_figures(folders), {}});
     for (const report::ReportFolder& folder : folders) {
-        report::FigureSection own{fmt::format("{}: {}", folder.algorithm(), folder.label), {}, {}};
+        report::FigureSection own{fmt::format("{}'s own figures: {}", folder.algorithm(), folder.label), {}, {}};
         for (auto* family : {&report::dp_gibo_figures, &report::path_figures})
             for (report::Figure& figure : family(folder)) own.figures.push_back(std::move(figure));
         sections.push_back(std::move(own));

@@ -40,7 +40,7 @@ std::vector<Figure> dp_gibo_figures(const ReportFolder& folder) {
     figure.caption = fmt::format(
         "Tr Σ∇(θ_t) is the trace of the GP posterior covariance of the gradient at θ_t — the bias proxy the "
         "batch rule drives down, released with the path. ‖noise‖₂ is the Euclidean norm of the Gaussian noise "
-        "added to the clipped gradient at step t (σ from {}, {}): it is computed from the data, so it is "
+        "added to the clipped gradient at step t (σ calibrated to {}; the folder's privacy: {}): it is computed from the data, so it is "
         "evaluation only and not released. Faint: each repeat; bold: the median over repeats.",
         mu_text(folder), folder.first()["privacy"]["headline"].get<std::string>());
     settle_log_scales(figure);

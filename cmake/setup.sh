@@ -17,6 +17,7 @@ packages=(
   libgmp-dev libmpfr-dev libsodium-dev        # exact noise sampling, exact privacy bounds, ChaCha20
   libsqlite3-dev                              # run journals (crash-safe resume) and ask/tell studies
   libopenmpi-dev openmpi-bin                  # distributed evaluation: mpirun -np K dpbo run
+  gnuplot-nox                                 # dpbo report draws its figures with gnuplot's svg terminal
 )
 
 missing=()

@@ -40,6 +40,7 @@ int command_info(const std::vector<std::string>& arguments);
 int command_run(const std::vector<std::string>& arguments);
 int command_account(const std::vector<std::string>& arguments);
 int command_summary(const std::vector<std::string>& arguments);
+int command_report(const std::vector<std::string>& arguments);
 int command_audit(const std::vector<std::string>& arguments);
 int command_curator(const std::vector<std::string>& arguments);
 int command_study(const std::vector<std::string>& arguments);

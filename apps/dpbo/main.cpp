@@ -24,6 +24,7 @@ commands:
   run       combine an algorithm, an objective and components into a run (no options: the default job)
   account   privacy calculator over the accountant plugins (GDP: mu -> (epsilon, delta))
   summary   medians and ranges of a finished job's released and evaluation-only values over its repeats
+  report    a self-contained HTML page of figures for one or several result folders
   audit     try to refute a mechanism's or an algorithm's privacy claim from its releases on neighbouring data
   curator   PO-GP-UCB's curator: release a dataset's rows privately, answer a modeler's row queries
   study     create or show an ask/tell study (a run whose objective its clients evaluate)
@@ -41,6 +42,7 @@ int dispatch(const std::string& command, const std::vector<std::string>& rest) {
     if (command == "run") return command_run(rest);
     if (command == "account") return command_account(rest);
     if (command == "summary") return command_summary(rest);
+    if (command == "report") return command_report(rest);
     if (command == "audit") return command_audit(rest);
     if (command == "curator") return command_curator(rest);
     if (command == "study") return command_study(rest);
@@ -54,9 +56,9 @@ int dispatch(const std::string& command, const std::vector<std::string>& rest) {
         std::cout << "dpbo " << DPBO_VERSION << "\n";
         return kSuccess;
     }
-    const auto near = dpbo::closest_match(command, {"list", "info", "run", "account", "summary", "audit", "curator",
-                                                                "study", "ask", "tell"});
-    throw dpbo::ValidationError(fmt::format("unknown command '{}'{}; commands: list, info, run, account, summary, audit, curator, study, ask, tell", command,
+    const auto near = dpbo::closest_match(command, {"list", "info", "run", "account", "summary", "report", "audit",
+                                                                "curator", "study", "ask", "tell"});
+    throw dpbo::ValidationError(fmt::format("unknown command '{}'{}; commands: list, info, run, account, summary, report, audit, curator, study, ask, tell", command,
                                             near ? fmt::format(" (did you mean '{}'?)", *near) : ""));
 }
 

@@ -1,0 +1,97 @@
+// dpbo report: a self-contained HTML page of figures for one or several result folders — the
+// privacy statement in plain words, the job, the headline figures and the traces drawn as the
+// papers draw them, evaluation-only quantities marked.
+#include <filesystem>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "cli.hpp"
+#include "dpbo/errors.hpp"
+#include "dpbo/host/result_io.hpp"
+#include "report/dp_gibo_figures.hpp"
+#include "report/gnuplot.hpp"
+#include "report/html_page.hpp"
+#include "report/path_figures.hpp"
+#include "report/report_folder.hpp"
+#include "report/trace_figures.hpp"
+
+namespace dpbo::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Each algorithm's own figures, in a section per folder; an algorithm that draws nothing of its own
+// gets none.
+std::vector<report::FigureSection> figure_sections(const std::vector<report::ReportFolder>& folders) {
+    std::vector<report::FigureSection> sections;
+    sections.push_back({"Traces over the run", report::trace_figures(folders), {}});
+    for (const report::ReportFolder& folder : folders) {
+        report::FigureSection own{fmt::format("{}'s own figures: {}", folder.algorithm(), folder.label), {}, {}};
+        for (auto* family : {&report::dp_gibo_figures, &report::path_figures})
+            for (report::Figure& figure : family(folder)) own.figures.push_back(std::move(figure));
+        sections.push_back(std::move(own));
+    }
+    return sections;
+}
+
+// An --out that cannot be written is the user's to fix: refused before any drawing.
+void check_writable(const fs::path& out) {
+    const fs::path parent = out.parent_path().empty() ? fs::path(".") : out.parent_path();
+    if (fs::is_directory(out))
+        throw ValidationError(fmt::format("report: --out '{}' is a folder; expected the HTML file to write",
+                                          out.string()));
+    if (!fs::is_directory(parent))
+        throw ValidationError(fmt::format("report: cannot write --out '{}': its folder '{}' does not exist",
+                                          out.string(), parent.string()));
+}
+
+}  // namespace
+
+int command_report(const std::vector<std::string>& arguments) {
+    CommonOptions common;
+    std::vector<std::string> folders;
+    std::string out = "report.html";
+    po::options_description options("dpbo report FOLDER... [--out report.html]");
+    options.add_options()("folder", po::value(&folders), "result folders (a run's --out), one or several")(
+        "out", po::value(&out)->default_value(out),
+        "the HTML file to write (self-contained; figures drawn by gnuplot, $DPBO_GNUPLOT or gnuplot on the PATH)");
+    options.add(common_options(common));
+    po::positional_options_description positional;
+    positional.add("folder", -1);
+    parse_command(arguments, options, &positional);
+    if (common.help) {
+        std::cout << options << "\n";
+        return kSuccess;
+    }
+    if (folders.empty())
+        throw ValidationError("report needs at least one folder: dpbo report FOLDER... [--out report.html]");
+    check_writable(out);
+
+    const std::vector<report::ReportFolder> read = report::read_report_folders(folders);
+    std::vector<report::FigureSection> sections = figure_sections(read);
+    std::vector<report::Figure> all;
+    for (const auto& section : sections) all.insert(all.end(), section.figures.begin(), section.figures.end());
+    const std::vector<std::string> svgs = report::render_svg(all);
+    std::size_t next = 0;
+    for (auto& section : sections)
+        for (std::size_t f = 0; f < section.figures.size(); ++f) section.svgs.push_back(svgs[next++]);
+    const std::string page = report::page_html(read, sections);
+    try {
+        write_file_atomically(out, page);
+    } catch (const std::exception& e) {
+        throw ValidationError(fmt::format("report: cannot write --out '{}': {}", out, e.what()));
+    }
+    if (common.json) {
+        print_json({{"out", out}, {"folders", folders}, {"figures", all.size()}, {"bytes", page.size()}});
+    } else {
+        std::cout << fmt::format("{}: {} figure(s) for {} folder(s), {:.1f} kB\n", out, all.size(), folders.size(),
+                                 static_cast<double>(page.size()) / 1024.0);
+    }
+    return kSuccess;
+}
+
+}  // namespace dpbo::cli

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <iostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -12,9 +13,12 @@
 #include "dpbo/errors.hpp"
 #include "dpbo/host/result_io.hpp"
 #include "report/dp_gibo_figures.hpp"
+#include "report/dp_ucb_figures.hpp"
+#include "report/dpareto_figures.hpp"
 #include "report/gnuplot.hpp"
 #include "report/html_page.hpp"
 #include "report/path_figures.hpp"
+#include "report/po_gp_ucb_figures.hpp"
 #include "report/report_folder.hpp"
 #include "report/trace_figures.hpp"
 
@@ -29,6 +33,15 @@ namespace {
 std::vector<report::FigureSection> figure_sections(const std::vector<report::ReportFolder>& folders) {
     std::vector<report::FigureSection> sections;
     sections.push_back({"Traces over the run", report::trace_figures(folders), {}});
+    // The papers' comparisons across folders (a run per method, ε or r): one section each, when drawn.
+    const std::pair<const char*, std::vector<report::Figure> (*)(const std::vector<report::ReportFolder>&)> across[] = {
+        {"DPareto: empirical Pareto fronts and hypervolume", &report::dpareto_figures},
+        {"DP-UCB (Kusner et al.): regret of the released point against ε", &report::dp_ucb_figures},
+        {"PO-GP-UCB: regret against iterations and against r", &report::po_gp_ucb_figures},
+    };
+    for (const auto& [title, family] : across)
+        if (std::vector<report::Figure> figures = family(folders); !figures.empty())
+            sections.push_back({title, std::move(figures), {}});
     for (const report::ReportFolder& folder : folders) {
         report::FigureSection own{fmt::format("{}'s own figures: {}", folder.algorithm(), folder.label), {}, {}};
         for (auto* family : {&report::dp_gibo_figures, &report::path_figures})

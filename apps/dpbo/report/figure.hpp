@@ -11,12 +11,21 @@ enum class SeriesStyle {
     faint,   // one repeat among many: thin and translucent
     bold,    // the median over repeats
     path,    // a repeat's path through a 2-D space: line with points, its start marked
+    front,   // an empirical Pareto front: a staircase through its points, the points marked
+    points,  // one value per repeat: small translucent points, no line
+    marker,  // the median per folder across folders: bold line with large points
 };
 
 struct Series {
     std::string legend;        // empty: no entry in the key
     std::string folder;        // the folder's label on the page
-    std::string kind;          // "repeat" or "median"
+    std::vector<std::string> folders;  // kind "folder medians": the folders, one point each
+    // Where the numbers came from: "repeat" and "median" are trace.csv columns (x_column, y_column);
+    // "front" is a repeat's released pareto_values in result.json (x, y: its two outputs, sorted by
+    // the first); "repeats" holds one point per repeat of the folder, x and y read from each
+    // result.json at the JSON pointers x_column and y_column; "folder medians" one point per folder
+    // of `folders`, the medians over each folder's repeats at those pointers.
+    std::string kind;
     int repeat = 0;            // the repeat's number for kind "repeat", 0 for a median
     std::string x_column, y_column;
     bool evaluation_only = false;  // the y column (or x column) is evaluation-only in the result

@@ -124,6 +124,20 @@ std::string figure_script(const Figure& figure, const fs::path& data, const fs::
                                                "lc rgb '{}'",
                                                i, colour(s.colour, 1.0)));
                 break;
+            case SeriesStyle::front:
+                elements.push_back(fmt::format("{} {} with steps lw 2 lc rgb '{}'", source, title,
+                                               colour(s.colour, 0.8)));
+                elements.push_back(fmt::format("'' index {} using 1:2 notitle with points pt 7 ps 0.6 lc rgb '{}'", i,
+                                               colour(s.colour, 0.8)));
+                break;
+            case SeriesStyle::points:
+                elements.push_back(fmt::format("{} {} with points pt 7 ps 0.7 lc rgb '{}'", source, title,
+                                               colour(s.colour, 0.45)));
+                break;
+            case SeriesStyle::marker:
+                elements.push_back(fmt::format("{} {} with linespoints lw 3 pt 5 ps 1.2 lc rgb '{}'", source, title,
+                                               colour(s.colour, 1.0)));
+                break;
         }
     }
     script += "plot " + fmt::format("{}", fmt::join(elements, ", \\\n     ")) + "\nunset output\n";

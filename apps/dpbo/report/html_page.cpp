@@ -66,6 +66,7 @@ json figure_data(const Figure& figure) {
                           {"legend", s.legend},
                           {"x", numbers(s.x)},
                           {"y", numbers(s.y)}});
+        if (!s.folders.empty()) series.back()["folders"] = s.folders;
     }
     return {{"title", figure.title},     {"x_label", figure.x_label}, {"y_label", figure.y_label},
             {"log_x", figure.log_x},     {"log_y", figure.log_y},     {"evaluation_only", figure.evaluation_only},

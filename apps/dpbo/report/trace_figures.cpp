@@ -36,8 +36,8 @@ std::optional<ColumnDrawing> drawing(const std::string& column) {
     if (column == "distance_to_optimum")
         return ColumnDrawing{"Distance to the optimiser", "‖θ − θ*‖₂ [parameter units, log scale]", true};
     if (column == "front_size") return ColumnDrawing{"Points on the empirical front", "front size [points]"};
-    if (column.find("hypervolume") != std::string::npos)
-        return ColumnDrawing{"Hypervolume of the front (" + column + ")", column + " [product of the outputs' units]"};
+    // Hypervolume is DPareto's figure: drawn once, in its section (dpareto_figures), not here.
+    if (column.find("hypervolume") != std::string::npos) return std::nullopt;
     if (starts_with(column, "value[") || starts_with(column, "best_value["))
         return ColumnDrawing{"Output " + column, column + " [that output's units]"};
     return std::nullopt;

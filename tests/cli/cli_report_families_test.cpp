@@ -113,6 +113,7 @@ TEST_CASE("cli report families: Kusner's DP-UCB at two ε — released point's r
     const json* regret = titled(figures, "DP-UCB (Kusner et al.): regret of the released point against ε");
     REQUIRE(regret != nullptr);
     CHECK((*regret)["log_y"] == true);
+    CHECK((*regret)["log_x"] == true);  // ε over decades, as Kusner et al. sweep it
     CHECK((*regret)["evaluation_only"] == true);
     CHECK(count_kind(*regret, "repeats") == 2);
     REQUIRE(count_kind(*regret, "folder medians") == 1);

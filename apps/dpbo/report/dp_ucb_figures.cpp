@@ -31,7 +31,9 @@ std::vector<Figure> dp_ucb_figures(const std::vector<ReportFolder>& folders) {
     figure.series.front().legend = "each repeat's released point" + evaluation_only_mark(true);
     figure.title = marked_title("DP-UCB (Kusner et al.): regret of the released point against ε", figure.series);
     figure.evaluation_only = true;
-    figure.x_label = "ε of each release [privacy loss]";
+    // Kusner et al. sweep ε over decades: a log axis spaces them evenly.
+    figure.log_x = true;
+    figure.x_label = "ε of each release [privacy loss, log scale]";
     figure.y_label = "regret f* − f(λ̃) of the released λ̃ [objective's units, log scale]";
     figure.log_y = true;
     figure.caption =

@@ -46,7 +46,7 @@ std::string axis_label(const json& output, bool log) {
     const std::string name = output.value("name", "output");
     const std::string sense = output.value("sense", "minimise");
     if (name == "epsilon") return fmt::format("ε, privacy loss of the trained model ({}){}", sense, log ? " [log scale]" : "");
-    return fmt::format("{} ({}) [the objective's units for {}]", name, sense, name);
+    return fmt::format("{} ({}) [as the objective reports it]", name, sense);
 }
 
 std::string role(const ReportFolder& folder) {
@@ -113,10 +113,11 @@ Figure hypervolume_figure(const std::vector<ReportFolder>& folders) {
                                 figure.series);
     figure.evaluation_only = figure.title.find("evaluation only") != std::string::npos;
     figure.x_label = by_evaluations ? "evaluations of the objective [count]" : "iteration [count]";
-    figure.y_label = "hypervolume dominated up to the reference point [product of the outputs' units]";
+    figure.y_label = "hypervolume [outputs' units multiplied]";
     figure.caption =
         "Trace column 'hypervolume': the area the front dominates up to the run's reference point (larger is "
-        "better). Faint lines: each repeat; bold: the median over the repeats that reached that row.";
+        "better). Faint lines: each repeat; bold: the median over the repeats that reached that row. Folders whose "
+        "trace has no hypervolume column (random search) are not drawn.";
     return figure;
 }
 

@@ -101,6 +101,10 @@ std::string figure_script(const Figure& figure, const fs::path& data, const fs::
         if (!log) continue;
         script += fmt::format("set logscale {} 10\nset format {} '10^{{%L}}'\n", axis, axis);
     }
+    // Points at a folder's setting (ε, r) sit on the extreme x values: a margin keeps them off the border.
+    if (std::any_of(figure.series.begin(), figure.series.end(),
+                    [](const Series& s) { return s.style == SeriesStyle::points || s.style == SeriesStyle::marker; }))
+        script += "set offsets graph 0.05, graph 0.05, 0, 0\n";
     std::map<int, std::size_t> faint_per_colour;
     for (const Series& s : figure.series)
         if (s.style == SeriesStyle::faint) ++faint_per_colour[s.colour];

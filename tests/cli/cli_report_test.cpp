@@ -24,7 +24,7 @@ using namespace dpbo::test::report;
 
 namespace fs = std::filesystem;
 
-TEST_CASE("cli report: DP-GIBO beside random search; every figure is well-formed SVG plotting the result files' numbers") {
+TEST_CASE("cli report: DP-GIBO beside random search — every figure is well-formed SVG plotting the result files' numbers") {
     TemporaryDirectory dir;
     const fs::path gibo = fs::path(dir.path()) / "gibo", search = fs::path(dir.path()) / "search";
     run_ok({"run", "--algorithm", "dp-gibo", "--objective", "normal-location", "--set", "objective.dim=2", "--set",

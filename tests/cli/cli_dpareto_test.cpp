@@ -183,7 +183,7 @@ TEST_CASE("cli dpareto: batches of q = 3 are distinct points chosen together") {
     }
 }
 
-TEST_CASE("cli dpareto: reference = adaptive changes the acquisition only; reports keep v† = (10, 1)") {
+TEST_CASE("cli dpareto: reference = adaptive changes the acquisition only, reports keep v† = (10, 1)") {
     check_run({"--set", "algorithm.reference=adaptive"}, 16, 8, 1);
 }
 

@@ -173,7 +173,7 @@ TEST_CASE("cli run: a module that fails while starting exits 1 naming it and its
     CHECK(contains(r.err, "broken-throwing_constructor.so"));
 }
 
-TEST_CASE("cli run: --workers 2 gives the serial result for a deterministic objective; bad counts refused") {
+TEST_CASE("cli run: --workers 2 gives the serial result for a deterministic objective, bad counts refused") {
     TemporaryDirectory dir;
     const auto run = [&](const std::string& workers) {
         return run_dpbo({"run", "--algorithm", "random-search", "--objective", "branin", "--set", "algorithm.budget=40",

@@ -191,7 +191,7 @@ TEST_CASE("batched DIRECT-L: spends exactly its budget, inside the cube, one bat
     }
 }
 
-TEST_CASE("batched DIRECT-L: a seed fixes the search; the first iterations do not depend on it") {
+TEST_CASE("batched DIRECT-L: a seed fixes the search, the first iterations do not depend on it") {
     const Problem problem = problems()[2];
     const auto run = [&](std::uint64_t seed) { return dpbo::detail::batched_direct_l(6, 300, seed, scorer_of(problem)); };
     const dpbo::detail::DirectResult a = run(5), b = run(5);

@@ -79,7 +79,7 @@ TEST_CASE("bolt-on projected SGD: learns a learnable task") {
     CHECK(dpbo::plugin_data::linear_accuracy(test, w) > 0.75);
 }
 
-TEST_CASE("bolt-on-logreg objective: epsilon meets the analytic Gaussian condition at delta; low noise keeps accuracy") {
+TEST_CASE("bolt-on-logreg objective: epsilon meets the analytic Gaussian condition at delta, low noise keeps accuracy") {
     auto objective = dpbo::test::make<dpbo::Objective>(
         "bolt-on-logreg", {{"training_records", "4000"}, {"test_records", "4000"}, {"repetitions", "4"}});
     const arma::mat points{{1e-3, 0.1}, {1e-2, 1.0}, {1e-2, 0.5}};

@@ -169,7 +169,7 @@ TEST_CASE("dp-ucb noise-free (Algorithm 2) and lipschitz (Algorithm 3): the Lapl
     }
 }
 
-TEST_CASE("dp-ucb lipschitz: the inner BO takes the BO loop's optimiser keys; the other variants refuse them") {
+TEST_CASE("dp-ucb lipschitz: the inner BO takes the BO loop's optimiser keys, the other variants refuse them") {
     auto objective = make<dpbo::Objective>("test-declared-constants");
     for (const char* optimiser : {"sweep-local", "batched-direct", "sweep-batched-direct"}) {
         CAPTURE(optimiser);

@@ -115,7 +115,7 @@ TEST_CASE("manifest cache: the location follows XDG_CACHE_HOME, then HOME") {
     else ::unsetenv("HOME");
 }
 
-TEST_CASE("manifest JSON: every in-tree manifest survives the round trip; anything else is refused") {
+TEST_CASE("manifest JSON: every in-tree manifest survives the round trip, anything else is refused") {
     for (const auto& plugin : dpbo::test::registry().plugins()) {
         CAPTURE(plugin.path);
         const json document = dpbo::manifest_to_json(plugin.manifest);

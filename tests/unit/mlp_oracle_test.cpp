@@ -177,7 +177,7 @@ TEST_CASE("mlp: the split is a seeded permutation of the image indices") {
     CHECK(from_second_half < 4200);
 }
 
-TEST_CASE("mlp objective: epsilon from the without-replacement RDP accountant; a non-private run learns") {
+TEST_CASE("mlp objective: epsilon from the without-replacement RDP accountant, a non-private run learns") {
     auto objective = dpbo::test::make<dpbo::Objective>("mlp", {{"repetitions", "2"}});
     REQUIRE(objective->outputs().size() == 2);
     const auto& dimensions = objective->space().dimensions();

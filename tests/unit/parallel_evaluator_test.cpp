@@ -45,7 +45,7 @@ TEST_CASE("parallel evaluator: the serial evaluator's values and per-record loss
     }
 }
 
-TEST_CASE("parallel evaluator: candidate rows of a finite set are merged in order; misuse is refused") {
+TEST_CASE("parallel evaluator: candidate rows of a finite set are merged in order, misuse is refused") {
     auto grid = dpbo::test::make<dpbo::Objective>("synthetic-gp", {{"dim", "2"}, {"grid", "6"}});
     const arma::mat& rows = grid->space().candidate_rows();
     const arma::mat points = rows.rows(arma::uvec{5, 0, 33, 12, 7});

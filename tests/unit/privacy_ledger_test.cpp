@@ -184,7 +184,7 @@ TEST_CASE("gdp accountant: refuses Laplace naming it, composes charges one by on
     CHECK(copy->total().mu == doctest::Approx(std::sqrt(at_once->total().mu * at_once->total().mu + 9.0)));
 }
 
-TEST_CASE("privacy budget: parses mu, epsilon with delta, and pure epsilon; refuses the rest by name") {
+TEST_CASE("privacy budget: parses mu, epsilon with delta, and pure epsilon, refuses the rest by name") {
     const PrivacyBudget mu = PrivacyBudget::parse("mu=1.5");
     CHECK(mu.mu == 1.5);
     CHECK_FALSE(mu.epsilon.has_value());

@@ -115,7 +115,7 @@ TEST_CASE("rdp: the published DP-SGD value and the conversions") {
     CHECK(delta_at_order(0.3, 12.0, eps, Conversion::Tight) == doctest::Approx(1e-6).epsilon(1e-9));
 }
 
-TEST_CASE("rdp: monotone in sigma, q and steps; no cap for large sigma or tiny q") {
+TEST_CASE("rdp: monotone in sigma, q and steps, no cap for large sigma or tiny q") {
     auto eps = [](Sampling s, double q, double sigma, std::size_t steps) {
         return subsampled_gaussian_epsilon(s, q, sigma, steps, 1e-5, Conversion::Tight).value;
     };

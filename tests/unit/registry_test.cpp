@@ -120,7 +120,7 @@ TEST_CASE("registry: a throwing constructor is a run error naming the module and
                          doctest::Contains("unknown parameter 'noise'"), dpbo::ValidationError);
 }
 
-TEST_CASE("registry: finding plugins loads none of them; creating a module loads its file and no other") {
+TEST_CASE("registry: finding plugins loads none of them, creating a module loads its file and no other") {
     dpbo::PluginRegistry registry;
     registry.load({{DPBO_TEST_BROKEN_PLUGIN_DIR, "test"}, {DPBO_TEST_PLUGIN_DIR, "test"}});
     CHECK(registry.plugins().size() > 20);

@@ -2,8 +2,10 @@
 // one short process working on the study file, so any language that can run a command is a client.
 #include <chrono>
 #include <fstream>
+#include <initializer_list>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -74,6 +76,20 @@ std::unique_ptr<Study> open_study(PluginRegistry& registry, const std::string& f
     return study;
 }
 
+// Parses a study command's arguments, `positionals` taking the bare words in order (the study file
+// first); nothing when --help asked for the options, which are then printed.
+std::optional<po::variables_map> parse_study_command(const std::vector<std::string>& arguments,
+                                                     po::options_description& described, CommonOptions& common,
+                                                     std::initializer_list<const char*> positionals) {
+    described.add(common_options(common));
+    po::positional_options_description positional;
+    for (const char* name : positionals) positional.add(name, 1);
+    po::variables_map given = parse_command(arguments, described, &positional);
+    if (!common.help) return given;
+    std::cout << described << "\n";
+    return std::nullopt;
+}
+
 std::string one_positional(const po::variables_map& given, const char* what) {
     if (!given.count("study")) throw ValidationError(fmt::format("{}: name the study file", what));
     return given["study"].as<std::string>();
@@ -95,14 +111,10 @@ int study_create(const std::vector<std::string>& arguments) {
          "language'): the study's clients compute it, dpbo never runs it")
         ("seed", po::value(&options.seed_text), "reproducible: the study is then the run 'dpbo run --seed' makes")
         ("budget", po::value(&options.budget), "privacy budget, as for dpbo run");
-    described.add(common_options(common));
-    po::positional_options_description positional;
-    positional.add("study", 1);
-    const po::variables_map given = parse_command(take_role_options(arguments, described, options), described, &positional);
-    if (common.help) {
-        std::cout << described << "\n";
-        return kSuccess;
-    }
+    const auto parsed =
+        parse_study_command(take_role_options(arguments, described, options), described, common, {"study"});
+    if (!parsed) return kSuccess;
+    const po::variables_map& given = *parsed;
     file = one_positional(given, "study create");
     JobSpec job = job_settings(options, given);
     if (!space.empty()) {
@@ -147,14 +159,9 @@ int study_show(const std::vector<std::string>& arguments) {
     std::string file;
     po::options_description described("dpbo study show FILE [--json]");
     described.add_options()("study", po::value(&file), "the study file");
-    described.add(common_options(common));
-    po::positional_options_description positional;
-    positional.add("study", 1);
-    const po::variables_map given = parse_command(arguments, described, &positional);
-    if (common.help) {
-        std::cout << described << "\n";
-        return kSuccess;
-    }
+    const auto parsed = parse_study_command(arguments, described, common, {"study"});
+    if (!parsed) return kSuccess;
+    const po::variables_map& given = *parsed;
     file = one_positional(given, "study show");
     PluginRegistry registry;
     const std::unique_ptr<Study> opened = open_study(registry, file, common);
@@ -223,14 +230,9 @@ int command_ask(const std::vector<std::string>& arguments) {
         ("wait", po::value(&wait_text),
          "when every trial of that batch is out with other clients, wait up to SECONDS for one to be told and the "
          "algorithm to ask for more (default 0: answer at once, with \"trials\": [] and \"waiting_for\")");
-    described.add(common_options(common));
-    po::positional_options_description positional;
-    positional.add("study", 1);
-    const po::variables_map given = parse_command(arguments, described, &positional);
-    if (common.help) {
-        std::cout << described << "\n";
-        return kSuccess;
-    }
+    const auto parsed = parse_study_command(arguments, described, common, {"study"});
+    if (!parsed) return kSuccess;
+    const po::variables_map& given = *parsed;
     file = one_positional(given, "ask");
     const std::uint64_t count = parse_whole_number(count_text, "--count");
     if (count == 0) throw ValidationError("--count 0: expected at least 1 trial");
@@ -285,14 +287,9 @@ int command_tell(const std::vector<std::string>& arguments) {
          "and no --value, the value is their mean")
         ("failed", po::bool_switch(&failed), "the trial failed: its point is handed out again as a new trial")
         ("reason", po::value(&reason), "with --failed: why, kept with the trial");
-    described.add(common_options(common));
-    po::positional_options_description positional;
-    positional.add("study", 1).add("id", 1);
-    const po::variables_map given = parse_command(arguments, described, &positional);
-    if (common.help) {
-        std::cout << described << "\n";
-        return kSuccess;
-    }
+    const auto parsed = parse_study_command(arguments, described, common, {"study", "id"});
+    if (!parsed) return kSuccess;
+    const po::variables_map& given = *parsed;
     file = one_positional(given, "tell");
     if (!given.count("id")) throw ValidationError("tell: name the trial's id after the study file");
     const auto id = static_cast<std::int64_t>(parse_whole_number(id_text, "trial id"));

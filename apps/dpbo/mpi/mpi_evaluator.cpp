@@ -2,7 +2,6 @@
 
 #include <map>
 #include <optional>
-#include <sstream>
 
 #include <fmt/format.h>
 
@@ -45,15 +44,9 @@ Evaluations MpiEvaluator::evaluate_batch(Objective& objective, const arma::mat& 
         const BatchSlice& slice = slices[sent];
         MessageWriter message;
         message.number(repeat_).number(request.per_record ? 1 : 0).number(request.rng != nullptr ? 1 : 0);
-        if (request.rng == nullptr) {
-            message.number(0).text("");
-        } else if (split) {
-            message.number(slice_seed(base, sent)).text("");
-        } else {
-            std::ostringstream state;
-            state << request.rng->engine();
-            message.number(request.rng->seed()).text(state.str());
-        }
+        // A batch's generator is its own and fresh (Evaluator::evaluate): a worker seeded like it draws
+        // what a serial evaluation would; split batches seed each slice from it, as --workers does.
+        message.number(request.rng == nullptr ? 0 : split ? slice_seed(base, sent) : base);
         message.matrix(slice.count == 0 ? arma::mat(0, points.n_cols)
                                         : arma::mat(points.rows(slice.first, slice.first + slice.count - 1)));
         coordinator_.sent(rank_of(sent));
@@ -64,7 +57,6 @@ Evaluations MpiEvaluator::evaluate_batch(Objective& objective, const arma::mat& 
     std::vector<Evaluations> parts(slices.size());
     std::vector<bool> answered(slices.size(), false);
     std::map<std::size_t, Failure> failures;
-    std::optional<std::string> generator_state;
     for (std::size_t pending = sent; pending > 0; --pending) {
         const auto reply = receive(-1, kReply, deadline);
         if (!reply) break;
@@ -84,8 +76,6 @@ Evaluations MpiEvaluator::evaluate_batch(Objective& objective, const arma::mat& 
         part.per_record = in.matrix();
         part.candidate_rows = in.indices();
         part.auxiliary = in.matrix();
-        const std::string state = in.text();
-        if (!split && request.rng != nullptr) generator_state = state;
     }
 
     // A send that timed out counts as silent; the slices after it were never sent.
@@ -106,13 +96,6 @@ Evaluations MpiEvaluator::evaluate_batch(Objective& objective, const arma::mat& 
                                                 points_of(slices[s], points.n_rows), failure.message);
         if (failure.kind == static_cast<std::uint64_t>(ErrorKind::kValidation)) throw ValidationError(message);
         throw RunError(message);
-    }
-    // The worker drew from the run's own generator: go on from where it left it.
-    if (generator_state) {
-        std::istringstream state(*generator_state);
-        state >> request.rng->engine();
-        if (!state)
-            throw RunError(fmt::format("{} sent back an unreadable generator state", coordinator_.name(rank_of(0))));
     }
     return merge_slices(points, slices, parts, fmt::format("{} (over MPI)", objective.describe_origin()));
 }

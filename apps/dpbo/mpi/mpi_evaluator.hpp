@@ -3,8 +3,7 @@
 // (dpbo/host/batch_slices.hpp), one per worker rank, with the same generator per slice, so K ranks
 // (K − 1 workers) give what --workers K−1 gives: a deterministic objective the serial values, a
 // randomised one values that depend on K. A batch that makes one slice (one point, or a single
-// worker) carries the run's generator itself, its state sent with the points and taken back with
-// the values, as the serial evaluator would use it. Rank 0 evaluates nothing itself; the base class
+// worker) is drawn from a generator seeded as the batch's own, as the serial evaluator draws it. Rank 0 evaluates nothing itself; the base class
 // checks the merged batch and adds the observation noise here, on rank 0.
 #include <cstddef>
 #include <cstdint>

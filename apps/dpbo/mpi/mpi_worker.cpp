@@ -1,6 +1,5 @@
 #include "mpi/mpi_worker.hpp"
 
-#include <sstream>
 #include <string>
 
 #include <fmt/format.h>
@@ -48,33 +47,23 @@ class Worker {
 public:
     explicit Worker(std::optional<WorkerJob> job, Outcome setup) : job_(std::move(job)), setup_(std::move(setup)) {}
 
-    // One slice: the request as rank 0 made it, the slice's own generator (or the run's, with its
-    // state, for a batch that is one slice), evaluated by this rank's objective.
+    // One slice: the request as rank 0 made it, with a generator seeded as rank 0 says (the batch's
+    // own, or the slice's from it), evaluated by this rank's objective.
     MessageWriter evaluate(std::vector<char> bytes) {
         Evaluations result;
         std::optional<ExperimentRng> rng;
-        bool run_generator = false;  // the run's own generator, to be sent back where it stands
         const Outcome outcome = attempt([&] {
             MessageReader in(std::move(bytes), "a batch from rank 0");
             const std::uint64_t repeat = in.number();
             const bool per_record = in.number() != 0;
             const bool has_generator = in.number() != 0;
             const std::uint64_t seed = in.number();
-            const std::string state = in.text();
             const arma::mat points = in.matrix();
             if (setup_.kind != ErrorKind::kNone) throw RunError(setup_.message);
             if (!job_) throw RunError("this rank has no job to evaluate (the command line asks for none)");
             if (serving_repeat_ && *serving_repeat_ != repeat) job_->objective = job_->fresh_objective();
             serving_repeat_ = repeat;
-            if (has_generator) {
-                rng.emplace(seed);
-                if (!state.empty()) {
-                    std::istringstream engine(state);
-                    engine >> rng->engine();
-                    if (!engine) throw RunError("rank 0 sent an unreadable generator state");
-                    run_generator = true;
-                }
-            }
+            if (has_generator) rng.emplace(seed);
             const EvaluationRequest request{per_record, rng ? &*rng : nullptr};
             Objective& objective = *job_->objective;
             result = call_into_module(objective.describe_origin(), "evaluating points",
@@ -86,10 +75,7 @@ public:
             reply.text(outcome.message);
             return reply;
         }
-        std::ostringstream after;
-        if (run_generator) after << rng->engine();
         reply.matrix(result.values).matrix(result.per_record).indices(result.candidate_rows).matrix(result.auxiliary);
-        reply.text(after.str());
         return reply;
     }
 

@@ -1,5 +1,6 @@
 #include "dpbo/host/study.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -89,8 +90,13 @@ public:
         Evaluations e = journal::evaluations_of(*batch, *done, request.per_record);
         if (objective_.space().is_finite() && e.candidate_rows.is_empty()) {
             e.candidate_rows.set_size(points.n_rows);
-            for (std::size_t i = 0; i < points.n_rows; ++i)
-                e.candidate_rows(i) = candidate_row(objective_.space(), points.row(i)).value_or(0);
+            for (std::size_t i = 0; i < points.n_rows; ++i) {
+                const auto row = candidate_row(objective_.space(), points.row(i));
+                if (!row)
+                    throw RunError(fmt::format("study '{}': point {} of batch {} is not one of the candidate rows",
+                                               store_.file().string(), i + 1, index + 1));
+                e.candidate_rows(i) = *row;
+            }
         }
         return e;
     }
@@ -151,14 +157,16 @@ void Study::create(PluginRegistry& registry, const fs::path& file, const JobSpec
     try {
         Study study(registry, file);
         study.show();
+        // The modules it made, and the algorithm and objective the job is checked against.
+        std::vector<fs::path> paths = registry.loaded_files();
+        for (const auto& [kind, name] : {std::pair{ModuleKind::Algorithm, job.algorithm.name},
+                                         std::pair{ModuleKind::Objective, job.objective.name}})
+            if (const LoadedPlugin* plugin = registry.find(kind, name);
+                plugin != nullptr && std::find(paths.begin(), paths.end(), plugin->path) == paths.end())
+                paths.push_back(plugin->path);
         json files = json::array();
-        for (const fs::path& path : registry.loaded_files()) files.push_back(path.string());
-        for (const auto* choice : {&job.algorithm, &job.objective})
-            if (const LoadedPlugin* plugin = registry.find(choice == &job.algorithm ? ModuleKind::Algorithm : ModuleKind::Objective, choice->name))
-                files.push_back(plugin->path.string());
+        for (const fs::path& path : paths) files.push_back(path.string());
         study.store_->set_meta("plugin_files", files.dump());
-        std::vector<fs::path> paths;
-        for (const json& path : files) paths.emplace_back(path.get<std::string>());
         study.store_->set_meta("plugin_manifests", registry.cached_manifests(paths).dump());
     } catch (const ValidationError&) {
         remove_journal_files(file);

@@ -18,6 +18,7 @@
 
 #include "benchmark_support.hpp"
 #include "dpbo/evaluator.hpp"
+#include "dpbo/host/parallel_evaluator.hpp"
 #include "dpbo/objective.hpp"
 
 namespace {

@@ -15,7 +15,7 @@
 #include "cli.hpp"
 #include "dpbo/accountant.hpp"
 #include "dpbo/errors.hpp"
-#include "dpbo/host/module_call_guard.hpp"
+#include "dpbo/module_call_guard.hpp"
 #include "job_options.hpp"
 #include "noise_calibration.hpp"
 #include "privacy_event_text.hpp"

@@ -18,7 +18,7 @@
 #include "cli.hpp"
 #include "dpbo/accountant.hpp"
 #include "dpbo/errors.hpp"
-#include "dpbo/host/module_call_guard.hpp"
+#include "dpbo/module_call_guard.hpp"
 #include "dpbo/mechanism.hpp"
 #include "dpbo/privacy_ledger.hpp"
 #include "dpbo/random.hpp"

@@ -11,7 +11,7 @@
 #include "cli.hpp"
 #include "dpbo/util/blas_threads.hpp"
 #include "dpbo/errors.hpp"
-#include "dpbo/host/module_call_guard.hpp"
+#include "dpbo/module_call_guard.hpp"
 #include "mpi/mpi_session.hpp"
 
 namespace {

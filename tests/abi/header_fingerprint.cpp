@@ -177,26 +177,25 @@ std::string sha256_hex(const std::string& bytes) {
     return hex;
 }
 
-const std::regex& version_definition() {
-    static const std::regex pattern(R"(\bkAbiVersion=([0-9]+)[uU]?;)");
-    return pattern;
+std::regex version_definition(const std::string& name) {
+    return std::regex("\\b" + name + "=([0-9]+)[uU]?;");
 }
 
 }  // namespace
 
 std::string normalise_header(std::string_view text) { return Normaliser(text).run(); }
 
-std::uint32_t read_abi_version(const fs::path& abi_header) {
+std::uint32_t read_abi_version(const fs::path& abi_header, const std::string& name) {
     const std::string normalised = normalise_header(read_text(abi_header));
     std::smatch match;
-    if (!std::regex_search(normalised, match, version_definition())) {
-        throw std::runtime_error(fmt::format("{} defines no 'kAbiVersion = N;'; expected the plugin ABI version there",
-                                             abi_header.string()));
+    if (!std::regex_search(normalised, match, version_definition(name))) {
+        throw std::runtime_error(fmt::format("{} defines no '{} = N;'; expected the ABI version there",
+                                             abi_header.string(), name));
     }
     return static_cast<std::uint32_t>(std::stoul(match[1].str()));
 }
 
-std::string fingerprint_headers(const fs::path& include_root) {
+std::string fingerprint_headers(const fs::path& include_root, const std::string& version_name) {
     const fs::path contract = include_root / "dpbo";
     std::error_code ec;
     if (!fs::is_directory(contract, ec)) {
@@ -211,12 +210,12 @@ std::string fingerprint_headers(const fs::path& include_root) {
     }
     if (headers.empty()) throw std::runtime_error(fmt::format("no *.hpp file under {}", contract.string()));
     std::sort(headers.begin(), headers.end());
-    static const std::regex version_number(R"(\bkAbiVersion=[0-9]+[uU]?;)");
+    const std::regex version_number("\\b" + version_name + "=[0-9]+[uU]?;");
     std::string all;
     for (const auto& header : headers) {
         all += "=== " + header + "\n";
         all += std::regex_replace(normalise_header(read_text(include_root / header)), version_number,
-                                  "kAbiVersion=N;");
+                                  version_name + "=N;");
         all += "\n";
     }
     return sha256_hex(all);
@@ -248,36 +247,39 @@ std::vector<RecordedFingerprint> read_fingerprint_file(const fs::path& file) {
 }
 
 FingerprintVerdict check_fingerprint(const fs::path& include_root, const fs::path& fingerprint_file,
-                                     const std::string& print_command) {
-    const fs::path abi_header = include_root / "dpbo" / "abi.hpp";
-    const std::uint32_t version = read_abi_version(abi_header);
-    const std::string actual = fingerprint_headers(include_root);
+                                     const std::string& print_command, const VersionSpec& spec) {
+    const fs::path abi_header = include_root / spec.header;
+    const std::string& name = spec.name;
+    const std::uint32_t version = read_abi_version(abi_header, name);
+    const std::string actual = fingerprint_headers(include_root, name);
     const std::vector<RecordedFingerprint> recorded = read_fingerprint_file(fingerprint_file);
     const auto current = std::find_if(recorded.begin(), recorded.end(),
                                       [&](const RecordedFingerprint& r) { return r.version == version; });
     if (!recorded.empty() && recorded.back().version > version) {
-        return {false, fmt::format("{} records ABI version {}, but {} says kAbiVersion = {}; the version must never "
+        return {false, fmt::format("{} records ABI version {}, but {} says {} = {}; the version must never "
                                    "go back",
-                                   fingerprint_file.string(), recorded.back().version, abi_header.string(), version)};
+                                   fingerprint_file.string(), recorded.back().version, abi_header.string(), name,
+                                   version)};
     }
     if (current == recorded.end()) {
-        return {false, fmt::format("{} has no fingerprint for kAbiVersion {} (set in {}). Record the line\n  {} {}\n"
+        return {false, fmt::format("{} has no fingerprint for {} {} (set in {}). Record the line\n  {} {}\n"
                                    "in it ('{}' prints it).",
-                                   fingerprint_file.string(), version, abi_header.string(), version, actual,
+                                   fingerprint_file.string(), name, version, abi_header.string(), version, actual,
                                    print_command)};
     }
     if (current->sha256 != actual) {
         return {false,
-                fmt::format("The installed headers under {} changed since kAbiVersion {} was recorded (recorded "
+                fmt::format("The installed headers under {} changed since {} {} was recorded (recorded "
                             "fingerprint {}, now {}): a plugin built against the recorded headers would still "
-                            "load and would meet other layouts or meanings. Bump kAbiVersion in {} to {} and record "
+                            "load and would meet other layouts or meanings. Bump {} in {} to {} and record "
                             "the line\n  {} {}\nin {} ('{}' prints it). Comment and whitespace edits do not count.",
-                            (include_root / "dpbo").string(), version, current->sha256, actual, abi_header.string(),
+                            (include_root / "dpbo").string(), name, version, current->sha256, actual, name,
+                            abi_header.string(),
                             version + 1, version + 1, actual, fingerprint_file.string(), print_command)};
     }
-    return {true, fmt::format("the installed headers under {} match the fingerprint recorded for kAbiVersion {} "
+    return {true, fmt::format("the installed headers under {} match the fingerprint recorded for {} {} "
                               "({})",
-                              (include_root / "dpbo").string(), version, actual)};
+                              (include_root / "dpbo").string(), name, version, actual)};
 }
 
 }  // namespace dpbo::abi_guard

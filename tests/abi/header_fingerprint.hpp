@@ -19,14 +19,17 @@ std::string normalise_header(std::string_view text);
 
 // The value of kAbiVersion as written in `abi_header`. Throws std::runtime_error naming the file
 // when it holds no `kAbiVersion = N` definition.
-std::uint32_t read_abi_version(const std::filesystem::path& abi_header);
+std::uint32_t read_abi_version(const std::filesystem::path& abi_header, const std::string& name = "kAbiVersion");
 
 // SHA-256 (lower-case hex) over the installed headers below `include_root` (the directory that
 // holds dpbo/): every *.hpp under include_root/dpbo, as cmake/Install.cmake installs them, in
 // byte order of their paths relative to include_root, each as its path and its normalised text.
 // The number assigned to kAbiVersion is left out, so the fingerprint stays the same across the
 // bump it calls for and the line to record can be printed before the bump is made.
-std::string fingerprint_headers(const std::filesystem::path& include_root);
+// `version_name` is the constant whose number is left out (kAbiVersion, or kBoVersion for the
+// BO toolkit's headers).
+std::string fingerprint_headers(const std::filesystem::path& include_root,
+                                const std::string& version_name = "kAbiVersion");
 
 struct RecordedFingerprint {
     std::uint32_t version = 0;
@@ -38,6 +41,14 @@ struct RecordedFingerprint {
 // a line is malformed or the versions do not increase strictly.
 std::vector<RecordedFingerprint> read_fingerprint_file(const std::filesystem::path& file);
 
+// Where a set of headers states its version: the header (relative to the include root) and the
+// constant. The plugin contract: dpbo/abi.hpp, kAbiVersion; the BO toolkit: dpbo/bo/version.hpp,
+// kBoVersion.
+struct VersionSpec {
+    std::filesystem::path header = "dpbo/abi.hpp";
+    std::string name = "kAbiVersion";
+};
+
 struct FingerprintVerdict {
     bool ok = false;
     std::string message;
@@ -48,6 +59,6 @@ struct FingerprintVerdict {
 // the failure message.
 FingerprintVerdict check_fingerprint(const std::filesystem::path& include_root,
                                      const std::filesystem::path& fingerprint_file,
-                                     const std::string& print_command);
+                                     const std::string& print_command, const VersionSpec& spec = {});
 
 }  // namespace dpbo::abi_guard

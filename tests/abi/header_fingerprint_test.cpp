@@ -145,3 +145,24 @@ TEST_CASE("abi fingerprint: a version that goes back and malformed lines are ref
     CHECK_THROWS_WITH_AS(dpbo::abi_guard::read_abi_version(tree.root / "dpbo" / "abi.hpp"),
                          doctest::Contains("defines no 'kAbiVersion = N;'"), std::runtime_error);
 }
+
+TEST_CASE("abi fingerprint: a toolkit's headers carry their own version constant") {
+    ScratchTree tree("toolkit");
+    fs::create_directories(tree.root / "dpbo" / "bo");
+    tree.write("dpbo/bo/version.hpp", "namespace dpbo::bo { inline constexpr unsigned kBoVersion = 2; }\n");
+    const dpbo::abi_guard::VersionSpec toolkit{"dpbo/bo/version.hpp", "kBoVersion"};
+    const std::string fingerprint = fingerprint_headers(tree.root, toolkit.name);
+    tree.write("bo_fingerprints.txt", "2 " + fingerprint + "\n");
+    CHECK(check_fingerprint(tree.root, tree.root / "bo_fingerprints.txt", "print-it", toolkit).ok);
+    // The toolkit's number is left out of its fingerprint, as kAbiVersion's is of the contract's.
+    tree.write("dpbo/bo/version.hpp", "namespace dpbo::bo { inline constexpr unsigned kBoVersion = 3; }\n");
+    CHECK(fingerprint_headers(tree.root, toolkit.name) == fingerprint);
+    tree.write("dpbo/bo/version.hpp", "namespace dpbo::bo { inline constexpr unsigned kBoVersion = 2; }\n");
+    tree.write("dpbo/gp/model.hpp", "struct Model { double mean; double variance; };\n");
+    const auto changed = check_fingerprint(tree.root, tree.root / "bo_fingerprints.txt", "print-it", toolkit);
+    CHECK_FALSE(changed.ok);
+    CHECK(changed.message.find("Bump kBoVersion in") != std::string::npos);
+    // A header without the named constant is refused by name.
+    CHECK_THROWS_WITH_AS(dpbo::abi_guard::read_abi_version(tree.root / "dpbo" / "abi.hpp", "kBoVersion"),
+                         doctest::Contains("defines no 'kBoVersion = N;'"), std::runtime_error);
+}

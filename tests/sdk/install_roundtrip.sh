@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The SDK round trip, as a plugin author would do it:
 #   1. install the dpbo build into a fresh prefix P and check the layout: the headers installed
-#      are exactly the plugin contract (core/include/dpbo), no host header among them;
+#      are exactly the plugin contract (core/contract/include/dpbo) and the BO toolkit
+#      (core/bo/include/dpbo), no host header among them;
 #   2. build sdk/examples/geometric-mechanism out of tree with find_package(dpbo) from P only;
 #   3. check that a plugin including a host header (dpbo/host/*.hpp) does not compile against P;
 #      install the example plugin into P and ask P/bin/dpbo about it (list, info, list --json);
@@ -92,12 +93,13 @@ in_tree_plugins=("$prefix"/lib/dpbo/plugins/*.so)
 shopt -u nullglob
 [[ ${#in_tree_plugins[@]} -gt 0 ]] || fail "no plugin installed in $prefix/lib/dpbo/plugins"
 echo "   ${#in_tree_plugins[@]} in-tree plugin(s) installed"
-check "the installed headers are the plugin contract, core/include/dpbo, and nothing else"
-contract_headers=$(cd "$source_dir/core/include" && find dpbo -type f -name '*.hpp' | LC_ALL=C sort)
+check "the installed headers are the plugin contract and the BO toolkit, and nothing else"
+contract_headers=$( (cd "$source_dir/core/contract/include" && find dpbo -type f -name '*.hpp';
+                     cd "$source_dir/core/bo/include" && find dpbo -type f -name '*.hpp') | LC_ALL=C sort)
 installed_headers=$(cd "$prefix/include" && find . -type f | sed 's|^\./||' | LC_ALL=C sort)
 if [[ "$installed_headers" != "$contract_headers" ]]; then
     diff <(echo "$contract_headers") <(echo "$installed_headers") >&2 || true
-    fail "$prefix/include differs from core/include/dpbo (< only in the source, > only installed)"
+    fail "$prefix/include differs from core/contract/include and core/bo/include (< only in the source, > only installed)"
 fi
 host_headers=(runner.hpp registry.hpp job_modules.hpp result_io.hpp)
 [[ ! -e "$prefix/include/dpbo/host" ]] || fail "$prefix/include/dpbo/host exists; host headers must not be installed"

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "dpbo/errors.hpp"
-#include "dpbo/host/module_call_guard.hpp"
+#include "dpbo/module_call_guard.hpp"
 
 namespace {
 

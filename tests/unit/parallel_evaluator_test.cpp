@@ -9,6 +9,7 @@
 
 #include "dpbo/errors.hpp"
 #include "dpbo/evaluator.hpp"
+#include "dpbo/host/parallel_evaluator.hpp"
 #include "dpbo/objective.hpp"
 #include "dpbo/random.hpp"
 #include "test_support.hpp"

@@ -13,7 +13,7 @@
 #include "dpbo/privacy_ledger.hpp"
 #include "dpbo/random.hpp"
 #include "dpbo/selection.hpp"
-#include "dpbo/host/module_call_guard.hpp"
+#include "dpbo/module_call_guard.hpp"
 #include "dpbo/host/registry.hpp"
 
 namespace dpbo::audit {

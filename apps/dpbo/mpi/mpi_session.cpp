@@ -12,7 +12,7 @@
 #include <mpi.h>
 
 #include "dpbo/errors.hpp"
-#include "dpbo/host/module_call_guard.hpp"
+#include "dpbo/module_call_guard.hpp"
 #include "mpi/mpi_channel.hpp"
 #include "mpi/mpi_coordinator.hpp"
 

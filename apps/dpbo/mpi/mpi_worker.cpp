@@ -7,7 +7,7 @@
 
 #include "dpbo/errors.hpp"
 #include "dpbo/evaluation.hpp"
-#include "dpbo/host/module_call_guard.hpp"
+#include "dpbo/module_call_guard.hpp"
 #include "dpbo/objective.hpp"
 #include "dpbo/random.hpp"
 #include "mpi/mpi_channel.hpp"

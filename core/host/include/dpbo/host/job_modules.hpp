@@ -25,6 +25,11 @@ struct JobComponents {
     RoleModules roles;
 };
 
+// `--accountant NAME` (and `accountant = NAME` in a config file): the run's accountant. When the
+// algorithm declares an accountant role of this name the module goes there; when it declares none,
+// the host adds the role (optional, no default), so every run's accountant can be chosen.
+inline constexpr const char* kRunAccountantRole = "accountant";
+
 // Names the host's own options use; no role may take one of them.
 const std::vector<std::string>& reserved_role_names();
 
@@ -53,6 +58,10 @@ public:
 
 private:
     void resolve_roles(const JobSpec& spec);
+    // Adds the host's `accountant` role when the job names an accountant and the algorithm has no
+    // accountant role (see kRunAccountantRole); refuses --accountant when the algorithm's accountant
+    // role has another name.
+    void add_run_accountant_role(const JobSpec& spec);
 
     PluginRegistry& registry_;
     ModuleChoice algorithm_;

@@ -11,7 +11,7 @@
 #include "dpbo/errors.hpp"
 #include "dpbo/host/manifest_cache.hpp"
 #include "dpbo/host/manifest_json.hpp"
-#include "dpbo/host/module_call_guard.hpp"
+#include "dpbo/module_call_guard.hpp"
 #include "dpbo/host/plugin_library.hpp"
 #include "dpbo/host/plugin_probe.hpp"
 

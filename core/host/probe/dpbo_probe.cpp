@@ -17,7 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "dpbo/host/manifest_json.hpp"
-#include "dpbo/host/module_call_guard.hpp"
+#include "dpbo/module_call_guard.hpp"
 #include "dpbo/host/plugin_library.hpp"
 
 namespace {

@@ -1,4 +1,4 @@
-#include "dpbo/host/module_call_guard.hpp"
+#include "dpbo/module_call_guard.hpp"
 
 #include <cxxabi.h>
 #include <signal.h>

@@ -1,6 +1,7 @@
 #pragma once
 // Evaluates batches through one door, so budgets are counted, results are checked and the run's
-// journal is kept in one place. Serial, threaded or MPI evaluators implement evaluate_batch.
+// journal is kept in one place. Serial, threaded or MPI evaluators implement evaluate_batch; the
+// threaded one (dpbo/host/parallel_evaluator.hpp) and the MPI one belong to the host.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -50,29 +51,6 @@ class SerialEvaluator final : public Evaluator {
 protected:
     Evaluations evaluate_batch(Objective& objective, const arma::mat& points,
                                const EvaluationRequest& request) override;
-};
-
-// Evaluates a batch of b ≥ 2 points on up to `workers` threads, as contiguous slices of the batch
-// merged back in order. A thread-safe objective (Objective::thread_safe) serves every slice; any other
-// serves the first, and each further slice goes to a replica — an objective built like it, one per
-// extra worker. A slice's experiment randomness comes from its own generator, seeded from the
-// batch's generator's seed and the slice's number: a deterministic objective gives the values the
-// serial evaluator gives (up to the rounding of arithmetic whose order depends on how many points it
-// is given at once), a randomised one values that depend on the number of workers. A batch of one point is evaluated as the serial
-// evaluator does.
-class ParallelEvaluator final : public Evaluator {
-public:
-    // Throws ValidationError for fewer than 2 workers or fewer replicas than the objective will need.
-    ParallelEvaluator(std::size_t workers, std::vector<std::shared_ptr<Objective>> replicas);
-    std::size_t workers() const { return workers_; }
-
-protected:
-    Evaluations evaluate_batch(Objective& objective, const arma::mat& points,
-                               const EvaluationRequest& request) override;
-
-private:
-    std::size_t workers_;
-    std::vector<std::shared_ptr<Objective>> replicas_;
 };
 
 }  // namespace dpbo

@@ -10,7 +10,7 @@
 
 #include "dpbo/algorithm.hpp"
 #include "dpbo/errors.hpp"
-#include "../util/memory_bound.hpp"
+#include "memory_bound.hpp"
 #include "dpbo/evaluator.hpp"
 #include "dpbo/mechanism.hpp"
 #include "dpbo/observer.hpp"

@@ -12,7 +12,7 @@
 #include "dpbo/evaluation_contract.hpp"
 #include "dpbo/evaluator.hpp"
 #include "dpbo/host/job_modules.hpp"
-#include "dpbo/host/module_call_guard.hpp"
+#include "dpbo/module_call_guard.hpp"
 #include "dpbo/host/registry.hpp"
 #include "dpbo/host/result_io.hpp"
 #include "dpbo/observer.hpp"

@@ -95,7 +95,6 @@ std::string trace_to_csv(const Trace& trace) {
 }
 
 nlohmann::ordered_json privacy_statement_json(const PrivacyStatement& s) {
-    using json = nlohmann::ordered_json;
     json out;
     out["notion"] = to_string(s.notion);
     // A conditional guarantee says so in its notion (see PrivacyStatement::conditional_on).

@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "dpbo/errors.hpp"
-#include "dpbo/host/module_call_guard.hpp"
+#include "dpbo/module_call_guard.hpp"
 #include "dpbo/host/registry.hpp"
 #include "dpbo/objective.hpp"
 
@@ -75,6 +75,7 @@ void JobModules::resolve_roles(const JobSpec& spec) {
     const auto algorithm = registry_.create_as<Algorithm>(algorithm_.name, algorithm_.parameters);
     declared_ = call_into_module(algorithm->describe_origin(), "declaring its roles", [&] { return algorithm->roles(); });
     check_declared_roles(algorithm_.name, declared_);
+    add_run_accountant_role(spec);
     for (const auto& [name, given] : spec.roles) {
         const bool declared = std::any_of(declared_.begin(), declared_.end(), [&](const Role& r) { return r.name == name; });
         if (declared) continue;
@@ -117,6 +118,25 @@ void JobModules::resolve_roles(const JobSpec& spec) {
         registry_.require(role.kind, choice.name);
         roles_.emplace(role.name, std::move(choice));
     }
+}
+
+void JobModules::add_run_accountant_role(const JobSpec& spec) {
+    if (spec.roles.count(kRunAccountantRole) == 0) return;
+    const auto accountant_role = std::find_if(declared_.begin(), declared_.end(),
+                                              [](const Role& r) { return r.kind == ModuleKind::Accountant; });
+    if (accountant_role != declared_.end()) {
+        if (accountant_role->name == kRunAccountantRole) return;  // the algorithm's own role takes it
+        throw ValidationError(fmt::format("algorithm '{}' composes its releases with its role '{}'; name the "
+                                          "accountant with --{} NAME instead of --{}",
+                                          algorithm_.name, accountant_role->name, accountant_role->name,
+                                          kRunAccountantRole));
+    }
+    // Any algorithm's releases are composed by one accountant; without a role of its own the host
+    // offers one, so the user can choose it (the mechanisms' preference stays the default).
+    declared_.push_back({kRunAccountantRole, ModuleKind::Accountant, false, "",
+                         "the run's accountant: composes every private release of the run (default: the one the "
+                         "run's mechanisms ask for)",
+                         {}});
 }
 
 std::shared_ptr<Objective> JobModules::create_objective() const {

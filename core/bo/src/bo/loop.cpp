@@ -17,7 +17,7 @@
 #include "dpbo/observer.hpp"
 #include "dpbo/random.hpp"
 #include "dpbo/surrogate.hpp"
-#include "../util/memory_bound.hpp"
+#include "memory_bound.hpp"
 
 namespace dpbo {
 

@@ -12,8 +12,9 @@
 #include "dpbo/util/cpu_clock.hpp"
 #include "dpbo/errors.hpp"
 #include "dpbo/evaluator.hpp"
+#include "dpbo/host/parallel_evaluator.hpp"
 #include "dpbo/host/job_modules.hpp"
-#include "dpbo/host/module_call_guard.hpp"
+#include "dpbo/module_call_guard.hpp"
 #include "dpbo/mechanism.hpp"
 #include "dpbo/objective.hpp"
 #include "dpbo/observer.hpp"
@@ -26,7 +27,7 @@
 #include "dpbo/host/journal_store.hpp"
 #include "dpbo/host/repeat_journal.hpp"
 #include "dpbo/host/result_io.hpp"
-#include "../util/memory_bound.hpp"
+#include "memory_bound.hpp"
 
 namespace dpbo {
 

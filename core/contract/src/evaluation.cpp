@@ -7,10 +7,10 @@
 #include <fmt/format.h>
 
 #include "dpbo/errors.hpp"
-#include "util/memory_bound.hpp"
+#include "memory_bound.hpp"
 #include "dpbo/evaluation_contract.hpp"
 #include "dpbo/evaluator.hpp"
-#include "dpbo/host/module_call_guard.hpp"
+#include "dpbo/module_call_guard.hpp"
 #include "dpbo/objective.hpp"
 #include "dpbo/random.hpp"
 #include "dpbo/run_journal.hpp"

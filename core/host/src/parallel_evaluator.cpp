@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "dpbo/errors.hpp"
-#include "dpbo/evaluator.hpp"
+#include "dpbo/host/parallel_evaluator.hpp"
 #include "dpbo/host/batch_slices.hpp"
 #include "dpbo/objective.hpp"
 #include "dpbo/random.hpp"

@@ -8,7 +8,7 @@
 
 #include "dpbo/accountant.hpp"
 #include "dpbo/errors.hpp"
-#include "dpbo/host/module_call_guard.hpp"
+#include "dpbo/module_call_guard.hpp"
 #include "dpbo/random.hpp"
 #include "dpbo/run_journal.hpp"
 

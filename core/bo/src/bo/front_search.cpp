@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "../util/memory_bound.hpp"
+#include "memory_bound.hpp"
 #include "auxiliary_names.hpp"
 #include "dpbo/bo/pareto.hpp"
 #include "dpbo/errors.hpp"

@@ -46,5 +46,6 @@ int command_curator(const std::vector<std::string>& arguments);
 int command_study(const std::vector<std::string>& arguments);
 int command_ask(const std::vector<std::string>& arguments);
 int command_tell(const std::vector<std::string>& arguments);
+int command_check(const std::vector<std::string>& arguments);
 
 }  // namespace dpbo::cli

@@ -30,6 +30,7 @@ commands:
   study     create or show an ask/tell study (a run whose objective its clients evaluate)
   ask       the next trial(s) of a study, as JSON
   tell      a trial's values (or its failure) to a study
+  check     run the conformance checks of their kind on every module in plugin files
 
 'dpbo <command> --help' describes a command's options.
 exit codes: 0 success, 1 failure while running, 2 usage or validation error, 3 (audit) claim refuted.
@@ -48,6 +49,7 @@ int dispatch(const std::string& command, const std::vector<std::string>& rest) {
     if (command == "study") return command_study(rest);
     if (command == "ask") return command_ask(rest);
     if (command == "tell") return command_tell(rest);
+    if (command == "check") return command_check(rest);
     if (command == "--help" || command == "-h" || command == "help") {
         std::cout << kUsage;
         return kSuccess;
@@ -57,8 +59,8 @@ int dispatch(const std::string& command, const std::vector<std::string>& rest) {
         return kSuccess;
     }
     const auto near = dpbo::closest_match(command, {"list", "info", "run", "account", "summary", "report", "audit",
-                                                                "curator", "study", "ask", "tell"});
-    throw dpbo::ValidationError(fmt::format("unknown command '{}'{}; commands: list, info, run, account, summary, report, audit, curator, study, ask, tell", command,
+                                                                "curator", "study", "ask", "tell", "check"});
+    throw dpbo::ValidationError(fmt::format("unknown command '{}'{}; commands: list, info, run, account, summary, report, audit, curator, study, ask, tell, check", command,
                                             near ? fmt::format(" (did you mean '{}'?)", *near) : ""));
 }
 

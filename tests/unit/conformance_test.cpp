@@ -1,0 +1,130 @@
+// Conformance over the registry: every mechanism, selection, row release, accountant and objective
+// the registry finds passes its kind's checks (dpbo/host/conformance.hpp) — a new plugin is checked
+// without anyone writing a test for it. Modules that cannot be built from their defaults get their
+// parameters from the table below; a module missing from it that needs some fails the first check.
+// The deliberately nonconforming plugins must fail exactly the promises they break.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <string>
+
+#include "dpbo/host/conformance.hpp"
+#include "dpbo/host/registry.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+using Parameters = std::map<std::string, std::string>;
+
+std::string failures_of(const dpbo::ConformanceReport& report) {
+    std::string out;
+    for (const auto& check : report.checks)
+        if (!check.passed) out += "\n  FAIL " + check.name + ": " + check.detail;
+    return out;
+}
+
+// Files the objectives that read data need, made once per test process.
+struct ObjectiveFixtures {
+    dpbo::test::TemporaryDirectory dir;
+    std::map<std::string, Parameters> parameters;
+
+    ObjectiveFixtures() {
+        const std::string table = dir.path() + "/table.csv";
+        std::ofstream(table) << "a,b,y\n1,2,3.5\n2,1,2.0\n4,4,1.0\n0,5,0.5\n3,3,4.0\n";
+        parameters["table"] = {{"file", table}, {"columns", "a,b"}, {"response", "y"}, {"bounds", "0:5,0:5"}};
+        parameters["command"] = {
+            {"command", "python3 " + std::string(DPBO_SOURCE_DIR) +
+                            "/sdk/examples/python-objective/record_objective.py --dim 2"}};
+        // The curator's released rows come from `dpbo curator release`; its answers from `dpbo curator answer`.
+        const std::string release = dir.path() + "/release";
+        const auto released = dpbo::test::run_dpbo({"curator", "release", "--objective", "branin-grid", "--release",
+                                                    "noisy-projection", "--seed", "1", "--out", release});
+        REQUIRE_MESSAGE(released.exit_code == 0, released.err);
+        parameters["curator"] = {{"candidates", release + "/released_rows.csv"},
+                                 {"command", std::string(DPBO_EXECUTABLE) + " curator answer --objective branin-grid"}};
+    }
+};
+
+ObjectiveFixtures& fixtures() {
+    static ObjectiveFixtures instance;
+    return instance;
+}
+
+Parameters parameters_for(const std::string& name) {
+    const auto& all = fixtures().parameters;
+    const auto it = all.find(name);
+    return it == all.end() ? Parameters{} : it->second;
+}
+
+}  // namespace
+
+TEST_CASE("conformance: every private release, accountant and objective the registry finds keeps its promises") {
+    auto& registry = dpbo::test::registry();
+    std::size_t checked = 0;
+    for (const dpbo::LoadedPlugin& plugin : registry.plugins()) {
+        if (!dpbo::has_conformance_checks(plugin.manifest.kind)) continue;
+        const std::string& name = plugin.manifest.name;
+        CAPTURE(name);
+        const auto report = dpbo::check_module(registry, plugin.manifest.kind, name, parameters_for(name));
+        CHECK_MESSAGE(report.passed(), "conformance of " << dpbo::to_string(plugin.manifest.kind) << " '" << name
+                                                         << "':" << failures_of(report));
+        CHECK(report.checks.size() >= 4);
+        ++checked;
+    }
+    // Every kind with checks is represented (2 mechanisms, 2 selections, 2 row releases, 3
+    // accountants and the objectives at the time of writing).
+    CHECK(checked >= 25);
+}
+
+TEST_CASE("conformance: a mechanism with its own randomness and loose calibration fails those promises") {
+    dpbo::PluginRegistry registry;
+    registry.load({{DPBO_TEST_NONCONFORMING_PLUGIN_DIR, "test"}, {DPBO_TEST_PLUGIN_DIR, "test"}});
+    const auto report = dpbo::check_module(registry, dpbo::ModuleKind::Mechanism, "own-randomness");
+    CAPTURE(failures_of(report));
+    CHECK_FALSE(report.passed());
+    std::map<std::string, bool> passed;
+    for (const auto& check : report.checks) passed[check.name] = check.passed;
+    CHECK_FALSE(passed.at("draws its noise from the ledger's source alone"));
+    CHECK_FALSE(passed.at("refuses to calibrate to a sensitivity that is not finite and > 0"));
+    CHECK(passed.at("charges the ledger before any noise: a use the budget refuses leaves no charge"));
+}
+
+TEST_CASE("conformance: an accountant whose clones share its composition fails that promise") {
+    dpbo::PluginRegistry registry;
+    registry.load({{DPBO_TEST_NONCONFORMING_PLUGIN_DIR, "test"}, {DPBO_TEST_PLUGIN_DIR, "test"}});
+    const auto report = dpbo::check_module(registry, dpbo::ModuleKind::Accountant, "shared-clone");
+    CAPTURE(failures_of(report));
+    std::map<std::string, dpbo::ConformanceCheck> by_name;
+    for (const auto& check : report.checks) by_name[check.name] = check;
+    REQUIRE(by_name.count("a clone is independent of the original") == 1);
+    CHECK_FALSE(by_name["a clone is independent of the original"].passed);
+    CHECK(by_name["a clone is independent of the original"].detail.find("moved the original") != std::string::npos);
+    CHECK(by_name["composition never lowers the cost"].passed);
+}
+
+TEST_CASE("conformance: objectives that break the evaluation contract fail it, naming the numbers") {
+    dpbo::PluginRegistry registry;
+    registry.load({{DPBO_TEST_BROKEN_PLUGIN_DIR, "test"}});
+    for (const dpbo::LoadedPlugin& plugin : registry.plugins()) {
+        const std::string& file = plugin.path.filename().string();
+        if (file != "broken-objective_wrong_shape.so" && file != "broken-objective_mean_mismatch.so") continue;
+        CAPTURE(file);
+        const auto report = dpbo::check_module(registry, plugin.manifest.kind, plugin.manifest.name);
+        CHECK_FALSE(report.passed());
+        bool contract_failed = false;
+        for (const auto& check : report.checks)
+            if (check.name == "evaluates a batch within the evaluation contract" && !check.passed) contract_failed = true;
+        CHECK(contract_failed);
+    }
+}
+
+TEST_CASE("conformance: a module that cannot be built fails the first check with the reason") {
+    auto& registry = dpbo::test::registry();
+    const auto report = dpbo::check_module(registry, dpbo::ModuleKind::Mechanism, "gaussian", {{"mu", "-1"}});
+    REQUIRE(report.checks.size() == 1);
+    CHECK(report.checks[0].name == "created from its parameters");
+    CHECK_FALSE(report.checks[0].passed);
+    CHECK(report.checks[0].detail.find("mu") != std::string::npos);
+}

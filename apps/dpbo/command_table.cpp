@@ -54,6 +54,7 @@ constexpr Command kCommands[] = {
      .run = &command_tell,
      .blas = BlasStart::RuntimePin},
 };
+static_assert(well_formed(kCommands), "each command named once, with a summary, and either run or subcommands");
 
 }  // namespace
 

@@ -3,6 +3,7 @@
 // `dpbo --help`, and either the function that runs it or the table of its subcommands. The usage text,
 // the dispatch, the "did you mean" suggestion, `dpbo help` and the unknown-command error are all read
 // from the table, so a new command is its own command_NAME.cpp and one row.
+#include <cstddef>
 #include <span>
 #include <string>
 #include <string_view>
@@ -24,6 +25,19 @@ struct Command {
     std::span<const Command> (*subcommands)() = nullptr;
     BlasStart blas = BlasStart::Reexec;
 };
+
+// A table the dispatch can read: every row named, once, with a summary, and either run or subcommands.
+// Each table is checked with it where it is defined (static_assert), so a bad row does not compile.
+constexpr bool well_formed(std::span<const Command> table) {
+    for (std::size_t i = 0; i < table.size(); ++i) {
+        const Command& row = table[i];
+        if (row.name.empty() || row.name.front() == '-' || row.summary.empty()) return false;
+        if ((row.run == nullptr) == (row.subcommands == nullptr)) return false;
+        for (std::size_t j = 0; j < i; ++j)
+            if (table[j].name == row.name) return false;
+    }
+    return true;
+}
 
 // Every top-level command, in the order `dpbo --help` lists them.
 std::span<const Command> commands();

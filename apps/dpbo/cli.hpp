@@ -1,6 +1,7 @@
 #pragma once
 // Shared pieces of the `dpbo` command: exit codes, plugin discovery options, output helpers.
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <boost/program_options.hpp>
@@ -35,17 +36,11 @@ po::variables_map parse_command(const std::vector<std::string>& arguments, const
 
 void print_json(const json& value);
 
-int command_list(const std::vector<std::string>& arguments);
-int command_info(const std::vector<std::string>& arguments);
-int command_run(const std::vector<std::string>& arguments);
-int command_account(const std::vector<std::string>& arguments);
-int command_summary(const std::vector<std::string>& arguments);
-int command_report(const std::vector<std::string>& arguments);
-int command_audit(const std::vector<std::string>& arguments);
-int command_curator(const std::vector<std::string>& arguments);
-int command_study(const std::vector<std::string>& arguments);
-int command_ask(const std::vector<std::string>& arguments);
-int command_tell(const std::vector<std::string>& arguments);
-int command_check(const std::vector<std::string>& arguments);
+// A command's answer to --help, on stdout: "usage: " and its synopsis, which starts with the full command
+// path ("dpbo study create FILE ..."); then `about` when given (what the command does, or options
+// Program_options does not hold, such as --ROLE MODULE); then its options.
+void print_help(std::string_view synopsis, const po::options_description& options, std::string_view about = {});
+// The same text, for a command that prints it later.
+std::string help_text(std::string_view synopsis, const po::options_description& options, std::string_view about = {});
 
 }  // namespace dpbo::cli

@@ -57,7 +57,7 @@ int command_account(const std::vector<std::string>& arguments) {
     std::string accountant_name, conversion;
     bool calibrate = false;
     std::vector<std::string> mus, events, epsilons, deltas;
-    po::options_description options("dpbo account [--mu M ...] [--event KIND:k=v,...] [--epsilon E ...] [--delta D ...]");
+    po::options_description options("options");
     options.add_options()
         ("accountant", po::value(&accountant_name),
          "accountant module (default: gdp, or rdp when an event needs it, e.g. subsampled-gaussian)")
@@ -76,7 +76,9 @@ int command_account(const std::vector<std::string>& arguments) {
     options.add(common_options(common));
     parse_command(arguments, options);
     if (common.help) {
-        std::cout << options << "\n";
+        print_help("dpbo account [--mu M ...] [--event KIND:k=v,...] [--epsilon E ...] [--delta D ...]", options,
+                   "Composes the privacy events with an accountant plugin and states the result as (epsilon, delta) "
+                   "pairs; or, with --calibrate-sigma, finds the noise multiplier that meets a target.");
         return kSuccess;
     }
     if (mus.empty() && events.empty())

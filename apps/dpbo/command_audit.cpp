@@ -210,20 +210,7 @@ int command_audit(const std::vector<std::string>& arguments) {
     CommonOptions common;
     AuditOptions options;
     JobOptions& job_options = options.job;
-    po::options_description described(
-        "dpbo audit --mechanism M [--set mechanism.K=V] [--sensitivity D] [--value A] [options]\n"
-        "dpbo audit --selection S [--set selection.K=V] --scores Q --neighbour-scores Q' [--sensitivity D] "
-        "[options]\n"
-        "dpbo audit --release R [--set release.K=V] [--rows N --columns D --norm-bound B] [--sensitivity D] "
-        "[options]\n"
-        "dpbo audit --algorithm A --objective O [--ROLE MODULE ...] [--set ROLE.K=V] [--config F] "
-        "--neighbour objective.K=V [options]\n\n"
-        "Tries to refute a privacy claim: releases on two neighbouring inputs (a mechanism on x = A and x' = A + D; "
-        "a selection on scores Q and Q' (each moved by at most D); a row release on a dataset and on it with one row "
-        "moved by D; an algorithm on the objective's data and on it with the --neighbour settings, with one fixed experiment "
-        "seed), distinguishing events learnt on half the releases, an empirical lower bound on epsilon (and mu) "
-        "from the other half.\nexit codes: 0 not refuted, 3 claim refuted, 2 usage or validation error, 1 failure "
-        "while running");
+    po::options_description described("options");
     add_module_options(described, job_options);
     described.add_options()
         ("neighbour", po::value(&options.neighbour)->composing(),
@@ -252,7 +239,21 @@ int command_audit(const std::vector<std::string>& arguments) {
     described.add(common_options(common));
     const po::variables_map given = parse_command(take_role_options(arguments, described, job_options), described);
     if (common.help) {
-        std::cout << described << "\n";
+        print_help(
+            "dpbo audit --mechanism M [--set mechanism.K=V] [--sensitivity D] [--value A] [options]\n"
+            "       dpbo audit --selection S [--set selection.K=V] --scores Q --neighbour-scores Q' [--sensitivity D] "
+            "[options]\n"
+            "       dpbo audit --release R [--set release.K=V] [--rows N --columns D --norm-bound B] [--sensitivity D] "
+            "[options]\n"
+            "       dpbo audit --algorithm A --objective O [--ROLE MODULE ...] [--set ROLE.K=V] [--config F] "
+            "--neighbour objective.K=V [options]",
+            described,
+            "Tries to refute a privacy claim: releases on two neighbouring inputs (a mechanism on x = A and x' = A + D; "
+            "a selection on scores Q and Q' (each moved by at most D); a row release on a dataset and on it with one "
+            "row moved by D; an algorithm on the objective's data and on it with the --neighbour settings, with one "
+            "fixed experiment seed), distinguishing events learnt on half the releases, an empirical lower bound on "
+            "epsilon (and mu) from the other half.\nexit codes: 0 not refuted, 3 claim refuted, 2 usage or validation "
+            "error, 1 failure while running");
         return kSuccess;
     }
 

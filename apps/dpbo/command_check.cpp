@@ -132,7 +132,7 @@ int command_check(const std::vector<std::string>& arguments) {
     CommonOptions common;
     std::vector<std::string> files, settings;
     double timeout = 300;
-    po::options_description options("dpbo check FILE.so... [--set KEY=VALUE ...]");
+    po::options_description options("options");
     options.add_options()
         ("file", po::value(&files)->composing(), "a plugin file to check (positional, repeatable)")
         ("set", po::value(&settings)->composing(),
@@ -143,12 +143,13 @@ int command_check(const std::vector<std::string>& arguments) {
     positional.add("file", -1);
     parse_command(arguments, options, &positional);
     if (common.help) {
-        std::cout << options << "\n"
-                  << "Checks every module in each file against the promises of its kind: a mechanism, selection or "
-                     "row release\n(calibration, charging before noise, its guarantee, noise from the ledger alone), "
-                     "an accountant\n(refusals by name, monotone composition, independent clones, δ(ε) and ε(δ)), an "
-                     "objective (the\nevaluation contract, reproducibility, its known optimum). Other kinds are "
-                     "checked for being created.\nexit codes: 0 every check passed, 1 a check failed, 2 usage error.\n";
+        print_help("dpbo check FILE.so... [--set KEY=VALUE ...] [--timeout S] [--json]", options,
+                   "Checks every module in each plugin file against the promises of its kind: a mechanism, "
+                   "selection or row release (calibration, charging before noise, its guarantee, noise from the "
+                   "ledger alone), an accountant (refusals by name, monotone composition, independent clones, "
+                   "delta(epsilon) and epsilon(delta)), an objective (the evaluation contract, reproducibility, its "
+                   "known optimum); other kinds are checked for being created. Each module runs in a child process. "
+                   "Exit codes: 0 every check passed, 1 a check failed, 2 usage error.");
         return kSuccess;
     }
     if (files.empty()) throw ValidationError("check needs at least one plugin file (dpbo check FILE.so)");

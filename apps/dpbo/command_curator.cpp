@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "cli.hpp"
+#include "commands.hpp"
 #include "dpbo/curator_release.hpp"
 #include "dpbo/errors.hpp"
 #include "dpbo/accountant.hpp"
@@ -26,11 +27,6 @@
 namespace dpbo::cli {
 
 namespace {
-
-constexpr const char* kUsage =
-    "usage: dpbo curator release --objective O [--set objective.K=V] [--release R] [--set release.K=V] "
-    "[--norm-bound B] [--seed S] --out DIR\n"
-    "       dpbo curator answer --objective O [--set objective.K=V] [--rows I,J,...] [--seed S]\n";
 
 // The curator's data: a finite-row objective with its parameters.
 std::shared_ptr<Objective> curator_data(PluginRegistry& registry, const JobOptions& options, const JobSpec& job) {
@@ -63,11 +59,7 @@ int curator_release(const std::vector<std::string>& arguments) {
     CommonOptions common;
     JobOptions options;
     double norm_bound = 25.0;
-    po::options_description described(
-        "dpbo curator release --objective O [--set objective.K=V] [--release R] [--set release.K=V] [options]\n\n"
-        "Releases the rows of the curator's data privately for a PO-GP-UCB modeler: writes released_rows.csv "
-        "(for the modeler), release.json (its privacy statement) and curator_only.json (figures about the data, "
-        "never to be sent) into --out");
+    po::options_description described("options");
     add_module_options(described, options);
     described.add_options()
         ("norm-bound", po::value(&norm_bound)->default_value(25.0),
@@ -77,7 +69,12 @@ int curator_release(const std::vector<std::string>& arguments) {
     described.add(common_options(common));
     const po::variables_map given = parse_command(take_role_options(arguments, described, options), described);
     if (common.help) {
-        std::cout << described << "\n";
+        print_help("dpbo curator release --objective O [--set objective.K=V] [--release R] [--set release.K=V] "
+                   "[--norm-bound B] [--seed S] --out DIR",
+                   described,
+                   "Releases the rows of the curator's data privately for a PO-GP-UCB modeler: writes "
+                   "released_rows.csv (for the modeler), release.json (its privacy statement) and curator_only.json "
+                   "(figures about the data, never to be sent) into --out.");
         return kSuccess;
     }
     const JobSpec job = job_settings(options, given);
@@ -178,11 +175,7 @@ int curator_answer(const std::vector<std::string>& arguments) {
     CommonOptions common;
     JobOptions options;
     std::string rows_text;
-    po::options_description described(
-        "dpbo curator answer --objective O [--set objective.K=V] [--rows I,J,...] [--seed S]\n\n"
-        "Answers a PO-GP-UCB modeler with the responses of the rows it names: once, for --rows, or as a curator "
-        "program (the dpbo-curator protocol: a handshake line, then one {\"values\":[...]} line per "
-        "{\"rows\":[...]} line on stdin, until stdin ends)");
+    po::options_description described("options");
     add_module_options(described, options);
     described.add_options()
         ("rows", po::value(&rows_text), "answer these 0-based row indices once and exit")
@@ -190,7 +183,10 @@ int curator_answer(const std::vector<std::string>& arguments) {
     described.add(common_options(common));
     const po::variables_map given = parse_command(take_role_options(arguments, described, options), described);
     if (common.help) {
-        std::cout << described << "\n";
+        print_help("dpbo curator answer --objective O [--set objective.K=V] [--rows I,J,...] [--seed S]", described,
+                   "Answers a PO-GP-UCB modeler with the responses of the rows it names: once, for --rows, or as a "
+                   "curator program (the dpbo-curator protocol: a handshake line, then one {\"values\":[...]} line "
+                   "per {\"rows\":[...]} line on stdin, until stdin ends).");
         return kSuccess;
     }
     const JobSpec job = job_settings(options, given);
@@ -231,17 +227,18 @@ int curator_answer(const std::vector<std::string>& arguments) {
     return kSuccess;
 }
 
+constexpr Command kCuratorSubcommands[] = {
+    {.name = "release",
+     .summary = "release the curator's rows privately (released_rows.csv) for a PO-GP-UCB modeler",
+     .run = &curator_release},
+    {.name = "answer",
+     .summary = "answer the modeler's row queries: once (--rows) or as a curator program on stdin/stdout",
+     .run = &curator_answer},
+};
+static_assert(well_formed(kCuratorSubcommands));
+
 }  // namespace
 
-int command_curator(const std::vector<std::string>& arguments) {
-    if (arguments.empty() || arguments.front() == "--help" || arguments.front() == "-h") {
-        std::cout << kUsage;
-        return arguments.empty() ? kUsageError : kSuccess;
-    }
-    const std::vector<std::string> rest(arguments.begin() + 1, arguments.end());
-    if (arguments.front() == "release") return curator_release(rest);
-    if (arguments.front() == "answer") return curator_answer(rest);
-    throw ValidationError(fmt::format("dpbo curator {}: unknown subcommand; expected release or answer", arguments.front()));
-}
+std::span<const Command> curator_subcommands() { return kCuratorSubcommands; }
 
 }  // namespace dpbo::cli

@@ -57,7 +57,7 @@ int command_info(const std::vector<std::string>& arguments) {
     CommonOptions common;
     std::string name;
     bool list_constants = false;
-    po::options_description options("dpbo info NAME [--constants] [--json] [--plugin-path DIR]");
+    po::options_description options("options");
     options.add_options()("name", po::value(&name), "the module to describe")(
         "constants", po::bool_switch(&list_constants),
         "objectives: also list the constants the objective declares (Lipschitz constant, loss bound, ...), by "
@@ -67,7 +67,9 @@ int command_info(const std::vector<std::string>& arguments) {
     positional.add("name", 1);
     parse_command(arguments, options, &positional);
     if (common.help) {
-        std::cout << options << "\n";
+        print_help("dpbo info NAME [--constants] [--json] [--plugin-path DIR]", options,
+                   "Describes module NAME: its kind, the paper it implements, its parameters and, for an algorithm, "
+                   "its roles.");
         return kSuccess;
     }
     if (name.empty()) throw ValidationError("info needs a module name: dpbo info NAME (see 'dpbo list')");

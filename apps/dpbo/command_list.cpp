@@ -33,12 +33,14 @@ std::optional<ModuleKind> parse_kind(const std::string& text) {
 int command_list(const std::vector<std::string>& arguments) {
     CommonOptions common;
     std::string kind_text;
-    po::options_description options("dpbo list [--kind K] [--json] [--plugin-path DIR]");
+    po::options_description options("options");
     options.add_options()("kind", po::value(&kind_text), "only modules of this kind");
     options.add(common_options(common));
     parse_command(arguments, options);
     if (common.help) {
-        std::cout << options << "\n";
+        print_help("dpbo list [--kind K] [--json] [--plugin-path DIR]", options,
+                   "Lists every module found, grouped by kind, every plugin file refused with its reason, and the "
+                   "folders searched.");
         return kSuccess;
     }
     const auto only = parse_kind(kind_text);

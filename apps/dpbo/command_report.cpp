@@ -68,7 +68,7 @@ int command_report(const std::vector<std::string>& arguments) {
     CommonOptions common;
     std::vector<std::string> folders;
     std::string out = "report.html";
-    po::options_description options("dpbo report FOLDER... [--out report.html]");
+    po::options_description options("options");
     options.add_options()("folder", po::value(&folders), "result folders (a run's --out), one or several")(
         "out", po::value(&out)->default_value(out),
         "the HTML file to write (self-contained; figures drawn by gnuplot, $DPBO_GNUPLOT or gnuplot on the PATH)");
@@ -77,7 +77,9 @@ int command_report(const std::vector<std::string>& arguments) {
     positional.add("folder", -1);
     parse_command(arguments, options, &positional);
     if (common.help) {
-        std::cout << options << "\n";
+        print_help("dpbo report FOLDER... [--out report.html]", options,
+                   "Writes a self-contained HTML page of figures for the result folders: the privacy statement, the "
+                   "job, the traces, and each algorithm's own figures.");
         return kSuccess;
     }
     if (folders.empty())

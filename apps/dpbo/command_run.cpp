@@ -3,7 +3,6 @@
 #include <iostream>
 #include <memory>
 #include <optional>
-#include <sstream>
 
 #include <fmt/format.h>
 
@@ -61,8 +60,7 @@ RunCommand read_run_command(const std::vector<std::string>& arguments, bool dist
     std::string curator_command;
     std::string workers_text;
     std::string mpi_timeout_text;
-    po::options_description described(fmt::format("dpbo run [--algorithm A --objective O] [--ROLE MODULE ...] [options]\n{}",
-                                                  kRoleOptionHelp));
+    po::options_description described("options");
     add_module_options(described, options);
     described.add_options()
         ("seed", po::value(&options.seed_text),
@@ -91,9 +89,8 @@ RunCommand read_run_command(const std::vector<std::string>& arguments, bool dist
     described.add(common_options(common));
     const po::variables_map given = parse_command(take_role_options(arguments, described, options), described);
     if (common.help) {
-        std::ostringstream help;
-        help << described << "\n";
-        command.help = help.str();
+        command.help = help_text("dpbo run [--algorithm A --objective O] [--ROLE MODULE ...] [options]", described,
+                                 kRoleOptionHelp);
         return command;
     }
 

@@ -7,11 +7,13 @@
 #include <memory>
 #include <optional>
 #include <sstream>
+#include <string_view>
 #include <thread>
 
 #include <fmt/format.h>
 
 #include "cli.hpp"
+#include "commands.hpp"
 #include "dpbo/errors.hpp"
 #include "dpbo/host/study.hpp"
 #include "dpbo/objective.hpp"
@@ -76,17 +78,28 @@ std::unique_ptr<Study> open_study(PluginRegistry& registry, const std::string& f
     return study;
 }
 
+// What a study command's --help prints besides its options.
+struct StudyHelp {
+    std::string_view synopsis;
+    std::string_view about;
+};
+
 // Parses a study command's arguments, `positionals` taking the bare words in order (the study file
-// first); nothing when --help asked for the options, which are then printed.
+// first), after taking its --ROLE MODULE options when `roles` is given; nothing when --help asked for
+// the options, which are then printed.
 std::optional<po::variables_map> parse_study_command(const std::vector<std::string>& arguments,
                                                      po::options_description& described, CommonOptions& common,
-                                                     std::initializer_list<const char*> positionals) {
+                                                     std::initializer_list<const char*> positionals,
+                                                     const StudyHelp& help, JobOptions* roles = nullptr) {
+    // The common options first: role options are whatever --NAME the described options do not know,
+    // and --help is not a role.
     described.add(common_options(common));
     po::positional_options_description positional;
     for (const char* name : positionals) positional.add(name, 1);
-    po::variables_map given = parse_command(arguments, described, &positional);
+    po::variables_map given = parse_command(roles != nullptr ? take_role_options(arguments, described, *roles) : arguments,
+                                            described, &positional);
     if (!common.help) return given;
-    std::cout << described << "\n";
+    print_help(help.synopsis, described, help.about);
     return std::nullopt;
 }
 
@@ -99,10 +112,7 @@ int study_create(const std::vector<std::string>& arguments) {
     CommonOptions common;
     JobOptions options;
     std::string file, space;
-    po::options_description described(
-        fmt::format("dpbo study create FILE --algorithm A (--objective O | --space SPEC.json) [--ROLE MODULE ...] "
-                    "[options]\n{}",
-                    kRoleOptionHelp));
+    po::options_description described("options");
     add_module_options(described, options);
     described.add_options()
         ("study", po::value(&file), "the study file to create (SQLite)")
@@ -111,8 +121,11 @@ int study_create(const std::vector<std::string>& arguments) {
          "language'): the study's clients compute it, dpbo never runs it")
         ("seed", po::value(&options.seed_text), "reproducible: the study is then the run 'dpbo run --seed' makes")
         ("budget", po::value(&options.budget), "privacy budget, as for dpbo run");
-    const auto parsed =
-        parse_study_command(take_role_options(arguments, described, options), described, common, {"study"});
+    const auto parsed = parse_study_command(
+        arguments, described, common, {"study"},
+        {"dpbo study create FILE --algorithm A (--objective O | --space SPEC.json) [--ROLE MODULE ...] [options]",
+         kRoleOptionHelp},
+        &options);
     if (!parsed) return kSuccess;
     const po::variables_map& given = *parsed;
     file = one_positional(given, "study create");
@@ -157,9 +170,13 @@ int study_create(const std::vector<std::string>& arguments) {
 int study_show(const std::vector<std::string>& arguments) {
     CommonOptions common;
     std::string file;
-    po::options_description described("dpbo study show FILE [--json]");
+    po::options_description described("options");
     described.add_options()("study", po::value(&file), "the study file");
-    const auto parsed = parse_study_command(arguments, described, common, {"study"});
+    const auto parsed =
+        parse_study_command(arguments, described, common, {"study"},
+                            {"dpbo study show FILE [--json]", "The study's trials, their states and values, the best "
+                                                              "value told, the privacy spent and, once finished, the "
+                                                              "result."});
     if (!parsed) return kSuccess;
     const po::variables_map& given = *parsed;
     file = one_positional(given, "study show");
@@ -206,31 +223,34 @@ int study_show(const std::vector<std::string>& arguments) {
     return kSuccess;
 }
 
+constexpr Command kStudySubcommands[] = {
+    {.name = "create",
+     .summary = "a new study file: a job as for 'dpbo run', whose clients evaluate it through 'dpbo ask' and "
+                "'dpbo tell'",
+     .run = &study_create},
+    {.name = "show", .summary = "a study's trials, the best value told, the privacy spent", .run = &study_show},
+};
+static_assert(well_formed(kStudySubcommands));
+
 }  // namespace
 
-int command_study(const std::vector<std::string>& arguments) {
-    const std::string sub = arguments.empty() ? "" : arguments.front();
-    const std::vector<std::string> rest(arguments.begin() + (arguments.empty() ? 0 : 1), arguments.end());
-    if (sub == "create") return study_create(rest);
-    if (sub == "show") return study_show(rest);
-    if (sub == "--help" || sub == "-h") {
-        std::cout << "dpbo study create FILE ... | dpbo study show FILE; then dpbo ask FILE and dpbo tell FILE ID\n";
-        return kSuccess;
-    }
-    throw ValidationError(fmt::format("study: unknown subcommand '{}'; expected 'create' or 'show'", sub));
-}
+std::span<const Command> study_subcommands() { return kStudySubcommands; }
 
 int command_ask(const std::vector<std::string>& arguments) {
     CommonOptions common;
     std::string file, count_text = "1", wait_text = "0";
-    po::options_description described("dpbo ask FILE [--count N] [--wait SECONDS]: the next trial(s) as JSON");
+    po::options_description described("options");
     described.add_options()
         ("study", po::value(&file), "the study file")
         ("count", po::value(&count_text), "hand out up to N trials of the batch the algorithm waits for (default 1)")
         ("wait", po::value(&wait_text),
          "when every trial of that batch is out with other clients, wait up to SECONDS for one to be told and the "
          "algorithm to ask for more (default 0: answer at once, with \"trials\": [] and \"waiting_for\")");
-    const auto parsed = parse_study_command(arguments, described, common, {"study"});
+    const auto parsed = parse_study_command(
+        arguments, described, common, {"study"},
+        {"dpbo ask FILE [--count N] [--wait SECONDS]",
+         "The next trial(s) of the study, as JSON: their ids and points, for the client to evaluate and answer with "
+         "'dpbo tell'."});
     if (!parsed) return kSuccess;
     const po::variables_map& given = *parsed;
     file = one_positional(given, "ask");
@@ -274,8 +294,7 @@ int command_tell(const std::vector<std::string>& arguments) {
     std::string file, id_text, value_text, values_text, per_record_file, reason;
     std::vector<std::string> named;
     bool failed = false;
-    po::options_description described(
-        "dpbo tell FILE ID (--value V | --values '[V1, V2]' | --output NAME=V ...) [--per-record FILE] | --failed");
+    po::options_description described("options");
     described.add_options()
         ("study", po::value(&file), "the study file")
         ("id", po::value(&id_text), "the trial's id, as dpbo ask printed it")
@@ -287,7 +306,11 @@ int command_tell(const std::vector<std::string>& arguments) {
          "and no --value, the value is their mean")
         ("failed", po::bool_switch(&failed), "the trial failed: its point is handed out again as a new trial")
         ("reason", po::value(&reason), "with --failed: why, kept with the trial");
-    const auto parsed = parse_study_command(arguments, described, common, {"study", "id"});
+    const auto parsed = parse_study_command(
+        arguments, described, common, {"study", "id"},
+        {"dpbo tell FILE ID (--value V | --values '[V1, V2]' | --output NAME=V ...) [--per-record FILE]\n"
+         "       dpbo tell FILE ID --failed [--reason TEXT]",
+         "Tells the study trial ID's values, as 'dpbo ask' handed it out, or that it failed."});
     if (!parsed) return kSuccess;
     const po::variables_map& given = *parsed;
     file = one_positional(given, "tell");

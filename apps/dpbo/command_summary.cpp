@@ -16,14 +16,16 @@ namespace dpbo::cli {
 int command_summary(const std::vector<std::string>& arguments) {
     CommonOptions common;
     std::string folder;
-    po::options_description options("dpbo summary FOLDER");
+    po::options_description options("options");
     options.add_options()("folder", po::value(&folder), "a run's --out folder");
     options.add(common_options(common));
     po::positional_options_description positional;
     positional.add("folder", 1);
     parse_command(arguments, options, &positional);
     if (common.help) {
-        std::cout << options << "\n";
+        print_help("dpbo summary FOLDER [--json]", options,
+                   "The median, mean and range of every scalar a finished job's repeats released or reported for "
+                   "evaluation only, and their privacy statements.");
         return kSuccess;
     }
     if (folder.empty()) throw ValidationError("summary needs a folder: dpbo summary FOLDER (a run's --out folder)");

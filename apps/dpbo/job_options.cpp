@@ -85,10 +85,11 @@ std::string read_config_text(const std::string& file) {
 }  // namespace
 
 const char* const kRoleOptionHelp =
-    "  --ROLE MODULE         a module for one of the algorithm's roles, e.g. --surrogate gp or --mechanism laplace\n"
-    "                        ('dpbo info ALGORITHM' lists its roles, their kinds and defaults)\n"
-    "  --accountant NAME     the run's accountant, for any algorithm (default: the algorithm's, else the one\n"
-    "                        its mechanisms ask for); 'dpbo list --kind accountant' lists them\n";
+    "role options:\n"
+    "  --ROLE MODULE          a module for one of the algorithm's roles, e.g. --surrogate gp or --mechanism laplace\n"
+    "                         ('dpbo info ALGORITHM' lists its roles, their kinds and defaults)\n"
+    "  --accountant NAME      the run's accountant, for any algorithm (default: the algorithm's, else the one\n"
+    "                         its mechanisms ask for); 'dpbo list --kind accountant' lists them\n";
 
 std::vector<std::string> take_role_options(const std::vector<std::string>& arguments,
                                            const po::options_description& known, JobOptions& options) {

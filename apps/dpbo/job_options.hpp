@@ -51,7 +51,7 @@ JobSpec job_settings(JobOptions& options, const po::variables_map& given);
 
 // --algorithm, --objective, --set and --config (role options are taken by take_role_options).
 void add_module_options(po::options_description& options, JobOptions& job);
-// One line for --help about --ROLE MODULE.
+// The --help section about --ROLE MODULE, which Program_options does not hold (see take_role_options).
 extern const char* const kRoleOptionHelp;
 // Names the modules given with --ROLE MODULE; their --set settings may already have created the role's
 // entry, unnamed.

@@ -1,0 +1,48 @@
+#pragma once
+// The `dpbo` command's table of commands (command_table.cpp): each row is a command's name, its line in
+// `dpbo --help`, and either the function that runs it or the table of its subcommands. The usage text,
+// the dispatch, the "did you mean" suggestion, `dpbo help` and the unknown-command error are all read
+// from the table, so a new command is its own command_NAME.cpp and one row.
+#include <cstddef>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dpbo::cli {
+
+// How a command starts BLAS (see main.cpp): re-executed once with OPENBLAS_NUM_THREADS set, so that
+// OpenBLAS never starts its spinning threads, or not, for a command that does no linear algebra or is
+// a client's every step, whose start-up the second exec would double; the runtime pin holds then.
+enum class BlasStart { Reexec, RuntimePin };
+
+struct Command {
+    std::string_view name;
+    std::string_view summary;  // one line, for the usage text of the level above
+    // A command runs its arguments (those after its name; it answers --help itself) ...
+    int (*run)(const std::vector<std::string>& arguments) = nullptr;
+    // ... or is a group whose first argument names one of these (`dpbo study create`).
+    std::span<const Command> (*subcommands)() = nullptr;
+    BlasStart blas = BlasStart::Reexec;
+};
+
+// A table the dispatch can read: every row named, once, with a summary, and either run or subcommands.
+// Each table is checked with it where it is defined (static_assert), so a bad row does not compile.
+constexpr bool well_formed(std::span<const Command> table) {
+    for (std::size_t i = 0; i < table.size(); ++i) {
+        const Command& row = table[i];
+        if (row.name.empty() || row.name.front() == '-' || row.summary.empty()) return false;
+        if ((row.run == nullptr) == (row.subcommands == nullptr)) return false;
+        for (std::size_t j = 0; j < i; ++j)
+            if (table[j].name == row.name) return false;
+    }
+    return true;
+}
+
+// Every top-level command, in the order `dpbo --help` lists them.
+std::span<const Command> commands();
+
+// The row called `name`, or nullptr.
+const Command* find_command(std::span<const Command> table, std::string_view name);
+
+}  // namespace dpbo::cli

@@ -2,6 +2,7 @@
 // whose calibrate() takes any sensitivity: `dpbo check` must name both broken promises.
 #include <random>
 
+#include <dpbo/errors.hpp>
 #include <dpbo/mechanism.hpp>
 #include <dpbo/parameters.hpp>
 #include <dpbo/plugin.hpp>

@@ -77,7 +77,8 @@ arma::mat data_points(std::size_t n, std::size_t dim, unsigned seed) {
     return arma::randu(n, dim);
 }
 
-// The posterior as SPEC §0 writes it, with the documented offset and scale, through explicit inverses.
+// The posterior as Rasmussen & Williams (2006, ch. 2) write it, with the documented offset and scale,
+// through explicit inverses.
 struct ClosedForm {
     ClosedForm(const KernelSpec& spec, const GpSettings& settings, const arma::mat& x, const arma::vec& y)
         : kernel(dpbo::gp::make_kernel(spec)), points(x) {

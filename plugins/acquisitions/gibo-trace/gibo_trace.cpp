@@ -60,4 +60,4 @@ DPBO_PLUGIN(GiboTrace, "gibo-trace", "1.0.0",
             "GIBO's acquisition: minus the trace of the posterior gradient covariance at the iterate after "
             "adding the candidate (and the points already chosen for the batch)",
             "Müller, von Rohr & Trimpe (2021), Local policy search with Bayesian optimization, Sec. 4.2 (Eq. 7); "
-            "SPEC §1")
+            "Sopa et al., Scalable Differentially Private Bayesian Optimization, §3.1")

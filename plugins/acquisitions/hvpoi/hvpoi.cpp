@@ -113,5 +113,4 @@ DPBO_PLUGIN(HypervolumePoi, "hvpoi", "1.0.0",
             "hypervolume-based probability of improvement for two outputs: P(not dominated by the front), exact "
             "over the front's staircase cells, times the hypervolume the predicted medians add w.r.t. the "
             "reference point (in the objective's units)",
-            "Couckuyt, Deschrijver & Dhaene, J. Global Optim. 60 (2014); Avent et al., DPareto (2020), eq. 1-3; "
-            "SPEC §3")
+            "Couckuyt, Deschrijver & Dhaene, J. Global Optim. 60 (2014); Avent et al., DPareto (2020), eq. 1-3")

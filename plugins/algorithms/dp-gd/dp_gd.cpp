@@ -277,5 +277,5 @@ private:
 DPBO_PLUGIN(DpGd, "dp-gd", "1.0.0",
             "DP-GD: noisy gradient descent on per-record gradients clipped to B, Gaussian noise 2B√T/(nμ) per step; "
             "the whole path is μ-GDP",
-            "the DP-GIBO paper's baseline (seed 000, section 4.2 and appendix C.2; Avella-Medina et al. 2023); "
-            "SPEC §1 and §5")
+            "the DP-GIBO paper's baseline (Sopa et al., §4.2 and appendix C.2 of the earlier version; "
+            "Avella-Medina et al. 2023)")

@@ -151,6 +151,5 @@ private:
 DPBO_PLUGIN(DpGibo, "dp-gibo", "1.0.0",
             "DP-GIBO: μ-GDP local Bayesian optimisation by noisy gradient steps on per-record-clipped GP "
             "gradient estimates (adaptive or fixed batches)",
-            "Sopa, Marusic & Avella-Medina, Scalable differentially private Bayesian optimization "
-            "(seed 003, Algorithm 1; "
-            "seed 000, Algorithms 1-2); SPEC §1")
+            "Sopa, Marusic, Avella-Medina & Cunningham, Scalable Differentially Private Bayesian Optimization, §3.1, "
+            "Algorithm 1 (the earlier version's Algorithms 1-2)")

@@ -70,4 +70,4 @@ DPBO_PLUGIN(DpUcb, "dp-ucb", "1.0.0",
             "release conditional on Assumption 1), noise-free (Algorithm 2, likewise) and lipschitz (Algorithm 3, "
             "epsilon-DP under the objective's declared Assumption-2 constants)",
             "Kusner, Gardner, Garnett & Weinberger (2015), Differentially Private Bayesian Optimization, ICML, "
-            "Algorithms 1-3; SPEC §2")
+            "§3-5, Algorithms 1-3")

@@ -3,7 +3,8 @@
 // the t-th observation at candidate x adds the column v_t = Cov_{t−1}(Λ, x)/√(σ²_{t−1}(x) + σ²) of a
 // pivoted-Cholesky-style factor V, and then
 //   σ²_t = σ²_{t−1} − v_t²,   μ_t = μ_{t−1} + v_t·(y_t − μ_{t−1}(x))/√(σ²_{t−1}(x) + σ²)
-// (sequential conditioning of a Gaussian; SPEC §0's posterior, computed without refactorising).
+// (sequential conditioning of a Gaussian; the GP posterior of Rasmussen & Williams 2006, ch. 2,
+// computed without refactorising).
 // T observations cost O(|Λ| T²) and hold |Λ|·T doubles, which Kusner et al.'s Algorithm 1 needs at
 // |Λ| = 10⁴ (the whole posterior over Λ at every step). The prior mean is 0 (Algorithm 1, line 2).
 #include <cstddef>

@@ -159,4 +159,4 @@ DPBO_PLUGIN(DPareto, "dpareto", "1.0.0",
             "reproduces GPflowOpt's reference for the acquisition only, reports keep v†; not private: the front "
             "is for trusted analysts, each point's ε is the learner's, not this run's)",
             "Avent, González, Diethe, Paleyes & Balle, Automatic Discovery of Privacy–Utility Pareto Fronts, PoPETs "
-            "2020, Algorithm 2; Couckuyt et al. 2014; SPEC §3")
+            "2020, §3.2, Algorithm 2; Couckuyt et al. 2014")

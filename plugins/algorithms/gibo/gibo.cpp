@@ -360,4 +360,4 @@ DPBO_PLUGIN(Gibo, "gibo", "1.0.0",
             "GIBO: local Bayesian optimisation by gradient ascent on a GP's posterior mean gradient, acquiring the "
             "points most informative about the gradient (not private)",
             "Müller, von Rohr & Trimpe (2021), Local policy search with Bayesian optimization, NeurIPS, Algorithm 1; "
-            "reference implementation sarmueller/gibo; SPEC §5 (baselines)")
+            "reference implementation sarmueller/gibo")

@@ -20,4 +20,4 @@ public:
 
 DPBO_PLUGIN(GpEi, "gp-ei", "1.0.0",
             "GP-EI: Bayesian optimisation with expected improvement, over a box or a candidate set (not private)",
-            "Jones, Schonlau & Welch (1998); SPEC §5 (baselines)")
+            "Jones, Schonlau & Welch (1998)")

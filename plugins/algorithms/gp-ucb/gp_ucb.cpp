@@ -20,4 +20,4 @@ public:
 
 DPBO_PLUGIN(GpUcb, "gp-ucb", "1.0.0",
             "GP-UCB: Bayesian optimisation with an upper confidence bound, over a box or a candidate set (not private)",
-            "Srinivas, Krause, Kakade & Seeger (2010), Algorithm 1; SPEC §5 (baselines)")
+            "Srinivas, Krause, Kakade & Seeger (2010), Algorithm 1")

@@ -139,4 +139,4 @@ private:
 DPBO_PLUGIN(GridSearch, "grid-search", "1.0.0",
             "full factorial grid over a box (or every candidate of a finite set); best point "
             "released, privately when a mechanism is attached",
-            "SPEC §5 (baselines); DPareto (Avent et al. 2020) §5 grid-search comparison")
+            "the grid-search baseline of DPareto (Avent et al. 2020), §4.3")

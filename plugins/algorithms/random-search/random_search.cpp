@@ -99,4 +99,4 @@ DPBO_PLUGIN(RandomSearch, "random-search", "1.0.0",
             "random search over a box (uniform or per-dimension distributions) or a candidate set; best "
             "point (one output) or Pareto front (several) released, "
             "privately when a mechanism is attached",
-            "Bergstra & Bengio (2012), JMLR 13; SPEC §5 (baselines); Avent et al. (2020), Tables 3-4")
+            "Bergstra & Bengio (2012), JMLR 13; Avent et al. (2020), §4.3 and Tables 3-4")

@@ -149,4 +149,4 @@ DPBO_PLUGIN(BoltOnLogreg, "bolt-on-logreg", "1.0.0",
             "the test error averaged over 50 trainings; regularisation gamma in [1e-4, 1], noise sigma in [0.1, 10]; "
             "the output noise here measures utility only and is drawn by a statistical sampler",
             "Avent et al. (2020), §2 and Fig. 1; Wu, Li, Kumar, Chaudhuri, Jha & Naughton (2017), Algorithm 2; "
-            "Balle & Wang (2018), Thm. 8; SPEC §3")
+            "Balle & Wang (2018), Thm. 8")

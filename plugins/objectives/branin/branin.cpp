@@ -59,4 +59,4 @@ private:
 
 DPBO_PLUGIN(Branin, "branin", "1.0.0",
             "Branin-Hoo on [-5,10]x[0,15], three global minima of 5/(4 pi), optional noise",
-            "Dixon & Szegő (1978); SPEC §4 (PO-GP-UCB experiments)")
+            "Dixon & Szegő (1978); Kharkovskii, Dai & Low (2020), §4 and appendix A (PO-GP-UCB experiments)")

@@ -202,4 +202,4 @@ private:
 DPBO_PLUGIN(CommandObjective, "command", "1.0.0",
             "any program as an objective, over the dpbo-objective line-JSON protocol (space, outputs and records "
             "declared by the program; values, several outputs and per-record values answered per batch)",
-            "issue 15: objectives in any language")
+            "dpbo's own dpbo-objective protocol (docs/objectives.md): objectives in any language")

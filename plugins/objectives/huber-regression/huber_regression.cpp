@@ -1,4 +1,4 @@
-// Robust linear regression (DP-GIBO, SPEC §1): n sensitive records (x_i, y_i) with x_i ~ N(0, I_d),
+// Robust linear regression (DP-GIBO: Sopa et al., §4.2): n sensitive records (x_i, y_i) with x_i ~ N(0, I_d),
 // e_i ~ N(0, 1), y_i = x_iᵀθ* + e_i, θ* = true_value·1, and the per-record loss
 //   L(θ, (x_i, y_i)) = ρ_c(y_i − x_iᵀθ) · w_i,   w_i = min(1, 2/‖x_i‖²),
 // ρ_c(r) = r²/2 for |r| ≤ c, c|r| − c²/2 otherwise. The weight bounds every per-record gradient,
@@ -275,4 +275,5 @@ private:
 DPBO_PLUGIN(HuberRegression, "huber-regression", "1.0.0",
             "robust linear regression: mean over n records of the weighted Huber loss ρ_c(y_i − x_iᵀθ)·min(1, 2/‖x_i‖²) "
             "on synthetic Gaussian data; minimum at the exact empirical minimiser",
-            "DP-GIBO (seeds 000/003), section 4.2 and appendix C.2: linear regression with the Huber loss; SPEC §1")
+            "Sopa, Marusic, Avella-Medina & Cunningham, Scalable Differentially Private Bayesian Optimization, "
+            "§4.2 and appendix C.2 (appendix E.4 of the newer version): linear regression with the Huber loss")

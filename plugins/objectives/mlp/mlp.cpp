@@ -40,7 +40,7 @@ public:
                                                            "(Algorithm 4)")
             .integer("max_epochs", {.fallback = 64, .lower = 2, .upper = 400,
                                     .doc = "upper end of the epochs dimension (Table 1: 400; cut so that a search fits "
-                                           "in about an hour here, see the README)"})
+                                           "in about an hour here, see docs/methods/dpareto.md)"})
             .real("delta", {.fallback = 1e-5, .lower = 0.0, .upper = 1.0, .lower_inclusive = false,
                             .upper_inclusive = false, .doc = "δ at which ε is reported (paper: 1e-5)"});
         mlp::add_mnist_split_parameters(schema, kLargestLot);
@@ -119,4 +119,4 @@ DPBO_PLUGIN(MlpOracle, "mlp", "1.0.0",
             "(max_epochs); the network computes in single precision and its noise is drawn by a statistical sampler, "
             "since it measures utility only (no model is released)",
             "Avent et al. (2020), Algorithms 3-4, Tables 1 and 3; Abadi et al. (2016); Wang, Balle & "
-            "Kasiviswanathan (2019), Thm. 9; He et al. (2015); SPEC §3")
+            "Kasiviswanathan (2019), Thm. 9; He et al. (2015)")

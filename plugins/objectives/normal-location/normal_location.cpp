@@ -1,4 +1,4 @@
-// Location of the Normal model (DP-GIBO, SPEC §1): n sensitive records x_i ~ N(m·1, I_d) and the
+// Location of the Normal model (DP-GIBO: Sopa et al., §4.1): n sensitive records x_i ~ N(m·1, I_d) and the
 // per-record loss L(θ, x_i) = ½‖x_i − θ‖², so f(θ) = (1/2n) Σ ‖x_i − θ‖² = ½‖θ − x̄‖² + f(x̄) is
 // minimised by the MLE x̄. The records are drawn once, at construction, from their own generator
 // ExperimentRng(data_seed): one call normal(n, d) (Armadillo fills it column by column), plus m.
@@ -133,4 +133,5 @@ private:
 
 DPBO_PLUGIN(NormalLocation, "normal-location", "1.0.0",
             "location of the Normal model: mean of ½‖x_i − θ‖² over n records x_i ~ N(m·1, I_d); minimum at the MLE x̄",
-            "DP-GIBO (seeds 000/003), appendix C.1 / E: location of the Normal model; SPEC §1")
+            "Sopa, Marusic, Avella-Medina & Cunningham, Scalable Differentially Private Bayesian Optimization, "
+            "§4.1 and appendix C.1 (appendix E.3 of the newer version): location of the Normal model")

@@ -122,4 +122,4 @@ DPBO_PLUGIN(SparseVectorOracle, "svt", "1.0.0",
             "integer cutoff C in [1, 30]; the Laplace noise here measures utility only and is drawn by a "
             "statistical sampler",
             "Avent, Gonzalez, Diethe, Paleyes, Balle (2020), Algorithm 1 and Appendix B; "
-            "Lyu, Su & Li (2017), Alg. 7 / Thm. 4; SPEC §3")
+            "Lyu, Su & Li (2017), Alg. 7 / Thm. 4")

@@ -430,4 +430,5 @@ private:
 DPBO_PLUGIN(GpSurrogate, "gp", "1.0.0",
             "Gaussian-process regression: rbf, Matérn 5/2 or polynomial kernels, posterior gradients, O(n²) "
             "appends, marginal-likelihood fitting",
-            "Rasmussen & Williams (2006), ch. 2 and 5; SPEC §0")
+            "Rasmussen & Williams (2006), ch. 2 and 5; posterior gradients as in Sopa et al., Scalable Differentially "
+            "Private Bayesian Optimization, §2.4 of the earlier version")

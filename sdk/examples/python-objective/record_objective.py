@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """A record-decomposable objective in Python for dpbo's `command` objective (the dpbo-objective
-protocol, README "Objectives in any language"), standard library only.
+protocol, docs/objectives.md "Objectives in any language"), standard library only.
 
 The sensitive data are n records x_i drawn from N(1, I_d) with a fixed seed; the loss at θ is the
 mean of the per-record losses ½‖θ − x_i‖², minimised at the records' mean. With --outputs 2 it is a

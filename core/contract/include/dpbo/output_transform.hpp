@@ -1,6 +1,6 @@
 #pragma once
 // Monotone increasing transforms of an objective's outputs before a surrogate models them:
-// DPareto's GPs model log ε and logit(error) (SPEC §3), whose ranges are all of ℝ where ε > 0 and
+// DPareto's GPs model log ε and logit(error) (Avent et al. 2020, §3.2), whose ranges are all of ℝ where ε > 0 and
 // the error in (0, 1) are not. Inline, so a plugin needs nothing beyond the header.
 #include <cmath>
 #include <string_view>

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The README's sweep of Kusner et al.'s Algorithm 1 on synthetic-gp ("Kusner et al.: dp-ucb
-# experiments"): both synthetic-gp-noisy-*.ini configs (20 seeded repeats each) at every
+# The sweep of Kusner et al.'s Algorithm 1 on synthetic-gp (docs/methods/dp-ucb.md,
+# "Experiments"): both synthetic-gp-noisy-*.ini configs (20 seeded repeats each) at every
 # epsilon in {0.1, 0.3, 1, 3, 10} and T in {25, 50, 100}, one output folder per setting, then two
 # tables of medians over the repeats read back with `dpbo summary FOLDER --json`:
 #   1. regret of lambda~ and |v~ - max_t v_t| per selection, next to the non-private GP-UCB run's

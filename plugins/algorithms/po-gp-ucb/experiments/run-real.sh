@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# PO-GP-UCB on the two real datasets (README, "PO-GP-UCB"): simple regret for several ε with both row
+# PO-GP-UCB on the two real datasets (docs/methods/po-gp-ucb.md): simple regret for several ε with both row
 # releases, and non-private GP-UCB on the rows themselves. Usage:
 #   plugins/algorithms/po-gp-ucb/experiments/run-real.sh OUT_DIR [DPBO]
 # then summarise.py OUT_DIR. A few minutes on one core.

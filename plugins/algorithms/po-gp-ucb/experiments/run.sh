@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# PO-GP-UCB's synthetic-grid experiments (README, "PO-GP-UCB"): simple regret against iterations for
+# PO-GP-UCB's synthetic-grid experiments (docs/methods/po-gp-ucb.md): simple regret against iterations for
 # several ε and the non-private baseline (the paper's Fig. 2a), and S_50 against r at three ε whose
 # largest r with σ_min(X) ≥ ω is 10, 15 and 20 (the paper's Tables 1–3). Usage:
 #   plugins/algorithms/po-gp-ucb/experiments/run.sh OUT_DIR [DPBO]
@@ -10,7 +10,7 @@ out=${1:?usage: run.sh OUT_DIR [DPBO]}
 dpbo=${2:-$here/../../../../build/bin/dpbo}
 mkdir -p "$out"
 "$dpbo" run --config "$here/synthetic-grid-gp-ucb.ini" --out "$out/gp-ucb" > "$out/gp-ucb.log"
-# Fig. 2a: ε from e^0 to e^2.5 at r = 10 (ε ≥ e^2.30 reaches σ_min ≥ ω with these inputs; see README).
+# Fig. 2a: ε from e^0 to e^2.5 at r = 10 (ε ≥ e^2.30 reaches σ_min ≥ ω with these inputs; see docs/methods/po-gp-ucb.md).
 for log_epsilon in 0.0 0.5 1.1 1.5 2.0 2.5; do
   epsilon=$(python3 -c "import math; print(repr(math.exp($log_epsilon)))")
   for release in random-projection noisy-projection; do

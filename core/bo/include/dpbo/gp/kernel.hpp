@@ -35,7 +35,7 @@ public:
     virtual arma::mat cross(const arma::mat& a, const arma::mat& b) const = 0;
     // k(x, x) for every row of A.
     virtual arma::vec diagonal(const arma::mat& a) const = 0;
-    // ∇k(x, B): d × rows(B); column j is ∂k(x, b_j)/∂x (SPEC §0's ∇k(θ, D)).
+    // ∇k(x, B): d × rows(B); column j is ∂k(x, b_j)/∂x (∇k(θ, D) in DP-GIBO's notation, Sopa et al.).
     virtual arma::mat cross_gradient(const arma::rowvec& x, const arma::mat& b) const = 0;
     // Cov(∇f(x), ∇f(x)) = ∂²k(x, x')/∂x ∂x'ᵀ at x' = x (d × d): the prior gradient covariance.
     virtual arma::mat gradient_prior_covariance(const arma::rowvec& x) const = 0;

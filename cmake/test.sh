@@ -21,6 +21,6 @@ if [[ "${CI:-}" == true || "${DPBO_SANITIZE_TESTS:-}" == 1 ]]; then
     # Leaks are reported by LeakSanitizer at exit; halting on the first error keeps the report readable.
     ASAN_OPTIONS=${ASAN_OPTIONS:-halt_on_error=1:detect_leaks=1} \
     UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
-        ctest --test-dir "$asan_dir" --output-on-failure -j2 -R '^unit: ' || status=$?
+        ctest --test-dir "$asan_dir" --output-on-failure -j2 -R '^unit:' || status=$?
 fi
 exit $status

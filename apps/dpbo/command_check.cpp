@@ -7,6 +7,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdlib>
+
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -53,10 +55,20 @@ ConformanceReport check_in_child(PluginRegistry& registry, ModuleKind kind, cons
     if (::pipe(fds) != 0) throw RunError(fmt::format("dpbo check: cannot make a pipe: {}", std::strerror(errno)));
     std::cout.flush();
     std::cerr.flush();
+    // The child's stderr goes to a file of its own: the module call guard's report of a fatal signal
+    // (naming the check it was in) becomes the failed check's detail.
+    char stderr_path[] = "/tmp/dpbo-check-XXXXXX";
+    const int stderr_fd = ::mkstemp(stderr_path);
+    if (stderr_fd < 0) throw RunError(fmt::format("dpbo check: cannot make a temporary file: {}", std::strerror(errno)));
     const pid_t child = ::fork();
-    if (child < 0) throw RunError(fmt::format("dpbo check: cannot fork: {}", std::strerror(errno)));
+    if (child < 0) {
+        ::close(stderr_fd);
+        ::unlink(stderr_path);
+        throw RunError(fmt::format("dpbo check: cannot fork: {}", std::strerror(errno)));
+    }
     if (child == 0) {
         ::close(fds[0]);
+        ::dup2(stderr_fd, 2);
         std::string text;
         try {
             text = report_json(check_module(registry, kind, name, parameters)).dump();
@@ -94,6 +106,14 @@ ConformanceReport check_in_child(PluginRegistry& registry, ModuleKind kind, cons
     int status = 0;
     while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
     }
+    std::string printed;
+    if (::lseek(stderr_fd, 0, SEEK_SET) == 0) {
+        for (ssize_t n; (n = ::read(stderr_fd, buffer, sizeof buffer)) > 0;) printed.append(buffer, static_cast<std::size_t>(n));
+    }
+    ::close(stderr_fd);
+    ::unlink(stderr_path);
+    while (!printed.empty() && (printed.back() == '\n' || printed.back() == ' ')) printed.pop_back();
+    if (const auto last = printed.rfind('\n'); last != std::string::npos) printed = printed.substr(last + 1);
     ConformanceReport report{kind, name, {}};
     if (timed_out) {
         report.checks.push_back({"finishes its checks in time", false,
@@ -102,8 +122,8 @@ ConformanceReport check_in_child(PluginRegistry& registry, ModuleKind kind, cons
     }
     if (WIFSIGNALED(status)) {
         report.checks.push_back({"survives its checks", false,
-                                 fmt::format("the module's code died of signal {} ({}); the line above names the check",
-                                             WTERMSIG(status), ::strsignal(WTERMSIG(status)))});
+                                 fmt::format("the module's code died of signal {} ({}){}", WTERMSIG(status),
+                                             ::strsignal(WTERMSIG(status)), printed.empty() ? "" : ": " + printed)});
         return report;
     }
     const json parsed = json::parse(text, nullptr, false);
@@ -136,7 +156,8 @@ int command_check(const std::vector<std::string>& arguments) {
     options.add_options()
         ("file", po::value(&files)->composing(), "a plugin file to check (positional, repeatable)")
         ("set", po::value(&settings)->composing(),
-         "KEY=VALUE: a parameter for the modules checked (e.g. file=data.csv for an objective that reads one)")
+         "KEY=VALUE: a parameter for every module checked; MODULE.KEY=VALUE: for the module of that name only "
+         "(e.g. --set gaussian.mu=1, --set table.file=data.csv)")
         ("timeout", po::value(&timeout), "seconds one module's checks may take before it is killed (default 300)");
     options.add(common_options(common));
     po::positional_options_description positional;
@@ -154,13 +175,26 @@ int command_check(const std::vector<std::string>& arguments) {
     }
     if (files.empty()) throw ValidationError("check needs at least one plugin file (dpbo check FILE.so)");
     if (!(timeout > 0)) throw ValidationError(fmt::format("--timeout {} must be > 0 seconds", timeout));
-    std::map<std::string, std::string> parameters;
+    // KEY=VALUE for every module checked; MODULE.KEY=VALUE for the module of that name only.
+    std::map<std::string, std::string> for_all;
+    std::map<std::string, std::map<std::string, std::string>> for_module;
     for (const auto& setting : settings) {
         const auto equals = setting.find('=');
         if (equals == std::string::npos || equals == 0)
-            throw ValidationError(fmt::format("--set '{}': expected KEY=VALUE", setting));
-        parameters[setting.substr(0, equals)] = setting.substr(equals + 1);
+            throw ValidationError(fmt::format("--set '{}': expected KEY=VALUE or MODULE.KEY=VALUE", setting));
+        const std::string key = setting.substr(0, equals);
+        const std::string value = setting.substr(equals + 1);
+        if (const auto dot = key.find('.'); dot != std::string::npos && dot > 0 && dot + 1 < key.size())
+            for_module[key.substr(0, dot)][key.substr(dot + 1)] = value;
+        else
+            for_all[key] = value;
     }
+    const auto parameters_for = [&](const std::string& module) {
+        std::map<std::string, std::string> parameters = for_all;
+        if (const auto it = for_module.find(module); it != for_module.end())
+            for (const auto& [key, value] : it->second) parameters[key] = value;
+        return parameters;
+    };
 
     PluginRegistry registry;
     std::vector<fs::path> paths;
@@ -191,7 +225,8 @@ int command_check(const std::vector<std::string>& arguments) {
         for (const LoadedPlugin& plugin : registry.plugins()) {
             if (plugin.path != path) continue;
             any = true;
-            const auto report = check_in_child(registry, plugin.manifest.kind, plugin.manifest.name, parameters,
+            const auto report = check_in_child(registry, plugin.manifest.kind, plugin.manifest.name,
+                                               parameters_for(plugin.manifest.name),
                                                std::chrono::seconds(static_cast<long>(std::ceil(timeout))));
             checks += report.checks.size();
             failed += report.failures();

@@ -23,17 +23,25 @@ std::string plugin(const char* directory, const std::string& file) {
 }  // namespace
 
 TEST_CASE("cli check: shipped mechanisms, a selection, a row release and an accountant conform") {
+    // A private release has no default privacy parameters: each is given for its module alone.
     const auto r = run_dpbo({"check", plugin(DPBO_TEST_PLUGIN_DIR, "mechanism-gaussian.so"),
                              plugin(DPBO_TEST_PLUGIN_DIR, "mechanism-laplace.so"),
                              plugin(DPBO_TEST_PLUGIN_DIR, "selection-exponential.so"),
                              plugin(DPBO_TEST_PLUGIN_DIR, "row-release-noisy-projection.so"),
-                             plugin(DPBO_TEST_PLUGIN_DIR, "accountant-rdp.so")});
+                             plugin(DPBO_TEST_PLUGIN_DIR, "accountant-rdp.so"), "--set", "gaussian.mu=1", "--set",
+                             "laplace.epsilon=1", "--set", "exponential.epsilon=0.5"});
     CAPTURE(r.out);
     CAPTURE(r.err);
     CHECK(r.exit_code == 0);
     CHECK(contains(r.out, "mechanism 'gaussian': conforms"));
     CHECK(contains(r.out, "accountant 'rdp': conforms"));
     CHECK(contains(r.out, " 0 failed"));
+
+    // Without them, the first check fails with the module's own refusal and says how to give them.
+    const auto bare = run_dpbo({"check", plugin(DPBO_TEST_PLUGIN_DIR, "mechanism-laplace.so")});
+    CHECK(bare.exit_code == 1);
+    CHECK(contains(bare.out, "FAIL created from its parameters: mechanism 'laplace': required parameter 'epsilon'"));
+    CHECK(contains(bare.out, "--set KEY=VALUE"));
 }
 
 TEST_CASE("cli check: a nonconforming mechanism and accountant are named with each broken promise, exit 1") {
@@ -64,13 +72,14 @@ TEST_CASE("cli check: an objective that breaks the evaluation contract fails it"
 
 TEST_CASE("cli check: a module that crashes is a failed check and the checker carries on") {
     const auto r = run_dpbo({"check", plugin(DPBO_TEST_HOSTILE_PLUGIN_DIR, "hostile-mechanism_segfaults.so"),
-                             plugin(DPBO_TEST_PLUGIN_DIR, "mechanism-laplace.so")});
+                             plugin(DPBO_TEST_PLUGIN_DIR, "mechanism-laplace.so"), "--set", "laplace.epsilon=1"});
     CAPTURE(r.out);
     CAPTURE(r.err);
     CHECK(r.exit_code == 1);
     CHECK(contains(r.out, "FAIL survives its checks"));
     CHECK(contains(r.out, "signal 11"));
-    CHECK(contains(r.err, "conformance check"));
+    // The module call guard's report, from the child's stderr, names the check it died in.
+    CHECK(contains(r.out, "while conformance check 'refuses to calibrate"));
     CHECK(contains(r.out, "mechanism 'laplace': conforms"));
 }
 

@@ -1,4 +1,4 @@
-// Our batched DIRECT-L (core/src/bo/batched_direct.hpp) against NLopt's GN_DIRECT_L_RAND on test
+// Our batched DIRECT-L (core/bo/src/bo/batched_direct.hpp) against NLopt's GN_DIRECT_L_RAND on test
 // functions with known optima, at the same budget; and its contract: the exact evaluation count,
 // points inside the unit cube, one batch per iteration, reproducibility for a seed.
 #include <algorithm>

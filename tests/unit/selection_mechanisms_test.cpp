@@ -206,7 +206,7 @@ TEST_CASE("selections: one candidate is always chosen") {
 
 TEST_CASE("permute-and-flip is never worse than the exponential mechanism in expected quality") {
     // McKenna & Sheldon 2020, Thm 2, on the exact distributions the chi-square tests confirm.
-    for (const arma::vec scores : {arma::vec{0.0, 1.0, 2.0, 3.0, 0.5}, arma::vec{5.0, 0.0, 0.0, 0.0},
+    for (const arma::vec& scores : {arma::vec{0.0, 1.0, 2.0, 3.0, 0.5}, arma::vec{5.0, 0.0, 0.0, 0.0},
                                    arma::vec{1.0, 1.0, 1.0}}) {
         for (const double c : {0.01, 0.5, 2.0}) {
             const auto em = exponential_distribution(scores, c);

@@ -1,6 +1,6 @@
 // dpbo-probe FILE: loads one plugin file in a process of its own and reports its manifest, so that
 // a plugin which crashes, hangs, throws or exits while loading takes down only this process. The
-// registry (core/src/host/plugin_probe.cpp) starts it with a time limit and reads the report.
+// registry (core/host/src/plugin_probe.cpp) starts it with a time limit and reads the report.
 //
 // The report goes to file descriptor 3, one line per event, so that nothing the plugin prints on
 // stdout or stderr can be mistaken for it:

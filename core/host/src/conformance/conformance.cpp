@@ -5,6 +5,7 @@
 #include "checklist.hpp"
 #include "conformance_kinds.hpp"
 #include "dpbo/accountant.hpp"
+#include "dpbo/errors.hpp"
 #include "dpbo/host/registry.hpp"
 #include "dpbo/objective.hpp"
 #include "dpbo/private_release.hpp"
@@ -29,7 +30,14 @@ ConformanceReport check_module(PluginRegistry& registry, ModuleKind kind, const 
     conformance::Checklist list(report);
     std::shared_ptr<Module> module;
     const std::string who = fmt::format("{} '{}'", to_string(kind), name);
-    if (!list.run("created from its parameters", who, [&] { module = registry.create(kind, name, parameters); }))
+    if (!list.run("created from its parameters", who, [&] {
+            try {
+                module = registry.create(kind, name, parameters);
+            } catch (const ValidationError& e) {
+                // Its own refusal of the parameters given (a mechanism has no default ε): say it as is.
+                conformance::broken("{} (give its parameters, e.g. dpbo check --set KEY=VALUE)", e.what());
+            }
+        }))
         return report;
     switch (kind) {
         case ModuleKind::Mechanism:

@@ -95,7 +95,7 @@ public:
 
 private:
     // The data, the Cholesky factor, its weights and the query cache live in
-    // core/src/gp/gaussian_process.cpp: they change with the implementation, and a plugin that saw
+    // core/bo/src/gp/gaussian_process.cpp: they change with the implementation, and a plugin that saw
     // their layout would have to be rebuilt for every such change.
     struct State;
     std::unique_ptr<State> state_;

@@ -1,6 +1,6 @@
 #pragma once
 // Reads plugin manifests where a crash cannot reach the host: each file is loaded by the probe
-// program (core/probe/dpbo_probe.cpp) in a process of its own, killed if it takes longer than the
+// program (core/host/probe/dpbo_probe.cpp) in a process of its own, killed if it takes longer than the
 // time limit. Probes run a few at a time.
 #include <chrono>
 #include <filesystem>

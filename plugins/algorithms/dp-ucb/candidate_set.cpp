@@ -90,7 +90,8 @@ arma::mat read_candidate_csv(const std::string& path, const dpbo::SearchSpace& s
     return arma::mat(values.data(), dim, values.size() / dim).t();
 }
 
-CandidateSet build_candidate_set(const DpUcbSettings& s, const dpbo::SearchSpace& space) {
+CandidateSet build_candidate_set(const DpUcbSettings& s, const dpbo::Objective& objective) {
+    const dpbo::SearchSpace& space = objective.space();
     const std::size_t dim = space.dim();
     CandidateSet set;
     if (s.candidates == "objective") {
@@ -99,8 +100,9 @@ CandidateSet build_candidate_set(const DpUcbSettings& s, const dpbo::SearchSpace
                 "{}: candidates = objective needs an objective with a finite set of points, but its space is a "
                 "box; set candidates to grid, quasi-random or the path of a CSV file",
                 kOwner));
-        require_memory(space.candidate_rows().n_rows, dim, s.budget, "the objective's candidate set");
-        set.rows = space.candidate_rows();
+        const dpbo::CandidateRows candidates = dpbo::require<dpbo::FiniteCandidates>(objective, kOwner).candidates();
+        require_memory(candidates.rows.n_rows, dim, s.budget, "the objective's candidate set");
+        set.rows = candidates.rows;
         set.description = fmt::format("the objective's own finite set of {} points", set.rows.n_rows);
         return set;
     }

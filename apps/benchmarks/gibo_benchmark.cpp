@@ -138,7 +138,7 @@ RunSummary run_one(std::size_t dim, std::uint64_t seed, const Options& options) 
     summary.iterations = result.trace.rows().size();
     summary.evaluations = result.evaluations;
 
-    const double optimum = truth->known_optimum().value().value;
+    const double optimum = dpbo::known_optimum(*truth).value().value;
     const double start_value = true_value(*truth, truth->space().centre());
     const std::size_t first_theta = result.trace.column_index("theta[0]");
     double best = start_value;

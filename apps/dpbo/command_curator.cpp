@@ -39,7 +39,13 @@ std::shared_ptr<Objective> curator_data(PluginRegistry& registry, const JobOptio
     if (data->output_count() != 1)
         throw ValidationError(fmt::format("objective '{}' has {} outputs; the curator answers one response per row",
                                           options.objective, data->output_count()));
+    check_objective_capabilities(*data);
     return data;
+}
+
+// The curator's rows, whatever their status: the curator is the party that holds them.
+const arma::mat& curator_rows(const Objective& data) {
+    return require<FiniteCandidates>(data, "dpbo curator").candidates().rows;
 }
 
 void refuse_roles_except(const JobOptions& options, const JobSpec& job, const std::string& allowed) {
@@ -117,7 +123,7 @@ int curator_release(const std::vector<std::string>& arguments) {
                                {"parameters", role_settings == job.roles.end() ? json::object()
                                                                                : json(role_settings->second.parameters)},
                                {"norm_bound", norm_bound}};
-    release_json["objective"] = {{"name", options.objective}, {"description", data->data_description()}};
+    release_json["objective"] = {{"name", options.objective}, {"description", data_description(*data)}};
     release_json["rows"] = released.rows.n_rows;
     release_json["columns"] = released.rows.n_cols;
     release_json["privacy"] = privacy_statement_json(statement);
@@ -153,7 +159,7 @@ std::string answer_line(const std::string& line, Objective& data, ExperimentRng&
     };
     if (request.is_discarded() || !request.is_object() || !request.contains("rows") || !request["rows"].is_array())
         return refuse("expected {\"rows\":[i, j, ...]}");
-    const std::size_t n = data.space().candidate_rows().n_rows;
+    const std::size_t n = curator_rows(data).n_rows;
     arma::uvec rows(request["rows"].size());
     for (std::size_t i = 0; i < rows.n_elem; ++i) {
         const auto& row = request["rows"][i];
@@ -162,12 +168,12 @@ std::string answer_line(const std::string& line, Objective& data, ExperimentRng&
         rows(i) = row.get<arma::uword>();
     }
     if (rows.is_empty()) return json{{"values", json::array()}}.dump();
-    const arma::mat points = data.space().candidate_rows().rows(rows);
+    const arma::mat points = curator_rows(data).rows(rows);
     EvaluationRequest evaluation;
     evaluation.rng = &rng;
     Evaluations values = data.evaluate(points, evaluation);
     check_evaluation_contract(data, points, evaluation, values);
-    add_observation_noise(values.values, data.observation_noise_stddev(), evaluation, data.describe_origin());
+    add_observation_noise(values.values, observation_noise_stddev(data), evaluation, data.describe_origin());
     return json{{"values", std::vector<double>(values.values.begin(), values.values.end())}}.dump();
 }
 
@@ -216,7 +222,7 @@ int curator_answer(const std::vector<std::string>& arguments) {
     const bool maximise = data->outputs().front().sense == Sense::Maximise;
     std::cout << json{{"protocol", "dpbo-curator"},
                       {"version", 1},
-                      {"rows", data->space().candidate_rows().n_rows},
+                      {"rows", curator_rows(*data).n_rows},
                       {"sense", maximise ? "maximise" : "minimise"}}
                      .dump()
               << std::endl;

@@ -37,14 +37,14 @@ std::vector<Role> algorithm_roles(PluginRegistry& registry, const LoadedPlugin& 
     }
 }
 
-// The constants an objective declares (Objective::declared_constants), read from an instance made
+// The constants an objective declares (the DeclaredConstants capability), read from an instance made
 // with default parameters; one that cannot be made so leaves them unlisted, and the listing says why.
 // Only with --constants: describing a module otherwise runs none of its code (its manifest is cached).
 std::vector<DeclaredConstant> objective_constants(PluginRegistry& registry, const LoadedPlugin& plugin,
                                                   std::string& unlisted) {
     if (plugin.manifest.kind != ModuleKind::Objective) return {};
     try {
-        return registry.create_as<Objective>(plugin.manifest.name)->declared_constants();
+        return declared_constants(*registry.create_as<Objective>(plugin.manifest.name));
     } catch (const std::exception& e) {
         unlisted = e.what();
         return {};

@@ -156,7 +156,7 @@ int study_create(const std::vector<std::string>& arguments) {
     json out{{"study", file}, {"job", study.job()}, {"names", names_json(study)}, {"outputs", json::array()}};
     for (const Output& o : study.objective().outputs())
         out["outputs"].push_back({{"name", o.name}, {"sense", to_string(o.sense)}});
-    out["records"] = study.objective().record_count();
+    out["records"] = record_count(study.objective());
     out["first_batch_trials"] = study.trials().size();
     if (common.json) {
         print_json(out);

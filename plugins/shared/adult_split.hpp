@@ -25,7 +25,7 @@ void add_adult_split_parameters(ParameterSchema& schema, std::int64_t least_trai
 struct AdultSplit {
     SparseRows training;
     SparseRows test;
-    std::string description;  // one line for Objective::data_description (no figure from the rows)
+    std::string description;  // one line for SensitiveData::data_description (no figure from the rows)
 };
 
 // Reads and scales both splits as the parameters say (errors name `owner`, the key and the file).

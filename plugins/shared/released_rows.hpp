@@ -34,13 +34,14 @@ private:
     std::unordered_map<std::string, arma::uword> index_;
 };
 
-class ReleasedRowsObjective : public Objective {
+// Its rows are a release already made: released (FiniteCandidates says so).
+class ReleasedRowsObjective : public Objective, public FiniteCandidates {
 public:
     ReleasedRowsObjective(const arma::mat& released, Sense sense, std::string owner);
 
     const SearchSpace& space() const final { return space_; }
     Sense sense() const final { return sense_; }
-    bool candidates_are_public() const final { return true; }
+    CandidateRows candidates() const final { return {space_.candidate_rows(), RowStatus::Released}; }
     Evaluations evaluate(const arma::mat& points, const EvaluationRequest& request) final;
 
 protected:

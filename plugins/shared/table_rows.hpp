@@ -79,13 +79,19 @@ std::string shipped_or_given_file(const ParameterSet& parameters, const std::str
 // A maximised objective over a table's rows: the value of a row is its response, found by the row's
 // exact features; the known optimum is the largest response. Figures computed from the rows (how
 // many were clipped, dropped, duplicated) are reference values, never part of the description.
-class TableObjective : public Objective {
+// Its rows are the sensitive data: FiniteCandidates says so.
+class TableObjective : public Objective,
+                       public FiniteCandidates,
+                       public ObservationNoise,
+                       public HasKnownOptimum,
+                       public SensitiveData {
 public:
     TableObjective(TableRows table, std::vector<Dimension> features, double noise_stddev, std::string owner,
                    std::string description);
     const SearchSpace& space() const override { return space_; }
     Sense sense() const override { return Sense::Maximise; }
     Evaluations evaluate(const arma::mat& points, const EvaluationRequest& request) override;
+    CandidateRows candidates() const final { return {space_.candidate_rows(), RowStatus::Sensitive}; }
     double observation_noise_stddev() const override { return noise_stddev_; }
     std::optional<KnownOptimum> known_optimum() const override;
     std::string data_description() const override { return description_; }

@@ -8,7 +8,7 @@
 
 namespace {
 
-class MeanMismatch final : public broken_cases::Sphere {
+class MeanMismatch final : public broken_cases::Sphere, public dpbo::RecordDecomposable {
 public:
     using Sphere::Sphere;
     std::size_t record_count() const override { return 3; }

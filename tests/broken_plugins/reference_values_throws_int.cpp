@@ -5,10 +5,11 @@
 #include "sphere_objective.hpp"
 
 namespace {
-class ReferenceThrowsInt : public broken_cases::Sphere {
+class ReferenceThrowsInt : public broken_cases::Sphere, public dpbo::SensitiveData {
 public:
     using Sphere::Sphere;
     using Sphere::schema;
+    std::string data_description() const override { return {}; }
     std::vector<dpbo::ReleasedValue> reference_values() const override { throw 7; }
 };
 }  // namespace

@@ -94,6 +94,14 @@ arma::mat trace_vectors(const Trace& trace, const std::string& prefix, std::size
     return rows;
 }
 
+arma::mat record_gradients(const Objective& objective, const arma::rowvec& point) {
+    return require<RecordGradients>(objective, "the test").record_gradients(point);
+}
+
+std::optional<double> declared_constant(const Objective& objective, std::string_view name) {
+    return require<DeclaredConstants>(objective, "the test").declared_constant(name);
+}
+
 const arma::mat& named_value(const std::vector<ReleasedValue>& values, const std::string& name) {
     const auto found =
         std::find_if(values.begin(), values.end(), [&](const ReleasedValue& v) { return v.name == name; });

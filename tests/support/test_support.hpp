@@ -4,7 +4,9 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <armadillo>
@@ -66,6 +68,10 @@ arma::vec trace_column(const Trace& trace, const std::string& name);
 arma::mat trace_vectors(const Trace& trace, const std::string& prefix, std::size_t dim);
 // The value called `name` among a result's released or evaluation-only values; fails the test when absent.
 const arma::mat& named_value(const std::vector<ReleasedValue>& values, const std::string& name);
+// The objective's per-record gradients and declared constants, through its capabilities
+// (RecordGradients, DeclaredConstants): a ValidationError naming the objective when it lacks one.
+arma::mat record_gradients(const Objective& objective, const arma::rowvec& point);
+std::optional<double> declared_constant(const Objective& objective, std::string_view name);
 
 struct CommandResult {
     int exit_code = -1;

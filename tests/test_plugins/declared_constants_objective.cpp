@@ -16,7 +16,7 @@
 
 namespace {
 
-class DeclaredConstants final : public dpbo::Objective {
+class DeclaredConstants final : public dpbo::Objective, public dpbo::DeclaredConstants {
 public:
     static dpbo::ParameterSchema schema() {
         dpbo::ParameterSchema schema;

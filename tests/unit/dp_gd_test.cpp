@@ -76,9 +76,9 @@ std::string refusal(dpbo::Objective& objective, const Parameters& parameters) {
 }
 
 // A record-decomposable objective with a chosen space, for the refusals.
-class ShapedObjective final : public dpbo::Objective {
+class ShapedObjective : public dpbo::Objective, public dpbo::RecordDecomposable {
 public:
-    ShapedObjective(dpbo::SearchSpace space, bool gradients) : space_(std::move(space)), gradients_(gradients) {}
+    explicit ShapedObjective(dpbo::SearchSpace space) : space_(std::move(space)) {}
     const dpbo::SearchSpace& space() const override { return space_; }
     dpbo::Evaluations evaluate(const arma::mat& points, const dpbo::EvaluationRequest& request) override {
         dpbo::Evaluations result;
@@ -88,12 +88,16 @@ public:
         return result;
     }
     std::size_t record_count() const override { return 3; }
-    bool provides_record_gradients() const override { return gradients_; }
-    arma::mat record_gradients(const arma::rowvec& point) const override { return arma::repmat(2.0 * point, 3, 1); }
 
 private:
     dpbo::SearchSpace space_;
-    bool gradients_;
+};
+
+// The same with per-record gradients.
+class ShapedWithGradients final : public ShapedObjective, public dpbo::RecordGradients {
+public:
+    using ShapedObjective::ShapedObjective;
+    arma::mat record_gradients(const arma::rowvec& point) const override { return arma::repmat(2.0 * point, 3, 1); }
 };
 
 }  // namespace
@@ -103,7 +107,7 @@ TEST_CASE("dp-gd: with a huge mu and no clipping it converges to the known optim
         auto objective = dpbo::test::make<dpbo::Objective>("normal-location");
         // Record gradients θ − x_i stay below 20 in the box, so B = 100 never clips; σ = 2·100·10/(50·1e9).
         const auto result = run_dp_gd(*objective, {{"mu", "1e9"}, {"clipping_bound", "100"}, {"lr", "0.5"}}, 3);
-        const arma::rowvec mle = objective->known_optimum()->points.row(0);
+        const arma::rowvec mle = dpbo::known_optimum(*objective)->points.row(0);
         CHECK(arma::norm(named_value(result.released, "theta_final") - mle) < 1e-6);
         CHECK(named_value(result.evaluation_only, "distance_to_optimum")(0) < 1e-6);
         CHECK(arma::accu(trace_column(result.trace, "clipped_records")) == 0.0);
@@ -113,7 +117,7 @@ TEST_CASE("dp-gd: with a huge mu and no clipping it converges to the known optim
         // Per-record gradients are at most c√2 ≈ 1.41 in norm, so B = 10 never clips.
         const auto result = run_dp_gd(
             *objective, {{"mu", "1e9"}, {"clipping_bound", "10"}, {"lr", "0.5"}, {"iterations", "400"}}, 3);
-        const arma::rowvec optimiser = objective->known_optimum()->points.row(0);
+        const arma::rowvec optimiser = dpbo::known_optimum(*objective)->points.row(0);
         CHECK(arma::norm(named_value(result.released, "theta_final") - optimiser) < 1e-6);
         CHECK(named_value(result.evaluation_only, "simple_regret")(0) < 1e-10);
     }
@@ -122,7 +126,7 @@ TEST_CASE("dp-gd: with a huge mu and no clipping it converges to the known optim
 TEST_CASE("dp-gd: the first step is theta0 - lr * gradient (plain) and lr * sign (AdaGrad)") {
     auto objective = dpbo::test::make<dpbo::Objective>("normal-location");
     const arma::rowvec theta0 = {1.0, 2.0, 3.0, -1.0, 0.0};
-    const arma::rowvec mle = objective->known_optimum()->points.row(0);
+    const arma::rowvec mle = dpbo::known_optimum(*objective)->points.row(0);
     const Parameters base = {{"mu", "1e9"}, {"clipping_bound", "100"}, {"iterations", "5"}, {"theta0", "1,2,3,-1,0"}};
     Parameters plain = base;
     plain["lr"] = "0.25";
@@ -211,7 +215,7 @@ TEST_CASE("dp-gd: trace columns are released or marked evaluation-only, and agre
     const arma::vec values = trace_column(result.trace, "objective_value");
     const arma::vec steps = trace_column(result.trace, "step_norm");
     const arma::vec distances = trace_column(result.trace, "distance_to_optimum");
-    const arma::rowvec optimiser = objective->known_optimum()->points.row(0);
+    const arma::rowvec optimiser = dpbo::known_optimum(*objective)->points.row(0);
     for (arma::uword t = 0; t < thetas.n_rows; ++t) {
         CAPTURE(t);
         CHECK(std::abs(values(t) - value_at(*objective, thetas.row(t))) <= 1e-12);
@@ -330,24 +334,23 @@ TEST_CASE("dp-gd: refuses objectives it cannot run on, and bad settings, naming 
     auto quadratic = dpbo::test::make<dpbo::Objective>("quadratic");
     CHECK(mentions(refusal(*quadratic, {}), "not record-decomposable"));
 
-    ShapedObjective no_gradients(dpbo::SearchSpace::uniform_box(2, -1.0, 1.0), false);
+    ShapedObjective no_gradients(dpbo::SearchSpace::uniform_box(2, -1.0, 1.0));
     CHECK(mentions(refusal(no_gradients, {}), "no per-record gradients"));
 
-    ShapedObjective finite(dpbo::SearchSpace::candidates(arma::mat{{0.0, 0.0}, {1.0, 1.0}}), true);
+    ShapedWithGradients finite(dpbo::SearchSpace::candidates(arma::mat{{0.0, 0.0}, {1.0, 1.0}}));
     CHECK(mentions(refusal(finite, {}), "finite candidate set"));
 
-    ShapedObjective logarithmic(dpbo::SearchSpace::box({{"a", 0.0, 1.0}, {"rate", 1e-3, 1.0, dpbo::Scale::Log}}),
-                                true);
+    ShapedWithGradients logarithmic(dpbo::SearchSpace::box({{"a", 0.0, 1.0}, {"rate", 1e-3, 1.0, dpbo::Scale::Log}}));
     const std::string log_message = refusal(logarithmic, {});
     CHECK(mentions(log_message, "'rate'"));
     CHECK(mentions(log_message, "log"));
 
-    ShapedObjective integer(
-        dpbo::SearchSpace::box({{"a", 0.0, 1.0}, {"epochs", 1.0, 10.0, dpbo::Scale::Linear, true}}), true);
+    ShapedWithGradients integer(
+        dpbo::SearchSpace::box({{"a", 0.0, 1.0}, {"epochs", 1.0, 10.0, dpbo::Scale::Linear, true}}));
     CHECK(mentions(refusal(integer, {}), "integer"));
 
     // A box and gradients suffice.
-    ShapedObjective fine(dpbo::SearchSpace::uniform_box(2, -1.0, 1.0), true);
+    ShapedWithGradients fine(dpbo::SearchSpace::uniform_box(2, -1.0, 1.0));
     CHECK(refusal(fine, {{"iterations", "3"}}).empty());
 
     auto normal = dpbo::test::make<dpbo::Objective>("normal-location");

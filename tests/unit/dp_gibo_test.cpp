@@ -97,7 +97,7 @@ TEST_CASE("dp-gibo's per-record gradients are exact for quadratic losses under a
     // interpolates every record's quadratic loss exactly, so the clipped average (B large) is the
     // exact gradient θ − x̄ at the iterate.
     const auto objective = normal_location(50);
-    const arma::rowvec mle = objective->known_optimum()->points.row(0);
+    const arma::rowvec mle = dpbo::known_optimum(*objective)->points.row(0);
     const dpbo::RunResult result = run_dp_gibo(
         *objective,
         {{"iterations", "3"}, {"mu", "1e9"}, {"clipping_bound", "1e6"}, {"batch_size", "21"},
@@ -163,7 +163,7 @@ TEST_CASE("dp-gibo refuses objectives without records and contradictory batch se
 namespace {
 
 // L(θ, x_i) = c_i + ½‖θ − x_i‖²: per-record constant levels c_i on top of normal-location's losses.
-class OffsetQuadratic final : public dpbo::Objective {
+class OffsetQuadratic final : public dpbo::Objective, public dpbo::RecordDecomposable {
 public:
     OffsetQuadratic(const arma::mat& records, const arma::rowvec& offsets)
         : records_(records), offsets_(offsets), space_(dpbo::SearchSpace::uniform_box(records.n_cols, -5.0, 5.0)) {}

@@ -310,6 +310,18 @@ TEST_CASE("dp-ucb with the paper's exponential selection: the same statement, la
     CHECK(arma::mean(regrets) < 0.1 * uniform_regret);
 }
 
+TEST_CASE("dp-ucb refuses candidates = objective over rows that are sensitive data, naming the key and why") {
+    // loan-roi's rows are its records: Λ would be the data, λ̃ one of its rows released as it is.
+    auto loans = dpbo::test::make<dpbo::Objective>("loan-roi", {{"noise_stddev", "0.1"}});
+    const Parameters settings{{"epsilon", "1"}, {"delta", "1e-4"}, {"one_minus_k1", "0.01"}, {"lengthscale", "0.2"}};
+    CHECK_THROWS_WITH_AS(run_dp_ucb(settings, *loans, 1, 1.0),
+                         doctest::Contains("algorithm.candidates = objective would make Λ the rows of objective "
+                                           "'loan-roi'"),
+                         dpbo::ValidationError);
+    CHECK_THROWS_WITH_AS(run_dp_ucb(settings, *loans, 1, 1.0),
+                         doctest::Contains("which are sensitive data"), dpbo::ValidationError);
+}
+
 TEST_CASE("dp-ucb refuses what the paper does not allow, by name") {
     SUBCASE("noisy needs sigma > 0, noise-free sigma = 0, naming the variant and the objective") {
         auto exact = grid_gp(10, 0.0);

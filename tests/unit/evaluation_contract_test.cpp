@@ -63,8 +63,8 @@ TEST_CASE("evaluation contract: every shipped record objective meets it, noisy o
 TEST_CASE("evaluation contract: observation noise is the host's, added after the check to the values only") {
     auto exact = dpbo::test::make<dpbo::Objective>("normal-location");
     auto noisy = dpbo::test::make<dpbo::Objective>("normal-location", {{"noise_stddev", "0.5"}});
-    CHECK(exact->observation_noise_stddev() == 0.0);
-    CHECK(noisy->observation_noise_stddev() == 0.5);
+    CHECK(dpbo::observation_noise_stddev(*exact) == 0.0);
+    CHECK(dpbo::observation_noise_stddev(*noisy) == 0.5);
     const arma::mat points = {{0.5, 0.0, 0.0, 0.0, 0.0}, {1.0, 1.0, 1.0, 1.0, 1.0}};
     dpbo::EvaluationRequest request;
     request.per_record = true;

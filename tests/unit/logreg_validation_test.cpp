@@ -104,15 +104,15 @@ TEST_CASE("logreg-validation: f_V(lambda) is a function of lambda, and the shipp
     CHECK(arma::all(arma::vectorise(a.per_record == again.per_record)));
     CHECK(arma::all(arma::vectorise(a.per_record == b.per_record)));
     CHECK(first->sense() == dpbo::Sense::Maximise);
-    CHECK(first->record_count() == 400);
+    CHECK(dpbo::record_count(*first) == 400);
     CHECK(first->space().dimensions()[0].scale == dpbo::Scale::Log);
     // Accuracy falls from the well-fitted model's to the majority class's as λ grows: at λ = 1 the
     // model is all but w = 0 on the √14-scaled rows.
     CHECK(a.values(0) > 0.8);
     CHECK(a.values(0) > a.values(3));
-    CHECK(mentions(first->data_description(), "a9a"));
+    CHECK(mentions(dpbo::data_description(*first), "a9a"));
     // The evaluation-only reference is the best over a grid that includes the box's ends.
-    const auto reference = first->reference_values();
+    const auto reference = dpbo::reference_values(*first);
     REQUIRE(reference.size() == 2);
     CHECK(reference[0].value(0, 0) >= a.values(0));
     CHECK(reference[0].value(0, 0) >= a.values(3));
@@ -122,18 +122,18 @@ TEST_CASE("logreg-validation: declared constants hold on the returned gains") {
     for (const std::string gain : {"ramp", "sigmoid", "accuracy"}) {
         CAPTURE(gain);
         auto lr = objective(with(kSmall, {{"gain", gain}, {"lambda_min", "1e-3"}, {"lambda_max", "5"}}));
-        const auto l = lr->declared_constant("lipschitz");
-        CHECK(lr->declared_constant("gain_bound") == 1.0);
-        CHECK(lr->declared_constant("validation_records") == 400.0);
-        CHECK(lr->declared_constant("lambda_min") == 1e-3);
-        CHECK(lr->declared_constant("lambda_max") == 5.0);
+        const auto l = dpbo::test::declared_constant(*lr, "lipschitz");
+        CHECK(dpbo::test::declared_constant(*lr, "gain_bound") == 1.0);
+        CHECK(dpbo::test::declared_constant(*lr, "validation_records") == 400.0);
+        CHECK(dpbo::test::declared_constant(*lr, "lambda_min") == 1e-3);
+        CHECK(dpbo::test::declared_constant(*lr, "lambda_max") == 5.0);
         if (gain == "accuracy") {
             CHECK_FALSE(l.has_value());  // a 0/1 gain is not Lipschitz in w
         } else {
             REQUIRE(l.has_value());
             CHECK(*l == (gain == "ramp" ? 1.0 : 0.25));
         }
-        const double g_star = *lr->declared_constant("gain_bound");
+        const double g_star = *dpbo::test::declared_constant(*lr, "gain_bound");
         const arma::mat gains = dpbo::test::evaluate(*lr, arma::mat{1e-3, 1e-2, 0.1, 5.0}.t()).per_record;
         CHECK(arma::abs(gains).max() <= g_star);
         if (gain != "accuracy") CHECK(gains.max() <= 0.0);  // negated losses
@@ -182,8 +182,8 @@ TEST_CASE("logreg-validation: the neighbour switch flips or sets one validation 
             CHECK(arma::all(neighbour.col(i) == gains.col(i)));  // bit-identical
         }
     }
-    CHECK(mentions(flipped->data_description(), "record 3 replaced"));
-    CHECK_FALSE(mentions(drawn->data_description(), "replaced"));
+    CHECK(mentions(dpbo::data_description(*flipped), "record 3 replaced"));
+    CHECK_FALSE(mentions(dpbo::data_description(*drawn), "replaced"));
     // a9a.t's record 0 is labelled −1: setting its label to −1 changes nothing, to +1 flips it.
     auto same = objective(with(kSmall, {{"neighbour_record", "0"}, {"neighbour_value", "-1"}}));
     auto plus = objective(with(kSmall, {{"neighbour_record", "0"}, {"neighbour_value", "1"}}));

@@ -45,8 +45,8 @@ TEST_CASE("neighbour switch: replacing record i changes its losses only, for eve
         const std::size_t replaced = c.records / 2;
         auto neighbour = dpbo::test::make<dpbo::Objective>(
             c.objective, with(c.small, {{"neighbour_record", std::to_string(replaced)}}));
-        REQUIRE(drawn->record_count() == c.records);
-        REQUIRE(neighbour->record_count() == c.records);
+        REQUIRE(dpbo::record_count(*drawn) == c.records);
+        REQUIRE(dpbo::record_count(*neighbour) == c.records);
         dpbo::ExperimentRng rng(5);
         const arma::mat points = arma::join_cols(arma::mat(drawn->space().centre()), drawn->space().sample(2, rng));
         const arma::mat before = dpbo::test::evaluate(*drawn, points).per_record;
@@ -62,8 +62,8 @@ TEST_CASE("neighbour switch: replacing record i changes its losses only, for eve
         // The replacement is the adversarial default: at the box's centre (DP-GIBO's θ⁽⁰⁾) its loss is
         // above every drawn record's.
         CHECK(after(0, replaced) > before.row(0).max());
-        CHECK(mentions(neighbour->data_description(), "replaced"));
-        CHECK_FALSE(mentions(drawn->data_description(), "replaced"));
+        CHECK(mentions(dpbo::data_description(*neighbour), "replaced"));
+        CHECK_FALSE(mentions(dpbo::data_description(*drawn), "replaced"));
     }
 }
 
@@ -74,9 +74,10 @@ TEST_CASE("neighbour switch: neighbour_value sets the replacement record, and -1
     auto moved = dpbo::test::make<dpbo::Objective>("normal-location",
                                                    with(small, {{"neighbour_record", "0"}, {"neighbour_value", "3"}}));
     const arma::rowvec theta{0.5, -0.5};
-    CHECK(arma::all(arma::vectorise(drawn->record_gradients(theta) == explicit_drawn->record_gradients(theta))));
+    CHECK(arma::all(arma::vectorise(dpbo::test::record_gradients(*drawn, theta) ==
+                                    dpbo::test::record_gradients(*explicit_drawn, theta))));
     // ∇ ½‖x − θ‖² = θ − x with x = (3, 3).
-    const arma::rowvec gradient = moved->record_gradients(theta).row(0);
+    const arma::rowvec gradient = dpbo::test::record_gradients(*moved, theta).row(0);
     CHECK(gradient(0) == doctest::Approx(-2.5));
     CHECK(gradient(1) == doctest::Approx(-3.5));
 }

@@ -62,7 +62,7 @@ private:
 };
 
 // Five fixed candidates scored x + 2y, maximised: best (1, 1) with 3.
-class CandidateScores final : public dpbo::Objective {
+class CandidateScores final : public dpbo::Objective, public dpbo::FiniteCandidates, public dpbo::HasKnownOptimum {
 public:
     const dpbo::SearchSpace& space() const override { return space_; }
     dpbo::Sense sense() const override { return dpbo::Sense::Maximise; }
@@ -80,6 +80,9 @@ public:
             }
         }
         return result;
+    }
+    dpbo::CandidateRows candidates() const override {
+        return {space_.candidate_rows(), dpbo::RowStatus::DataIndependent};
     }
     std::optional<dpbo::KnownOptimum> known_optimum() const override {
         return dpbo::KnownOptimum{3.0, arma::mat{{1.0, 1.0}}};

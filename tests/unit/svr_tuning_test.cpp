@@ -204,11 +204,10 @@ TEST_CASE("svr-tuning: reads the shipped 682-row CT-slice sample of 386 columns"
 
     // The objective uses it by default, and all 682 rows can be used but not one more.
     auto objective = dpbo::test::make<dpbo::Objective>("svr-tuning", {{"features", "4"}});
-    CHECK(objective->record_count() == 482);
-    CHECK(mentions(objective->data_description(), "682 CT-slice rows in " + shipped_sample()));
-    CHECK(dpbo::test::make<dpbo::Objective>(
-              "svr-tuning", {{"features", "4"}, {"train_rows", "2"}, {"validation_rows", "680"}})
-              ->record_count() == 680);
+    CHECK(dpbo::record_count(*objective) == 482);
+    CHECK(mentions(dpbo::data_description(*objective), "682 CT-slice rows in " + shipped_sample()));
+    CHECK(dpbo::test::make<dpbo::Objective>dpbo::record_count(*(
+              "svr-tuning", {{"features", "4"}, {"train_rows", "2"}, {"validation_rows", "680"}})) == 680);
     const std::string too_many = refusal<dpbo::ValidationError>(
         {{"features", "4"}, {"train_rows", "201"}, {"validation_rows", "482"}});
     CHECK(mentions(too_many, "train_rows = 201"));
@@ -259,11 +258,10 @@ TEST_CASE("svr-tuning: a malformed table is refused naming the file and the line
     // A valid table of 5 rows is accepted (the refusals below come from the edits alone).
     const std::string valid = write_file(directory.path(), "valid.csv",
                                          table_with_bad_line(5, 0, ""));
-    CHECK(dpbo::test::make<dpbo::Objective>("svr-tuning", {{"data_file", valid},
+    CHECK(dpbo::test::make<dpbo::Objective>dpbo::record_count(*("svr-tuning", {{"data_file", valid},
                                                            {"train_rows", "2"},
                                                            {"validation_rows", "3"},
-                                                           {"features", "2"}})
-              ->record_count() == 3);
+                                                           {"features", "2"}})) == 3);
 
     std::string row_with_word = "0";
     for (std::size_t j = 0; j < kFeatures; ++j) row_with_word += j == 7 ? ",abc" : ",0.5";
@@ -306,7 +304,7 @@ TEST_CASE("svr-tuning: per-record squared errors average to the validation MSE")
     const arma::mat points = objective->space().sample(4, rng);
     const dpbo::Evaluations result = evaluate(*objective, points);
     REQUIRE(result.per_record.n_rows == 4);
-    REQUIRE(result.per_record.n_cols == objective->record_count());
+    REQUIRE(result.per_record.n_cols == dpbo::record_count(*objective));
     CHECK(result.per_record.min() >= 0.0);
     const arma::vec means = arma::mean(result.per_record, 1);
     for (arma::uword i = 0; i < 4; ++i) {

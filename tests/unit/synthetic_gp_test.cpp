@@ -77,7 +77,7 @@ TEST_CASE("synthetic-gp: defaults are GIBO's: maximise over [0,1]^10 with its le
                              "absdiff", 0.0));
     // The rule gives 0.468927 at d = 10 (and 0.666 at 20, 1.057 at 50).
     CHECK(gibo_lengthscale(10) == doctest::Approx(0.4689).epsilon(1e-3));
-    const std::string description = objective->data_description();
+    const std::string description = dpbo::data_description(*objective);
     CAPTURE(description);
     CHECK(mentions(description, "a GP-prior sample (seed 0"));
     CHECK(mentions(description, "length-scale " + six_significant_digits(gibo_lengthscale(10))));
@@ -99,14 +99,14 @@ TEST_CASE("synthetic-gp: the same seed gives the same function, another seed ano
     const arma::mat points = rng.uniform(50, 3);
     const arma::vec first_values = values_at(*first, points);
     CHECK(arma::approx_equal(first_values, values_at(*again, points), "absdiff", 0.0));
-    CHECK(first->known_optimum()->value == again->known_optimum()->value);
-    CHECK(mentions(first->data_description(), "seed 3"));
+    CHECK(dpbo::known_optimum(*first)->value == dpbo::known_optimum(*again)->value);
+    CHECK(mentions(dpbo::data_description(*first), "seed 3"));
     // Independent samples of unit prior variance (support noise 1e-6: the function stays close
     // to the prior sample): at 50 uniform points of [0,1]³, on average 0.66 apart ≈ 2.6 length-scales, the
     // differences are nearly independent N(0, ≈2); all 50 below 0.1 in size has probability
     // below 0.06^10 even if only 10 of them were independent.
     CHECK(arma::abs(first_values - values_at(*different, points)).max() > 0.1);
-    CHECK(first->known_optimum()->value != different->known_optimum()->value);
+    CHECK(dpbo::known_optimum(*first)->value != dpbo::known_optimum(*different)->value);
 }
 
 TEST_CASE("synthetic-gp: at the support points the function reproduces the prior sample") {
@@ -162,7 +162,7 @@ TEST_CASE("synthetic-gp: the known optimum beats 10 000 random points and regret
     for (const std::string sense : {"maximise", "minimise"}) {
         CAPTURE(sense);
         auto objective = synthetic({{"dim", "5"}, {"seed", "11"}, {"sense", sense}});
-        const auto optimum = objective->known_optimum();
+        const auto optimum = dpbo::known_optimum(*objective);
         REQUIRE(optimum.has_value());
         REQUIRE(optimum->points.n_rows == 1);
         objective->space().check_contains(optimum->points, "synthetic-gp optimum");
@@ -188,7 +188,7 @@ TEST_CASE("synthetic-gp: the known optimum beats 10 000 random points and regret
 
 TEST_CASE("synthetic-gp: the known optimum is a stationary point or pushes against the box") {
     auto objective = synthetic({{"dim", "5"}, {"seed", "11"}});
-    const arma::rowvec best = objective->known_optimum()->points.row(0);
+    const arma::rowvec best = dpbo::known_optimum(*objective)->points.row(0);
     // Central differences: with h = 1e-6 the truncation error h²·f'''/6 (f''' ~ σ_f/ℓ³ ≈ 40) is
     // 1e-11 and rounding 1e-16/h = 1e-10, so 1e-4 is far above both and far below the typical
     // slope σ_f/ℓ ≈ 3.
@@ -268,7 +268,7 @@ TEST_CASE("synthetic-gp: the grid is the search space and its optimum is exact")
         REQUIRE(evaluations.candidate_rows.n_elem == 225);
         CHECK(arma::all(evaluations.candidate_rows ==
                         arma::regspace<arma::uvec>(0, 224)));
-        const auto optimum = objective->known_optimum();
+        const auto optimum = dpbo::known_optimum(*objective);
         REQUIRE(optimum.has_value());
         const double extreme = sense == "maximise" ? evaluations.values.max()
                                                    : evaluations.values.min();
@@ -278,7 +278,7 @@ TEST_CASE("synthetic-gp: the grid is the search space and its optimum is exact")
         for (const double value : {evaluations.values.min(), evaluations.values.max()}) {
             CHECK(*objective->regret(value) >= 0.0);
         }
-        CHECK(mentions(objective->data_description(), "exact on the 15^2 grid"));
+        CHECK(mentions(dpbo::data_description(*objective), "exact on the 15^2 grid"));
     }
 }
 

@@ -24,7 +24,10 @@ CuratorRelease release_objective_rows(const Objective& data, RowRelease& release
                                  norm_bound),
                      out.covered_change);
     release.calibrate(1.0);
-    RowReleaseOutcome outcome = release.release(scaling.apply(data.space().candidate_rows()), ledger,
+    // The rows are released privately whatever their status; they are read, as every reader of
+    // candidate rows reads them, through FiniteCandidates.
+    const CandidateRows candidates = require<FiniteCandidates>(data, owner).candidates();
+    RowReleaseOutcome outcome = release.release(scaling.apply(candidates.rows), ledger,
                                                 fmt::format("the rows of {}", data.describe_origin()));
     out.rows = std::move(outcome.rows);
     out.evaluation_only = std::move(outcome.evaluation_only);

@@ -69,7 +69,7 @@ Evaluations Evaluator::evaluate(Objective& objective, const arma::mat& points, c
     const std::string who = objective.describe_origin();
     const auto [record_count, noise_stddev] = call_into_module(who, "describing itself", [&] {
         objective.space().check_contains(points, "evaluation request");
-        return std::pair{objective.record_count(), objective.observation_noise_stddev()};
+        return std::pair{dpbo::record_count(objective), dpbo::observation_noise_stddev(objective)};
     });
     if (request.per_record && record_count == 0)
         throw ValidationError(fmt::format("{} is not record-decomposable: it cannot return per-record values", who));

@@ -62,7 +62,7 @@ void check_evaluation_contract(const Objective& objective, const arma::mat& poin
                 throw refuse(fmt::format("output '{}' at point {} {} is {}", outputs[j].name, i,
                                          point_text(points, i), result.values(i, j)));
 
-    const std::size_t n = objective.record_count();
+    const std::size_t n = dpbo::record_count(objective);
     if (request.per_record || !result.per_record.is_empty()) {
         if (n == 0)
             throw refuse(fmt::format("returned per-record losses of {} × {} but declares no records "

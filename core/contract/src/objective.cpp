@@ -1,4 +1,4 @@
-// The Objective interface's defaults: what an objective that does not provide an optional part says.
+// The Objective interface's helpers.
 #include <algorithm>
 
 #include "dpbo/errors.hpp"
@@ -12,20 +12,8 @@ std::string_view to_string(Sense sense) {
 
 Objective::~Objective() = default;
 
-arma::mat Objective::record_gradients(const arma::rowvec& /*point*/) const {
-    throw ValidationError(
-        "this objective does not provide per-record gradients; choose an objective that does "
-        "(dpbo list --kind objective) or an algorithm that needs only values");
-}
-
-std::optional<double> Objective::declared_constant(std::string_view name) const {
-    for (const auto& constant : declared_constants())
-        if (constant.name == name) return constant.value;
-    return std::nullopt;
-}
-
 std::optional<double> Objective::regret(double value) const {
-    const auto optimum = known_optimum();
+    const auto optimum = known_optimum(*this);
     if (!optimum) return std::nullopt;
     const double gap = sense() == Sense::Minimise ? value - optimum->value : optimum->value - value;
     return std::max(0.0, gap);

@@ -140,7 +140,11 @@ void JobModules::add_run_accountant_role(const JobSpec& spec) {
 }
 
 std::shared_ptr<Objective> JobModules::create_objective() const {
-    return registry_.create_as<Objective>(objective_.name, objective_.parameters);
+    std::shared_ptr<Objective> objective = registry_.create_as<Objective>(objective_.name, objective_.parameters);
+    // A finite space's rows must come with their status before any algorithm can search them.
+    call_into_module(objective->describe_origin(), "declaring its capabilities",
+                     [&] { check_objective_capabilities(*objective); });
+    return objective;
 }
 
 JobComponents JobModules::create_components() const {

@@ -26,7 +26,7 @@ Evaluations ParallelEvaluator::evaluate_batch(Objective& objective, const arma::
                                               const EvaluationRequest& request) {
     const std::vector<BatchSlice> slices = batch_slices(points.n_rows, workers_);
     if (slices.size() < 2) return objective.evaluate(points, request);
-    const bool shared = objective.thread_safe();
+    const bool shared = thread_safe(objective);
     if (!shared && replicas_.size() < slices.size() - 1)
         throw RunError(fmt::format("parallel evaluation: {} is not thread-safe and has {} replicas for {} workers",
                                    objective.describe_origin(), replicas_.size(), slices.size()));

@@ -204,7 +204,7 @@ private:
         if (spec_.workers <= 1) return std::make_unique<SerialEvaluator>();
         std::vector<std::shared_ptr<Objective>> replicas;
         const bool shared = call_into_module(objective.describe_origin(), "saying whether it is thread-safe",
-                                             [&] { return objective.thread_safe(); });
+                                             [&] { return thread_safe(objective); });
         if (!shared)
             for (std::size_t w = 1; w < spec_.workers; ++w) replicas.push_back(modules_.create_objective());
         return std::make_unique<ParallelEvaluator>(spec_.workers, std::move(replicas));
@@ -326,7 +326,7 @@ private:
         // parameters) go where every unprivatised figure goes.
         std::vector<ReleasedValue> references = call_into_module(
             modules.objective->describe_origin(), "computing its reference values",
-            [&] { return modules.objective->reference_values(); });
+            [&] { return reference_values(*modules.objective); });
         for (ReleasedValue& reference : references) {
             reference.name = "objective_" + reference.name;
             result.evaluation_only.push_back(std::move(reference));
@@ -335,7 +335,7 @@ private:
             result.privacy = ledger.statement_for(result.privacy);
             const std::vector<std::string> assumptions = call_into_module(
                 modules.objective->describe_origin(), "stating its privacy assumptions",
-                [&] { return modules.objective->privacy_assumptions(); });
+                [&] { return privacy_assumptions(*modules.objective); });
             result.privacy.assumptions.insert(result.privacy.assumptions.end(), assumptions.begin(), assumptions.end());
             result.privacy.validate();
         } catch (const ValidationError& e) {
@@ -434,8 +434,8 @@ private:
                 outputs.push_back({{"name", output.name}, {"sense", to_string(output.sense)}});
             return json{{"sense", to_string(objective.sense())},
                         {"outputs", outputs},
-                        {"data", objective.data_description()},
-                        {"records", objective.record_count()}};
+                        {"data", data_description(objective)},
+                        {"records", record_count(objective)}};
         });
     }
 

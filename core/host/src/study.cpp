@@ -189,7 +189,7 @@ Study::Study(PluginRegistry& registry, const fs::path& file, std::function<void(
     try {
         spec_ = spec_of(json::parse(store_->meta("spec")));
         job_ = json::parse(store_->meta("job"));
-        objective_ = std::make_shared<StudyObjective>(json::parse(store_->meta("objective")));
+        objective_ = make_study_objective(json::parse(store_->meta("objective")));
         experiment_seed_ = std::stoull(store_->meta("experiment_seed"));
     } catch (const std::exception& e) {
         throw ValidationError(fmt::format("study '{}' is damaged: {}", file.string(), e.what()));
@@ -259,7 +259,7 @@ StudyState Study::replay_once(std::optional<std::size_t> hand_out) {
     if (result) {
         state.finished = true;
         PrivacyStatement statement = ledger.statement_for(result->privacy);
-        for (const std::string& assumption : objective_->privacy_assumptions()) statement.assumptions.push_back(assumption);
+        for (const std::string& assumption : privacy_assumptions(*objective_)) statement.assumptions.push_back(assumption);
         statement.validate();
         state.result = {{"status", status},
                         {"privacy", run_privacy_json(statement, spec_.seed)},
@@ -346,7 +346,7 @@ void Study::tell(std::int64_t id, const ToldValues& told) {
     if (batch.per_record && told.per_record.is_empty())
         throw ValidationError(fmt::format("{}: the algorithm asked for per-record values ({} of them); tell them with "
                                           "--per-record FILE",
-                                          who, objective_->record_count()));
+                                          who, record_count(*objective_)));
     if (e.values.is_empty() && outputs.size() == 1 && !told.per_record.is_empty())
         e.values = arma::mat{arma::mean(told.per_record)};
     if (e.values.is_empty())

@@ -30,6 +30,14 @@ arma::mat rows_of(const json& rows) {
 
 Sense sense_of(const std::string& text) { return text == "maximise" ? Sense::Maximise : Sense::Minimise; }
 
+RowStatus row_status_of(const std::string& text) {
+    for (const RowStatus status : {RowStatus::Sensitive, RowStatus::DataIndependent, RowStatus::Released})
+        if (to_string(status) == text) return status;
+    throw ValidationError(fmt::format("the study's objective declaration is damaged: candidate_status '{}' is not "
+                                      "sensitive, data-independent or released",
+                                      text));
+}
+
 }  // namespace
 
 json objective_declaration(const Objective& objective) {
@@ -48,16 +56,21 @@ json objective_declaration(const Objective& objective) {
     json auxiliary = json::array();
     for (const AuxiliaryOutput& a : objective.auxiliary_outputs()) auxiliary.push_back({{"name", a.name}, {"doc", a.doc}});
     out["auxiliary"] = auxiliary;
-    out["records"] = objective.record_count();
-    if (const auto optimum = objective.known_optimum())
+    out["records"] = record_count(objective);
+    if (const auto optimum = known_optimum(objective))
         out["known_optimum"] = {{"value", optimum->value}, {"points", rows_json(optimum->points)}};
     else
         out["known_optimum"] = nullptr;
-    out["data"] = objective.data_description();
-    out["candidates_are_public"] = objective.candidates_are_public();
-    out["privacy_assumptions"] = objective.privacy_assumptions();
+    out["data"] = data_description(objective);
+    // Rows a study may search as public are a release already made; a study written before the
+    // three statuses has only this field, and its other rows are read as sensitive.
+    const auto* finite = capability<FiniteCandidates>(objective);
+    const RowStatus status = finite != nullptr ? finite->candidates().status : RowStatus::Sensitive;
+    out["candidates_are_public"] = status == RowStatus::Released;
+    if (finite != nullptr) out["candidate_status"] = to_string(status);
+    out["privacy_assumptions"] = privacy_assumptions(objective);
     json constants = json::array();
-    for (const DeclaredConstant& c : objective.declared_constants())
+    for (const DeclaredConstant& c : declared_constants(objective))
         constants.push_back({{"name", c.name}, {"value", c.value}, {"doc", c.doc}});
     out["constants"] = constants;
     return out;
@@ -86,7 +99,8 @@ StudyObjective::StudyObjective(const json& d) {
         if (!d.at("known_optimum").is_null())
             optimum_ = KnownOptimum{d["known_optimum"].at("value").get<double>(), rows_of(d["known_optimum"].at("points"))};
         data_ = d.at("data").get<std::string>();
-        candidates_public_ = d.at("candidates_are_public").get<bool>();
+        candidate_status_ = d.at("candidates_are_public").get<bool>() ? RowStatus::Released : RowStatus::Sensitive;
+        if (d.contains("candidate_status")) candidate_status_ = row_status_of(d.at("candidate_status").get<std::string>());
         assumptions_ = d.at("privacy_assumptions").get<std::vector<std::string>>();
         for (const json& c : d.at("constants"))
             constants_.push_back({c.at("name"), c.at("value").get<double>(), c.at("doc")});
@@ -97,6 +111,14 @@ StudyObjective::StudyObjective(const json& d) {
     assumptions_.push_back(
         "the study's values are computed and told by its ask/tell clients, which are inside the trust boundary: "
         "they read the sensitive data, and what they tell is sensitive until the algorithm privatises it");
+}
+
+std::shared_ptr<StudyObjective> make_study_objective(const json& declaration) {
+    const auto space = declaration.find("space");
+    const bool finite = space != declaration.end() && space->is_object() && space->contains("finite") &&
+                        (*space)["finite"].is_boolean() && (*space)["finite"].get<bool>();
+    if (finite) return std::make_shared<FiniteStudyObjective>(declaration);
+    return std::make_shared<StudyObjective>(declaration);
 }
 
 Evaluations StudyObjective::evaluate(const arma::mat&, const EvaluationRequest&) {

@@ -3,6 +3,8 @@
 // outputs, records, known optimum, ...), kept as JSON in the study file. dpbo never evaluates it:
 // the study's clients do, and tell the values. An algorithm replayed over it sees the declaration and
 // the told values, nothing else.
+#include <memory>
+
 #include <nlohmann/json.hpp>
 
 #include "dpbo/objective.hpp"
@@ -12,7 +14,15 @@ namespace dpbo {
 // What `objective` declares, as the study stores it (numbers round-trip exactly).
 nlohmann::ordered_json objective_declaration(const Objective& objective);
 
-class StudyObjective final : public Objective {
+// The capabilities a declaration may carry; each answers what the declaration says (no records, no
+// optimum, ... when the objective had none). A finite space's rows and their status come with
+// FiniteStudyObjective (make_study_objective picks it).
+class StudyObjective : public Objective,
+                       public RecordDecomposable,
+                       public HasKnownOptimum,
+                       public SensitiveData,
+                       public PrivacyAssumptions,
+                       public DeclaredConstants {
 public:
     // ValidationError when `declaration` is not one objective_declaration wrote.
     explicit StudyObjective(const nlohmann::ordered_json& declaration);
@@ -26,7 +36,6 @@ public:
     std::optional<KnownOptimum> known_optimum() const override { return optimum_; }
     std::size_t record_count() const override { return records_; }
     std::string data_description() const override { return data_; }
-    bool candidates_are_public() const override { return candidates_public_; }
     std::vector<std::string> privacy_assumptions() const override { return assumptions_; }
     std::vector<DeclaredConstant> declared_constants() const override { return constants_; }
 
@@ -37,9 +46,20 @@ private:
     std::optional<KnownOptimum> optimum_;
     std::size_t records_ = 0;
     std::string data_;
-    bool candidates_public_ = false;
     std::vector<std::string> assumptions_;
     std::vector<DeclaredConstant> constants_;
+
+protected:
+    RowStatus candidate_status_ = RowStatus::Sensitive;
 };
+
+class FiniteStudyObjective final : public StudyObjective, public FiniteCandidates {
+public:
+    using StudyObjective::StudyObjective;
+    CandidateRows candidates() const override { return {space().candidate_rows(), candidate_status_}; }
+};
+
+// A StudyObjective, or a FiniteStudyObjective for a finite space. ValidationError as the constructor.
+std::shared_ptr<StudyObjective> make_study_objective(const nlohmann::ordered_json& declaration);
 
 }  // namespace dpbo

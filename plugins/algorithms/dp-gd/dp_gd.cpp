@@ -58,7 +58,7 @@ struct DpGdSettings {
 
 // "the objective (its data description)": the interface carries no module name.
 std::string objective_label(const dpbo::Objective& objective) {
-    const std::string data = objective.data_description();
+    const std::string data = dpbo::data_description(objective);
     return data.empty() ? "the objective" : fmt::format("the objective ({})", data);
 }
 
@@ -77,9 +77,9 @@ dpbo::Objective& checked_objective(dpbo::Objective& objective) {
                                      dimension.name, dimension.integer ? "integer" : "log"));
         }
     }
-    if (objective.record_count() == 0)
+    if (dpbo::record_count(objective) == 0)
         throw refuse("is not record-decomposable (it reports 0 records); DP-GD clips one gradient per record");
-    if (!objective.provides_record_gradients()) {
+    if (dpbo::capability<dpbo::RecordGradients>(objective) == nullptr) {
         throw refuse("provides no per-record gradients; DP-GD needs the true gradient of every record's loss (dp-gibo "
                      "estimates them from per-record losses instead)");
     }
@@ -91,7 +91,7 @@ dpbo::PrivateGradientSettings release_settings(const DpGdSettings& settings, con
     out.mu = settings.mu;
     out.steps = settings.iterations;
     out.clipping_bound = settings.clipping_bound;
-    out.records = objective.record_count();
+    out.records = dpbo::record_count(objective);
     out.dimension = objective.space().dim();
     out.equivalent_delta = settings.equivalent_delta;
     return out;
@@ -104,11 +104,11 @@ public:
           objective_(checked_objective(context.objective)),
           space_(objective_.space()),
           settings_(settings),
-          records_(objective_.record_count()),
+          records_(dpbo::record_count(objective_)),
           release_(context, kOwner, release_settings(settings, objective_)),
           rule_(settings.step),
           evaluation_rng_(context.rng.derive_seed()),
-          optimum_(objective_.known_optimum()) {
+          optimum_(dpbo::known_optimum(objective_)) {
         const std::size_t dim = space_.dim();
         // The same draw as dp-gibo's for the same seed, so the two start alike.
         theta_ = dpbo::choose_starting_point(settings_.start, space_, context.rng, kOwner);
@@ -142,7 +142,7 @@ private:
     }
 
     void step(std::size_t iteration) {
-        const arma::mat gradients = objective_.record_gradients(theta_);
+        const arma::mat gradients = dpbo::require<dpbo::RecordGradients>(objective_, kOwner).record_gradients(theta_);
         if (gradients.n_rows != records_ || gradients.n_cols != space_.dim()) {
             throw dpbo::RunError(fmt::format("{}: {} returned per-record gradients of shape {} × {}; expected {} × {} "
                                              "(records × dimension)",

@@ -41,7 +41,7 @@ void check_space(const dpbo::Objective& objective) {
                 kOwner, dimension.name, dimension.integer ? "integer" : "log-scaled"));
         }
     }
-    if (objective.record_count() == 0) {
+    if (dpbo::record_count(objective) == 0) {
         throw dpbo::ValidationError(fmt::format(
             "{}: the objective is not record-decomposable (it reports no records); DP-GIBO clips per-record "
             "losses and needs an objective that returns them (e.g. normal-location, huber-regression, "
@@ -67,7 +67,7 @@ public:
         }
         dim_ = space_.dim();
         max_batch_ = settings_.batch_size.value_or(settings_.max_batch.value_or(dim_ + 1));
-        settings_.privacy.records = ctx_.objective.record_count();
+        settings_.privacy.records = dpbo::record_count(ctx_.objective);
         settings_.privacy.dimension = dim_;
         release_ = std::make_unique<dpbo::PrivateGradientRelease>(ctx_, kOwner, settings_.privacy);
         // A random θ⁽⁰⁾ comes from the experiment generator: independent of the data, so it costs no privacy.
@@ -76,7 +76,7 @@ public:
         history_losses_.set_size(0, settings_.privacy.records);
         lower_ = space_.lower();
         upper_ = space_.upper();
-        if (const auto optimum = ctx_.objective.known_optimum(); optimum && optimum->points.n_rows > 0)
+        if (const auto optimum = dpbo::known_optimum(ctx_.objective); optimum && optimum->points.n_rows > 0)
             optimum_point_ = optimum->points.row(0);
         setup_trace();
     }
@@ -117,8 +117,8 @@ private:
         if (settings_.track_objective) {
             columns.push_back({"objective_value", true});
             if (optimum_point_.n_elem > 0) columns.push_back({"distance_to_optimum", true});
-            if (ctx_.objective.known_optimum()) columns.push_back({"simple_regret", true});
-            if (ctx_.objective.provides_record_gradients()) columns.push_back({"estimate_cosine", true});
+            if (dpbo::known_optimum(ctx_.objective)) columns.push_back({"simple_regret", true});
+            if (dpbo::capability<dpbo::RecordGradients>(ctx_.objective)) columns.push_back({"estimate_cosine", true});
         }
         trace_.set_columns(std::move(columns));
     }
@@ -292,9 +292,9 @@ private:
         row.push_back(value);
         if (optimum_point_.n_elem > 0) row.push_back(arma::norm(theta_ - optimum_point_));
         if (const auto regret = ctx_.objective.regret(value)) row.push_back(*regret);
-        if (ctx_.objective.provides_record_gradients()) {
+        if (const auto* gradients = dpbo::capability<dpbo::RecordGradients>(ctx_.objective)) {
             // How well the clipped GP estimate points along the true mean gradient at θ_t.
-            arma::vec exact = arma::mean(ctx_.objective.record_gradients(theta_before), 0).t();
+            arma::vec exact = arma::mean(gradients->record_gradients(theta_before), 0).t();
             if (!minimise_) exact = -exact;
             const double norms = arma::norm(exact) * arma::norm(estimate);
             row.push_back(norms > 0.0 ? arma::dot(exact, estimate) / norms : 0.0);

@@ -90,7 +90,8 @@ arma::mat read_candidate_csv(const std::string& path, const dpbo::SearchSpace& s
     return arma::mat(values.data(), dim, values.size() / dim).t();
 }
 
-CandidateSet build_candidate_set(const DpUcbSettings& s, const dpbo::SearchSpace& space) {
+CandidateSet build_candidate_set(const DpUcbSettings& s, const dpbo::Objective& objective) {
+    const dpbo::SearchSpace& space = objective.space();
     const std::size_t dim = space.dim();
     CandidateSet set;
     if (s.candidates == "objective") {
@@ -99,8 +100,20 @@ CandidateSet build_candidate_set(const DpUcbSettings& s, const dpbo::SearchSpace
                 "{}: candidates = objective needs an objective with a finite set of points, but its space is a "
                 "box; set candidates to grid, quasi-random or the path of a CSV file",
                 kOwner));
-        require_memory(space.candidate_rows().n_rows, dim, s.budget, "the objective's candidate set");
-        set.rows = space.candidate_rows();
+        // The rows come with their status. Sensitive rows as Λ would make λ̃ a row of the data, released as
+        // it is, and γ_T, the Laplace scale and |Λ| figures of the data, all stated without noise; the
+        // guarantee (Kusner et al. 2015) holds for a Λ fixed independently of the data only.
+        const dpbo::CandidateRows candidates = dpbo::require<dpbo::FiniteCandidates>(objective, kOwner).candidates();
+        if (candidates.sensitive())
+            throw dpbo::ValidationError(fmt::format(
+                "{}: algorithm.candidates = objective would make Λ the rows of {}, which are sensitive data: λ̃ "
+                "would be one of them, released as it is, and the statement's γ_T, Laplace scale and candidate "
+                "count would be computed from them, while the guarantee assumes Λ fixed independently of the "
+                "data. Search such rows with po-gp-ucb (its curator releases them privately first) or over rows "
+                "already released (--objective curator)",
+                kOwner, objective.describe_origin()));
+        require_memory(candidates.rows.n_rows, dim, s.budget, "the objective's candidate set");
+        set.rows = candidates.rows;
         set.description = fmt::format("the objective's own finite set of {} points", set.rows.n_rows);
         return set;
     }

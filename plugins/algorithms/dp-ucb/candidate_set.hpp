@@ -7,6 +7,7 @@
 
 #include <armadillo>
 
+#include "dpbo/objective.hpp"
 #include "dpbo/space.hpp"
 
 namespace dpbo_ucb {
@@ -19,10 +20,11 @@ struct CandidateSet {
 };
 
 // Throws ValidationError naming the setting (and, for a CSV file, the file and line) when Λ cannot
-// be built: a box objective with candidates = objective, a grid or sample on a finite objective, a
+// be built: a box objective with candidates = objective, candidates = objective over rows that are
+// sensitive data (FiniteCandidates says so: Λ would be the data), a grid or sample on a finite objective, a
 // CSV value that is not a finite number, a row with the wrong column count or outside the box, or
 // a set too large for the machine's memory over `budget` observations.
-CandidateSet build_candidate_set(const DpUcbSettings& settings, const dpbo::SearchSpace& space);
+CandidateSet build_candidate_set(const DpUcbSettings& settings, const dpbo::Objective& objective);
 
 // The CSV form alone (tests): rows of `dim` finite numbers inside the box of `space`.
 arma::mat read_candidate_csv(const std::string& path, const dpbo::SearchSpace& space);

@@ -80,14 +80,14 @@ dpbo::RunResult run_gp_ucb_variant(dpbo::RunContext& context, const DpUcbSetting
     if (objective.output_count() != 1)
         throw dpbo::ValidationError(fmt::format("{}: needs an objective with one output; {} declares {}", kOwner,
                                                 objective.describe_origin(), objective.output_count()));
-    const double sigma = objective.observation_noise_stddev();
+    const double sigma = dpbo::observation_noise_stddev(objective);
     check_observation_noise(s, objective, sigma);
     const auto selection = context.role<dpbo::Selection>("selection");
     const auto mechanism = context.role<dpbo::Mechanism>("mechanism");
     if (!selection || !mechanism)
         throw dpbo::ValidationError(fmt::format("{}: needs a selection and a mechanism", kOwner));
 
-    const CandidateSet lambda = build_candidate_set(s, objective.space());
+    const CandidateSet lambda = build_candidate_set(s, objective);
     const std::size_t count = lambda.rows.n_rows;
     const std::size_t dim = lambda.rows.n_cols;
     if (!noisy && s.budget > count)

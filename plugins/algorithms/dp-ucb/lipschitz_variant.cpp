@@ -48,13 +48,22 @@ struct Assumption2 {
     double lambda_max = 0.0;
 };
 
+// The constant `name` among `constants`, or nullopt.
+std::optional<double> constant_named(const std::vector<dpbo::DeclaredConstant>& constants, std::string_view name) {
+    for (const auto& constant : constants)
+        if (constant.name == name) return constant.value;
+    return std::nullopt;
+}
+
 Assumption2 declared_assumption2(const dpbo::Objective& objective) {
+    // None when the objective has no DeclaredConstants: the message below then says it declares none.
+    const std::vector<dpbo::DeclaredConstant> constants = dpbo::declared_constants(objective);
     std::vector<std::string> missing;
     for (const std::string& name : assumption2_constant_names())
-        if (!objective.declared_constant(name)) missing.push_back(name);
+        if (!constant_named(constants, name)) missing.push_back(name);
     if (!missing.empty()) {
         std::vector<std::string> declared;
-        for (const auto& constant : objective.declared_constants()) declared.push_back(constant.name);
+        for (const auto& constant : constants) declared.push_back(constant.name);
         throw dpbo::ValidationError(fmt::format(
             "{}: variant = lipschitz (Algorithm 3, line 5) needs the objective's Assumption-2 constants, but {} does "
             "not declare {}; it declares {}. Use an objective that declares lipschitz, gain_bound, "
@@ -62,9 +71,9 @@ Assumption2 declared_assumption2(const dpbo::Objective& objective) {
             kOwner, objective.describe_origin(), fmt::join(missing, ", "),
             declared.empty() ? std::string("none") : fmt::format("{}", fmt::join(declared, ", "))));
     }
-    Assumption2 a{*objective.declared_constant("lipschitz"), *objective.declared_constant("gain_bound"),
-                  *objective.declared_constant("validation_records"), *objective.declared_constant("lambda_min"),
-                  *objective.declared_constant("lambda_max")};
+    Assumption2 a{*constant_named(constants, "lipschitz"), *constant_named(constants, "gain_bound"),
+                  *constant_named(constants, "validation_records"), *constant_named(constants, "lambda_min"),
+                  *constant_named(constants, "lambda_max")};
     const auto positive = [&](const char* name, double value) {
         if (!(std::isfinite(value) && value > 0.0))
             throw dpbo::ValidationError(fmt::format("{}: {} declares {} = {}; Algorithm 3 needs a finite value > 0",

@@ -12,7 +12,7 @@
 
 namespace dpbo_ucb {
 
-// The constants Algorithm 3 line 5 needs, by the names Objective::declared_constants() uses.
+// The constants Algorithm 3 line 5 needs, by the names DeclaredConstants::declared_constants() uses.
 const std::vector<std::string>& assumption2_constant_names();
 
 dpbo::RunResult run_lipschitz_variant(dpbo::RunContext& context, const DpUcbSettings& settings);

@@ -137,7 +137,7 @@ private:
                                  "gradient_trace", "step_norm"})
             columns.push_back({name});
         columns.push_back({"cpu_seconds", true});  // timings depend on the data through the objective's cost
-        if (ctx_.objective.known_optimum()) columns.push_back({"simple_regret"});
+        if (dpbo::known_optimum(ctx_.objective)) columns.push_back({"simple_regret"});
         trace_.set_columns(std::move(columns));
     }
 

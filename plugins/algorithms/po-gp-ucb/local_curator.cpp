@@ -22,13 +22,13 @@ LocalCurator::LocalCurator(dpbo::CuratorRelease release, dpbo::Objective& data, 
       release_(std::move(release)) {}
 
 std::optional<dpbo::KnownOptimum> LocalCurator::known_optimum() const {
-    const auto optimum = data_.known_optimum();
+    const auto optimum = dpbo::known_optimum(data_);
     if (!optimum) return std::nullopt;
     return dpbo::KnownOptimum{optimum->value, {}};
 }
 
 arma::vec LocalCurator::answer(const arma::uvec& rows, const dpbo::EvaluationRequest& request) {
-    const arma::mat points = data_.space().candidate_rows().rows(rows);
+    const arma::mat points = dpbo::require<dpbo::FiniteCandidates>(data_, owner()).candidates().rows.rows(rows);
     const dpbo::Evaluations evaluations = data_.evaluate(points, request);
     dpbo::check_evaluation_contract(data_, points, request, evaluations);
     return evaluations.values.col(0);

@@ -16,18 +16,21 @@
 
 namespace po_gp_ucb {
 
-class LocalCurator final : public dpbo::released_rows::ReleasedRowsObjective {
+class LocalCurator final : public dpbo::released_rows::ReleasedRowsObjective,
+                           public dpbo::ObservationNoise,
+                           public dpbo::HasKnownOptimum,
+                           public dpbo::SensitiveData {
 public:
     // Releases the rows of context.objective through `release` and the run's ledger
     // (dpbo::release_objective_rows), then answers for them.
     static std::unique_ptr<LocalCurator> release_rows(dpbo::RunContext& context, dpbo::RowRelease& release,
                                                       double norm_bound, const std::string& algorithm);
 
-    double observation_noise_stddev() const override { return data_.observation_noise_stddev(); }
+    double observation_noise_stddev() const override { return dpbo::observation_noise_stddev(data_); }
     // The optimum's value only (its rows are X's), for the regret the modeler's trace keeps as
     // evaluation-only.
     std::optional<dpbo::KnownOptimum> known_optimum() const override;
-    std::string data_description() const override { return data_.data_description(); }
+    std::string data_description() const override { return dpbo::data_description(data_); }
 
     // What was released and how, for the run's statement and result.
     const dpbo::CuratorRelease& release() const { return release_; }

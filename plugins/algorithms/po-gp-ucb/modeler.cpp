@@ -36,7 +36,8 @@ private:
 dpbo::RunResult run_modeler(dpbo::RunContext& context, const dpbo::BoLoopSettings& settings,
                             const std::string& algorithm) {
     const dpbo::Objective& rows = context.objective;
-    if (!rows.space().is_finite() || !rows.candidates_are_public())
+    const auto* finite = dpbo::capability<dpbo::FiniteCandidates>(rows);
+    if (finite == nullptr || !finite->candidates().released())
         throw dpbo::ValidationError(fmt::format(
             "algorithm '{}': the modeler searches released rows only; {} is {}", algorithm, rows.describe_origin(),
             rows.space().is_finite() ? "a set of sensitive rows" : "a box"));
@@ -48,7 +49,7 @@ dpbo::RunResult run_modeler(dpbo::RunContext& context, const dpbo::BoLoopSetting
     dpbo::BoLoop loop(context, settings, algorithm, policies);
     dpbo::RunResult result = loop.run();
 
-    const dpbo::released_rows::RowIndex index(rows.space().candidate_rows());
+    const dpbo::released_rows::RowIndex index(finite->candidates().rows);
     const arma::uvec best_row = index.rows_of(loop.best_point(), fmt::format("algorithm '{}'", algorithm));
     result.released.push_back({"best_row", "the index of the best row (0-based), as the curator numbers its rows",
                                arma::mat{static_cast<double>(best_row(0))}});

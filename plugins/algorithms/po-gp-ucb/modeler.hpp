@@ -1,7 +1,7 @@
 #pragma once
 // PO-GP-UCB's modeler (Kharkovskii, Dai & Low 2020, Algorithm 2): GP-UCB over the released rows Z,
 // asking the curator for the response of each chosen row by its index. Its only inputs are the run's
-// objective — which must be released rows (Objective::candidates_are_public), answering by row index —
+// objective — which must be released rows (FiniteCandidates with released rows), answering by row index —
 // and the loop's settings; it cannot reach the curator's rows X, and its sources include nothing that
 // reads them.
 #include <string>

@@ -71,7 +71,8 @@ public:
     }
 
     dpbo::RunResult run(dpbo::RunContext& context) override {
-        if (context.objective.candidates_are_public()) return modeler_only(context);
+        const auto* finite = dpbo::capability<dpbo::FiniteCandidates>(context.objective);
+        if (finite != nullptr && finite->candidates().released()) return modeler_only(context);
         const auto release = context.role<dpbo::RowRelease>("release");
         if (!release)
             throw dpbo::ValidationError(fmt::format(
@@ -99,7 +100,7 @@ private:
             fmt::format("this run releases nothing private of its own: it searches rows already released by the "
                         "curator ({}; the curator's release states that release's guarantee) and the curator "
                         "answers with responses it does not privatise",
-                        context.objective.data_description()));
+                        dpbo::data_description(context.objective)));
         return result;
     }
 

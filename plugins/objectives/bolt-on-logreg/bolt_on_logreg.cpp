@@ -34,7 +34,7 @@ constexpr const char* kOwner = "objective 'bolt-on-logreg'";
 // Trained weights are remembered per γ (R × 123 doubles each): a grid over (γ, σ) trains each γ once.
 constexpr std::size_t kCachedRegularisations = 128;
 
-class BoltOnLogreg final : public dpbo::Objective {
+class BoltOnLogreg final : public dpbo::Objective, public dpbo::SensitiveData {
 public:
     static dpbo::ParameterSchema schema() {
         dpbo::ParameterSchema schema;

@@ -25,7 +25,10 @@ dpbo::SearchSpace grid_space(const dpbo::ParameterSet& parameters) {
     return dpbo::SearchSpace::candidates_within(box.grid(levels), box.dimensions());
 }
 
-class BraninGrid final : public dpbo::Objective {
+class BraninGrid final : public dpbo::Objective,
+                         public dpbo::FiniteCandidates,
+                         public dpbo::ObservationNoise,
+                         public dpbo::HasKnownOptimum {
 public:
     static dpbo::ParameterSchema schema() {
         dpbo::ParameterSchema schema;
@@ -44,6 +47,10 @@ public:
           noise_stddev_(parameters.real("noise_stddev")) {}
 
     const dpbo::SearchSpace& space() const override { return space_; }
+    // A grid of the box, fixed by the level count alone.
+    dpbo::CandidateRows candidates() const override {
+        return {space_.candidate_rows(), dpbo::RowStatus::DataIndependent};
+    }
     dpbo::Sense sense() const override { return dpbo::Sense::Maximise; }
     // Added by the host after it checks the exact values.
     double observation_noise_stddev() const override { return noise_stddev_; }

@@ -16,7 +16,7 @@ constexpr const char* kOwner = "objective 'branin'";
 
 namespace branin_function = dpbo::branin_function;
 
-class Branin final : public dpbo::Objective {
+class Branin final : public dpbo::Objective, public dpbo::ObservationNoise, public dpbo::HasKnownOptimum {
 public:
     static dpbo::ParameterSchema schema() {
         dpbo::ParameterSchema schema;

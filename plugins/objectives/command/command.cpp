@@ -49,7 +49,10 @@ nlohmann::json read_spec_file(const std::string& path) {
     return spec;
 }
 
-class CommandObjective final : public dpbo::Objective {
+class CommandObjective final : public dpbo::Objective,
+                               public dpbo::RecordDecomposable,
+                               public dpbo::SensitiveData,
+                               public dpbo::PrivacyAssumptions {
 public:
     static dpbo::ParameterSchema schema() {
         dpbo::ParameterSchema schema;

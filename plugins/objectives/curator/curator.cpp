@@ -95,7 +95,7 @@ Handshake connect(const std::string& command, double timeout, std::size_t rows, 
     return out;
 }
 
-class Curator final : public dpbo::released_rows::ReleasedRowsObjective {
+class Curator final : public dpbo::released_rows::ReleasedRowsObjective, public dpbo::SensitiveData {
 public:
     static dpbo::ParameterSchema schema() {
         dpbo::ParameterSchema schema;

@@ -30,7 +30,7 @@ namespace {
 
 constexpr const char* kOwner = "objective 'dpsgd'";
 
-class DpSgdOracle final : public dpbo::Objective {
+class DpSgdOracle final : public dpbo::Objective, public dpbo::SensitiveData {
 public:
     static dpbo::ParameterSchema schema() {
         dpbo::ParameterSchema schema;

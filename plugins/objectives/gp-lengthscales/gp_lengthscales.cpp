@@ -67,7 +67,10 @@ std::string format_point(const arma::rowvec& point) {
     return fmt::format("({:.6g})", fmt::join(point.begin(), point.end(), ", "));
 }
 
-class GpLengthscales final : public dpbo::Objective {
+class GpLengthscales final : public dpbo::Objective,
+                             public dpbo::RecordDecomposable,
+                             public dpbo::RecordGradients,
+                             public dpbo::SensitiveData {
 public:
     static dpbo::ParameterSchema schema() {
         dpbo::ParameterSchema schema;
@@ -188,7 +191,6 @@ public:
 
     std::size_t record_count() const override { return data_.validation_targets.n_elem; }
 
-    bool provides_record_gradients() const override { return true; }
 
     arma::mat record_gradients(const arma::rowvec& point) const override {
         check_points(arma::mat(point));

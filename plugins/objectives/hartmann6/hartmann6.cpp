@@ -35,7 +35,7 @@ const arma::rowvec kMinimiser = {0.20168952, 0.15001069, 0.47687398,
                                  0.27533243, 0.31165162, 0.65730054};
 constexpr double kMinimumValue = -3.322368011415512;
 
-class Hartmann6 final : public dpbo::Objective {
+class Hartmann6 final : public dpbo::Objective, public dpbo::ObservationNoise, public dpbo::HasKnownOptimum {
 public:
     static dpbo::ParameterSchema schema() {
         dpbo::ParameterSchema schema;

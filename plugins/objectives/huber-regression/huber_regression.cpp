@@ -54,7 +54,12 @@ struct LossAndGradient {
     arma::vec residuals;
 };
 
-class HuberRegression final : public dpbo::Objective {
+class HuberRegression final : public dpbo::Objective,
+                              public dpbo::ObservationNoise,
+                              public dpbo::RecordDecomposable,
+                              public dpbo::RecordGradients,
+                              public dpbo::HasKnownOptimum,
+                              public dpbo::SensitiveData {
 public:
     static dpbo::ParameterSchema schema() {
         dpbo::ParameterSchema schema;
@@ -110,7 +115,6 @@ public:
     }
 
     std::size_t record_count() const override { return setup_.records; }
-    bool provides_record_gradients() const override { return true; }
 
     // ∇_θ L_i = −w_i ψ_c(y_i − x_iᵀθ) x_i, one row per record.
     arma::mat record_gradients(const arma::rowvec& point) const override {

@@ -62,7 +62,10 @@ constexpr int kReferenceGridPoints = 61;
 // At most this many λ are remembered (each holds m gains: 130 kB at m = 16281).
 constexpr std::size_t kMemoEntries = 512;
 
-class LogregValidation final : public dpbo::Objective {
+class LogregValidation final : public dpbo::Objective,
+                               public dpbo::RecordDecomposable,
+                               public dpbo::SensitiveData,
+                               public dpbo::DeclaredConstants {
 public:
     static dpbo::ParameterSchema schema() {
         dpbo::ParameterSchema schema;

@@ -32,7 +32,7 @@ namespace {
 constexpr const char* kOwner = "objective 'mlp'";
 constexpr std::int64_t kLargestLot = 4000;  // Table 1's MNIST lot sizes: [16, 4000]
 
-class MlpOracle final : public dpbo::Objective {
+class MlpOracle final : public dpbo::Objective, public dpbo::SensitiveData {
 public:
     static dpbo::ParameterSchema schema() {
         dpbo::ParameterSchema schema;

@@ -29,7 +29,7 @@ struct MnistSplit {
     arma::uvec training_labels;  // n, in 0 .. 9
     arma::fmat test_images;
     arma::uvec test_labels;
-    std::string description;  // one line for Objective::data_description (no figure from the images)
+    std::string description;  // one line for SensitiveData::data_description (no figure from the images)
 };
 
 // Reads both files and splits them as the parameters say. Errors name `owner`, the key and the

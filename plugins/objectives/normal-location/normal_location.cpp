@@ -32,7 +32,12 @@ namespace {
 
 constexpr const char* kOwner = "objective 'normal-location'";
 
-class NormalLocation final : public dpbo::Objective {
+class NormalLocation final : public dpbo::Objective,
+                             public dpbo::ObservationNoise,
+                             public dpbo::RecordDecomposable,
+                             public dpbo::RecordGradients,
+                             public dpbo::HasKnownOptimum,
+                             public dpbo::SensitiveData {
 public:
     static dpbo::ParameterSchema schema() {
         dpbo::ParameterSchema schema;
@@ -93,7 +98,6 @@ public:
     }
 
     std::size_t record_count() const override { return setup_.records; }
-    bool provides_record_gradients() const override { return true; }
 
     // ∇_θ ½‖x_i − θ‖² = θ − x_i, one row per record.
     arma::mat record_gradients(const arma::rowvec& point) const override {

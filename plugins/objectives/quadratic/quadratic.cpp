@@ -24,7 +24,7 @@ constexpr double kBytesPerDimension = 96.0;
 constexpr const char* kOwner = "objective 'quadratic'";
 constexpr double kDefaultCentreCoordinate = 0.3;
 
-class Quadratic final : public dpbo::Objective {
+class Quadratic final : public dpbo::Objective, public dpbo::ObservationNoise, public dpbo::HasKnownOptimum {
 public:
     static dpbo::ParameterSchema schema() {
         dpbo::ParameterSchema schema;

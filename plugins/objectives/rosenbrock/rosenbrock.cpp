@@ -20,7 +20,7 @@ constexpr double kBytesPerDimension = 96.0;
 
 constexpr const char* kOwner = "objective 'rosenbrock'";
 
-class Rosenbrock final : public dpbo::Objective {
+class Rosenbrock final : public dpbo::Objective, public dpbo::ObservationNoise, public dpbo::HasKnownOptimum {
 public:
     static dpbo::ParameterSchema schema() {
         dpbo::ParameterSchema schema;

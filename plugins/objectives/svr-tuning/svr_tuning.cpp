@@ -87,7 +87,7 @@ std::string data_path(const dpbo::ParameterSet& parameters) {
                                                       "set data_file to slice_localization_data.csv (plain or .gz)");
 }
 
-class SvrTuning final : public dpbo::Objective {
+class SvrTuning final : public dpbo::Objective, public dpbo::RecordDecomposable, public dpbo::SensitiveData {
 public:
     static dpbo::ParameterSchema schema() {
         dpbo::ParameterSchema schema;

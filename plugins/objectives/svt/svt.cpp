@@ -21,7 +21,7 @@ namespace {
 
 constexpr const char* kOwner = "objective 'svt'";
 
-class SparseVectorOracle final : public dpbo::Objective {
+class SparseVectorOracle final : public dpbo::Objective, public dpbo::SensitiveData {
 public:
     static dpbo::ParameterSchema schema() {
         dpbo::ParameterSchema schema;

@@ -147,7 +147,10 @@ double signed_posterior_mean(unsigned n, const double* x, double* gradient, void
     }
 }
 
-class SyntheticGp final : public dpbo::Objective {
+class SyntheticGp : public dpbo::Objective,
+                    public dpbo::ObservationNoise,
+                    public dpbo::HasKnownOptimum,
+                    public dpbo::SensitiveData {
 public:
     static dpbo::ParameterSchema schema() {
         dpbo::ParameterSchema schema;
@@ -225,6 +228,9 @@ public:
             build_continuous_sample(parameters, rng);
         }
     }
+
+    // The continuous form is a box, the grid form a finite set with FiniteCandidates.
+    static std::unique_ptr<dpbo::Module> create(const dpbo::ParameterSet& parameters);
 
     const dpbo::SearchSpace& space() const override { return space_; }
     // Added by the host after it checks the exact values.
@@ -509,6 +515,21 @@ private:
     arma::vec grid_values_;
     arma::vec grid_strides_;
 };
+
+// The grid form: a finite space, so it provides FiniteCandidates. Its rows are the grid of the box,
+// fixed by the settings alone.
+class SyntheticGpGrid final : public SyntheticGp, public dpbo::FiniteCandidates {
+public:
+    using SyntheticGp::SyntheticGp;
+    dpbo::CandidateRows candidates() const override {
+        return {space().candidate_rows(), dpbo::RowStatus::DataIndependent};
+    }
+};
+
+std::unique_ptr<dpbo::Module> SyntheticGp::create(const dpbo::ParameterSet& parameters) {
+    if (parameters.integer("grid") > 0) return std::make_unique<SyntheticGpGrid>(parameters);
+    return std::make_unique<SyntheticGp>(parameters);
+}
 
 }  // namespace
 

@@ -5,7 +5,7 @@
 // has norm below 1, so an outlier moves the minimiser only a little — the point of a robust loss.
 //
 // What makes it a record objective, usable by DP-GIBO and DP-GD:
-//   - record_count() returns n;
+//   - it inherits dpbo::RecordDecomposable, whose record_count() returns n;
 //   - evaluate() fills per_record (b × n, one row per point) when asked, and values is the mean of
 //     each row;
 //   - the records are the data the privacy statement protects: they are drawn from their own
@@ -30,7 +30,9 @@ namespace {
 
 const std::string kOwner = "objective 'pseudo-huber-location'";
 
-class PseudoHuberLocation final : public dpbo::Objective {
+class PseudoHuberLocation final : public dpbo::Objective,
+                                  public dpbo::RecordDecomposable,
+                                  public dpbo::SensitiveData {
 public:
     static dpbo::ParameterSchema schema() {
         dpbo::ParameterSchema schema;

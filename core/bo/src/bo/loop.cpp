@@ -103,7 +103,7 @@ std::vector<TraceColumn> StandardStatistics::columns(const BoLoop& loop) const {
     }
     columns.insert(columns.end(), {{"acquisition"}, {"cpu_seconds", true}});  // timings: evaluation-only
     const Objective& objective = loop.context().objective;
-    if (loop.outputs().size() == 1 && objective.known_optimum()) columns.push_back({"simple_regret"});
+    if (loop.outputs().size() == 1 && known_optimum(objective)) columns.push_back({"simple_regret"});
     for (auto& c : Trace::vector_columns("x", objective.space().dim(), false)) columns.push_back(c);
     return columns;
 }

@@ -145,7 +145,7 @@ RunResult run_data_independent_search(RunContext& context, const DataIndependent
     Objective& objective = context.objective;
     const Sense sense = objective.sense();
     const bool is_private = context.role<Mechanism>("mechanism") != nullptr;
-    const bool optimum_known = objective.known_optimum().has_value();
+    const bool optimum_known = known_optimum(objective).has_value();
 
     RunResult result;
     // Exact values are released when nothing is private; with a mechanism they are for judging only.

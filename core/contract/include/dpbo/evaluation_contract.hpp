@@ -13,7 +13,7 @@ class Objective;
 // Checks what `objective` returned for `points` under `request`:
 //   - points: b × d, b the rows asked for, d the space's dimension;
 //   - values: b × k, k = objective.outputs().size(), every entry finite;
-//   - per_record (when requested): b × n, n = objective.record_count(), every entry finite; when
+//   - per_record (when requested): b × n, n = record_count(objective) (RecordDecomposable), every entry finite; when
 //     not requested it may be empty or b × n;
 //   - when values and per-record losses are both returned, each value of the first output equals
 //     the mean of its point's per-record row within row_mean_tolerance();

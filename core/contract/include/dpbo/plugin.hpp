@@ -70,8 +70,13 @@ Manifest make_manifest(std::string name, std::string version, std::string summar
     manifest.summary = std::move(summary);
     manifest.reference = std::move(reference);
     manifest.schema = Module::schema();
+    // A class whose capabilities depend on its parameters (an objective that is a box or a finite
+    // set by its settings) chooses the class to build in a static create(parameters).
     manifest.factory = [](const ParameterSet& parameters) -> std::unique_ptr<dpbo::Module> {
-        return std::make_unique<Module>(parameters);
+        if constexpr (requires { Module::create(parameters); })
+            return Module::create(parameters);
+        else
+            return std::make_unique<Module>(parameters);
     };
     return manifest;
 }

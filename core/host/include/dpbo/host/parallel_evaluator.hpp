@@ -10,7 +10,7 @@
 namespace dpbo {
 
 // Evaluates a batch of b ≥ 2 points on up to `workers` threads, as contiguous slices of the batch
-// merged back in order. A thread-safe objective (Objective::thread_safe) serves every slice; any other
+// merged back in order. A thread-safe objective (the ThreadSafe capability) serves every slice; any other
 // serves the first, and each further slice goes to a replica — an objective built like it, one per
 // extra worker. A slice's experiment randomness comes from its own generator, seeded from the
 // batch's generator's seed and the slice's number: a deterministic objective gives the values the

@@ -12,13 +12,10 @@
 #include "cli.hpp"
 #include "dpbo/errors.hpp"
 #include "dpbo/host/result_io.hpp"
-#include "report/dp_gibo_figures.hpp"
-#include "report/dp_ucb_figures.hpp"
-#include "report/dpareto_figures.hpp"
+#include "report/declared_figures.hpp"
 #include "report/gnuplot.hpp"
 #include "report/html_page.hpp"
 #include "report/path_figures.hpp"
-#include "report/po_gp_ucb_figures.hpp"
 #include "report/report_folder.hpp"
 #include "report/trace_figures.hpp"
 
@@ -28,24 +25,19 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Each algorithm's own figures, in a section per folder; an algorithm that draws nothing of its own
-// gets none.
+// The traces every result has, then the figures the algorithms declare in their results: the
+// comparisons across folders (a run per method, ε or r), then each folder's own (with the path of
+// its iterates, when it has one in two dimensions). A section with no figure is not drawn.
 std::vector<report::FigureSection> figure_sections(const std::vector<report::ReportFolder>& folders) {
     std::vector<report::FigureSection> sections;
     sections.push_back({"Traces over the run", report::trace_figures(folders), {}});
-    // The papers' comparisons across folders (a run per method, ε or r): one section each, when drawn.
-    const std::pair<const char*, std::vector<report::Figure> (*)(const std::vector<report::ReportFolder>&)> across[] = {
-        {"DPareto: empirical Pareto fronts and hypervolume", &report::dpareto_figures},
-        {"DP-UCB (Kusner et al.): regret of the released point against ε", &report::dp_ucb_figures},
-        {"PO-GP-UCB: regret against iterations and against r", &report::po_gp_ucb_figures},
-    };
-    for (const auto& [title, family] : across)
-        if (std::vector<report::Figure> figures = family(folders); !figures.empty())
-            sections.push_back({title, std::move(figures), {}});
-    for (const report::ReportFolder& folder : folders) {
-        report::FigureSection own{fmt::format("{}'s own figures: {}", folder.algorithm(), folder.label), {}, {}};
-        for (auto* family : {&report::dp_gibo_figures, &report::path_figures})
-            for (report::Figure& figure : family(folder)) own.figures.push_back(std::move(figure));
+    report::DeclaredFigures declared = report::declared_figures(folders);
+    sections.push_back({"Comparisons across folders, as the algorithms declare them", std::move(declared.across_folders), {}});
+    for (std::size_t f = 0; f < folders.size(); ++f) {
+        const report::ReportFolder& folder = folders[f];
+        report::FigureSection own{fmt::format("{}'s own figures: {}", folder.algorithm(), folder.label),
+                                  std::move(declared.per_folder[f]), {}};
+        for (report::Figure& figure : report::path_figures(folder)) own.figures.push_back(std::move(figure));
         sections.push_back(std::move(own));
     }
     return sections;

@@ -315,4 +315,42 @@ assert report["refuted"] is False, report["lower_bound"]
 PYTHON
 stage_done
 
+# ---- figures as data: begin (a block of its own: sdk/examples/figure-algorithm) --------------------
+# An out-of-tree algorithm declares a figure in its result (a trace column of its own, log y); the
+# installed `dpbo report` draws it, titled and labelled as declared, with no change to dpbo.
+figure_dir="$source_dir/sdk/examples/figure-algorithm"
+figure_build="$work/figure-build"
+stage "configure, build and install the figure algorithm example out of tree against $prefix"
+run_logged configure-figure "$cmake" -S "$figure_dir" -B "$figure_build" \
+    -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_INSTALL_PREFIX="$prefix" \
+    -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF -DCMAKE_BUILD_TYPE=Release
+run_logged build-figure "$cmake" --build "$figure_build" --parallel 2
+if grep -q 'warning:' "$log/build-figure.txt"; then
+    grep 'warning:' "$log/build-figure.txt" >&2
+    fail "the figure algorithm example compiled with warnings"
+fi
+run_logged install-figure "$cmake" --install "$figure_build"
+stage_done
+
+check "'dpbo report' draws the figure shrinking-box declares"
+run_logged run-figure "$dpbo" run --algorithm shrinking-box --objective quadratic --set algorithm.steps=6 \
+    --seed 1 --repeat 2 --out "$work/shrinking"
+run_logged report-figure "$dpbo" report "$work/shrinking" --out "$work/shrinking.html"
+python3 - "$work/shrinking.html" "$work/shrinking" <<'PYTHON' || fail "'dpbo report' did not draw shrinking-box's declared figure"
+import csv, json, re, sys
+page = open(sys.argv[1]).read()
+figures = [json.loads(m) for m in re.findall(r'<script type="application/json" class="figure-data">(.*?)</script>', page, re.S)]
+drawn = [f for f in figures if f["title"] == "Shrinking box on shrinking: width of the box per step"]
+assert drawn, [f["title"] for f in figures]
+figure = drawn[0]
+assert figure["y_label"] == "box width [fraction of the space, log scale]", figure["y_label"]
+assert figure["log_y"] is True
+rows = list(csv.DictReader(open(sys.argv[2] + "/repeat-001/trace.csv")))
+first = [s for s in figure["series"] if s["kind"] == "repeat" and s["repeat"] == 1][0]
+assert first["y"] == [float(r["box_width"]) for r in rows], first["y"]
+assert "<text>Shrinking box on shrinking: width of the box per step</text>" in page
+PYTHON
+stage_done
+# ---- figures as data: end ---------------------------------------------------------------------------
+
 echo "PASS: SDK round trip in $(seconds_since "$total_start") s"

@@ -3,6 +3,8 @@
 #include <filesystem>
 #include <map>
 
+#include "dpbo/host/figure_spec_json.hpp"
+
 namespace dpbo::cli::report {
 
 namespace fs = std::filesystem;
@@ -46,6 +48,8 @@ std::vector<ReportFolder> read_report_folders(const std::vector<std::string>& fo
         folder.read = read_result_folder(given, "report");
         for (std::size_t i = 0; i < folder.read.results.size(); ++i)
             folder.traces.push_back(read_trace(folder.read.files[i], folder.read.results[i]));
+        if (folder.first().contains("figures"))
+            folder.figures = figures_from_json(folder.first()["figures"], folder.read.files.front().string());
         read.push_back(std::move(folder));
     }
     return read;

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "dpbo/figure_spec.hpp"
 #include "report/trace_table.hpp"
 #include "result_folder.hpp"
 
@@ -14,6 +15,9 @@ struct ReportFolder {
     std::string label;                            // its name, or its path where names repeat
     ResultFolder read;
     std::vector<std::optional<TraceTable>> traces;  // parallel to read.results
+    // The figures its algorithm declared (result.json's "figures", read from the first repeat: the
+    // repeats of a folder share their job); none for results written before figures were declared.
+    std::vector<FigureSpec> figures;
 
     const json& first() const { return read.results.front(); }
     std::string algorithm() const { return first()["job"]["algorithm"]["name"].get<std::string>(); }

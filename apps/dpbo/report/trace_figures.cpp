@@ -36,7 +36,8 @@ std::optional<ColumnDrawing> drawing(const std::string& column) {
     if (column == "distance_to_optimum")
         return ColumnDrawing{"Distance to the optimiser", "‖θ − θ*‖₂ [parameter units, log scale]", true};
     if (column == "front_size") return ColumnDrawing{"Points on the empirical front", "front size [points]"};
-    // Hypervolume is DPareto's figure: drawn once, in its section (dpareto_figures), not here.
+    // Hypervolume: the searches that trace it declare its figure (dpbo/bo/front_figures.hpp), drawn
+    // there once with its reference point explained, not here a second time.
     if (column.find("hypervolume") != std::string::npos) return std::nullopt;
     if (starts_with(column, "value[") || starts_with(column, "best_value["))
         return ColumnDrawing{"Output " + column, column + " [that output's units]"};

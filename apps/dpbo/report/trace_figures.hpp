@@ -1,6 +1,6 @@
 #pragma once
 // The figures every algorithm gets: each value-like trace column (values found, regret, distance to
-// the optimum, front size) over evaluations (hypervolume is drawn with the fronts: dpareto_figures), all folders that have it in one plot.
+// the optimum, front size) over evaluations (hypervolume is drawn where the searches that trace it declare it), all folders that have it in one plot.
 #include <vector>
 
 #include "report/figure.hpp"

@@ -22,6 +22,7 @@
 #include "dpbo/random.hpp"
 #include "dpbo/row_release.hpp"
 #include "dpbo/selection.hpp"
+#include "dpbo/host/figure_spec_json.hpp"
 #include "dpbo/host/output_folder.hpp"
 #include "dpbo/host/registry.hpp"
 #include "dpbo/host/journal_store.hpp"
@@ -365,6 +366,15 @@ private:
                 files.push_back({{"file", file.name}, {"holds", file.description}});
             }
             out["files"] = files;
+        }
+        // Last, and only when declared: results of algorithms without figures stay as they were.
+        if (!result.figures.empty()) {
+            try {
+                out["figures"] = figures_json(result.figures);
+            } catch (const ValidationError& e) {
+                throw RunError(fmt::format("algorithm '{}' declared a figure the report could not draw: {}",
+                                           spec_.algorithm.name, e.what()));
+            }
         }
         outcome.json = out.dump(2);
 

@@ -1,5 +1,7 @@
 #include "dp_gibo_run.hpp"
 
+#include "dp_gibo_figures.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -328,6 +330,7 @@ private:
         result.trace = std::move(trace_);
         result.evaluations = ctx_.evaluator.evaluations();
         result.stop_reason = stop;
+        result.figures = dpbo_dp_gibo::figures();
         return result;
     }
 

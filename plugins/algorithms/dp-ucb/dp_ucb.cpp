@@ -9,6 +9,7 @@
 // worse. `--selection exponential` reproduces the paper's line 12 exactly.
 #include <fmt/format.h>
 
+#include "dp_ucb_figures.hpp"
 #include "dp_ucb_settings.hpp"
 #include "dpbo/algorithm.hpp"
 #include "dpbo/plugin.hpp"
@@ -54,8 +55,11 @@ public:
     }
 
     dpbo::RunResult run(dpbo::RunContext& context) override {
-        if (settings_.variant == dpbo_ucb::Variant::Lipschitz) return dpbo_ucb::run_lipschitz_variant(context, settings_);
-        return dpbo_ucb::run_gp_ucb_variant(context, settings_);
+        dpbo::RunResult result = settings_.variant == dpbo_ucb::Variant::Lipschitz
+                                     ? dpbo_ucb::run_lipschitz_variant(context, settings_)
+                                     : dpbo_ucb::run_gp_ucb_variant(context, settings_);
+        result.figures = dpbo_ucb::figures();
+        return result;
     }
 
 private:

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "dpbo/algorithm.hpp"
+#include "dpbo/bo/front_figures.hpp"
 #include "dpbo/bo/loop.hpp"
 #include "dpbo/evaluator.hpp"
 #include "dpbo/objective.hpp"
@@ -144,6 +145,8 @@ public:
              "HVPoI (plateau = random)",
              arma::mat{static_cast<double>(plateau_draws)}});
         result.files = dpbo::dpareto::front_files(loop, iterations, drawn, settings_.reference, statement);
+        // The fronts and the hypervolume trace, drawn by `dpbo report` beside random or grid search's.
+        result.figures = dpbo::front_figures(loop.outputs(), "dpareto", true);
         return result;
     }
 

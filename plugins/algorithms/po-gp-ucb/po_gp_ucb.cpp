@@ -18,6 +18,7 @@
 #include "dpbo/surrogate.hpp"
 #include "local_curator.hpp"
 #include "modeler.hpp"
+#include "po_gp_ucb_figures.hpp"
 
 namespace {
 
@@ -86,6 +87,7 @@ public:
         for (const auto& diagnostic : released.evaluation_only) result.evaluation_only.push_back(diagnostic);
         if (write_released_rows_) result.files.push_back(released_rows_file(released.rows));
         result.privacy = statement(release->describe_origin(), released);
+        result.figures = po_gp_ucb::figures();
         return result;
     }
 
@@ -101,6 +103,7 @@ private:
                         "curator ({}; the curator's release states that release's guarantee) and the curator "
                         "answers with responses it does not privatise",
                         dpbo::data_description(context.objective)));
+        result.figures = po_gp_ucb::figures();
         return result;
     }
 

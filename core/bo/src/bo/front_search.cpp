@@ -9,6 +9,7 @@
 
 #include "memory_bound.hpp"
 #include "auxiliary_names.hpp"
+#include "dpbo/bo/front_figures.hpp"
 #include "dpbo/bo/pareto.hpp"
 #include "dpbo/errors.hpp"
 #include "dpbo/evaluator.hpp"
@@ -137,6 +138,7 @@ RunResult run_front_search(RunContext& context, const DataIndependentSearch& sea
              arma::mat(1, 1, arma::fill::value(hypervolume_2d(evaluated_values, *search.reference, senses)))});
     }
     result.privacy = front_statement(outputs, auxiliary_outputs);
+    result.figures = front_figures(outputs, "{/job/algorithm/name}", search.reference.has_value());
     result.evaluations = context.evaluator.evaluations();
     return result;
 }

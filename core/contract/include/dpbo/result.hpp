@@ -7,6 +7,7 @@
 
 #include <armadillo>
 
+#include "dpbo/figure_spec.hpp"
 #include "dpbo/privacy_statement.hpp"
 
 namespace dpbo {
@@ -59,6 +60,10 @@ struct RunResult {
     std::size_t evaluations = 0;
     std::string stop_reason;
     std::vector<ResultFile> files;  // covered by `privacy` like `released`
+    // How `dpbo report` draws this result (see figure_spec.hpp). Declared here, beside the trace the
+    // figures read, because they follow what the run had: its objective's outputs, whether it traced
+    // a hypervolume, its parameters. Written into result.json; not released (they hold no numbers).
+    std::vector<FigureSpec> figures;
 };
 
 }  // namespace dpbo

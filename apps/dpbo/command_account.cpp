@@ -27,13 +27,13 @@ namespace {
 int calibrate_command(const std::function<std::shared_ptr<Accountant>()>& make, const std::vector<PrivacyEvent>& events,
                       const std::vector<double>& epsilons, const std::vector<double>& deltas,
                       const std::string& accountant_name, bool json_output) {
-    if (events.size() != 1 || events.front().kind() != PrivacyEventKind::SubsampledGaussian ||
-        events.front().repetitions != 1)
+    const auto* subsampled = events.size() == 1 ? events.front().as<SubsampledGaussianEvent>() : nullptr;
+    if (subsampled == nullptr || events.front().repetitions != 1)
         throw ValidationError("--calibrate-sigma needs exactly one --event subsampled-gaussian:q=...,steps=...,sampling=... "
                               "(no sigma, no repetitions) and no --mu");
     if (epsilons.size() != 1 || deltas.size() != 1)
         throw ValidationError("--calibrate-sigma needs one --epsilon (the target) and one --delta");
-    const auto& event = std::get<SubsampledGaussianEvent>(events.front().mechanism);
+    const SubsampledGaussianEvent& event = *subsampled;
     const SigmaCalibration result = calibrate_sigma([&] {
         auto fresh = make();
         return std::unique_ptr<Accountant>(fresh->clone());
@@ -48,6 +48,20 @@ int calibrate_command(const std::function<std::shared_ptr<Accountant>()>& make, 
     std::cout << fmt::format("noise multiplier sigma = {:.9g} ({} accountant): ({:.6g}, {:.6g})-DP, target epsilon {:.6g}\n",
                              result.sigma, accountant_name, result.epsilon, deltas.front(), epsilons.front());
     return kSuccess;
+}
+
+// Each composed event as its kind, its parameters (the event's own names and values), its
+// repetitions and its one-line description.
+json events_json(const std::vector<PrivacyEvent>& events) {
+    json out = json::array();
+    for (const PrivacyEvent& event : events) {
+        json parameters = json::object();
+        for (const auto& [name, value] : event.description().parameters())
+            std::visit([&, &key = name](const auto& v) { parameters[key] = v; }, value);
+        out.push_back({{"kind", std::string(event.kind())}, {"parameters", parameters},
+                       {"repetitions", event.repetitions}, {"describes", event.describe()}});
+    }
+    return out;
 }
 
 }  // namespace
@@ -67,10 +81,10 @@ int command_account(const std::vector<std::string>& arguments) {
          "--delta is at most --epsilon")
         ("mu", po::value(&mus)->composing(), "compose a mu-GDP mechanism (repeatable)")
         ("event", po::value(&events)->composing(),
-         "compose an event KIND:key=value,...[xREPEATS], e.g. gaussian:sigma=2,sensitivity=1x100; kinds: "
-         "gaussian (sigma, sensitivity), gdp (mu), laplace (scale, sensitivity), exponential (epsilon, "
-         "quality_sensitivity), subsampled-gaussian (sampling_rate, noise_multiplier, steps, sampling, neighbouring), "
-         "pure (epsilon), approx (epsilon, delta)")
+         fmt::format("compose an event KIND:key=value,...[xREPEATS], e.g. gaussian:sigma=2,sensitivity=1x100; kinds: "
+                     "{}, and the kinds plugins add (dpbo list --kind event; dpbo info KIND)",
+                     describe_builtin_event_kinds())
+             .c_str())
         ("epsilon", po::value(&epsilons)->composing(), "report the delta at this epsilon (repeatable)")
         ("delta", po::value(&deltas)->composing(), "report the epsilon at this delta (repeatable)");
     options.add(common_options(common));
@@ -84,7 +98,10 @@ int command_account(const std::vector<std::string>& arguments) {
     if (mus.empty() && events.empty())
         throw ValidationError("account needs at least one --mu or --event to compose");
 
-    // Everything the user wrote is read and checked before any accountant code runs.
+    // Everything the user wrote is read and checked before any accountant code runs. The plugins are
+    // loaded first: a plugin may add the kind of an --event.
+    PluginRegistry registry;
+    load_plugins(registry, common);
     std::vector<PrivacyEvent> to_compose;
     for (const auto& text : mus) {
         const double mu = parse_finite_number(text, "--mu");
@@ -96,7 +113,7 @@ int command_account(const std::vector<std::string>& arguments) {
         // and is replaced by every σ the calibration tries.
         const bool needs_sigma = calibrate && text.find("sigma=") == std::string::npos &&
                                  text.find("noise_multiplier=") == std::string::npos;
-        to_compose.push_back(parse_privacy_event(needs_sigma ? text + ",sigma=1" : text));
+        to_compose.push_back(parse_privacy_event(needs_sigma ? text + ",sigma=1" : text, registry));
     }
 
     std::vector<double> epsilon_values, delta_values;
@@ -116,15 +133,13 @@ int command_account(const std::vector<std::string>& arguments) {
         delta_values = {1e-5, 1e-6};
     }
 
-    PluginRegistry registry;
-    load_plugins(registry, common);
     const bool named = !accountant_name.empty();
     if (!named) {
         // gdp by default; rdp when an event needs it (gdp accounts Gaussian and GDP events only).
         accountant_name = "gdp";
         const auto gdp = registry.create_as<Accountant>("gdp");
         for (const PrivacyEvent& event : to_compose)
-            if (!gdp->accepts(event.kind())) accountant_name = "rdp";
+            if (!gdp->accepts(event)) accountant_name = "rdp";
     }
     std::map<std::string, std::string> settings;
     if (!conversion.empty()) {
@@ -135,21 +150,20 @@ int command_account(const std::vector<std::string>& arguments) {
     if (accountant_name == "rdp" && !delta_values.empty()) settings["delta"] = fmt::format("{:.17g}", delta_values.front());
     auto make = [&] { return registry.create_as<Accountant>(accountant_name, settings); };
     auto accountant = make();
-    // A named accountant that cannot take an event: say which kinds it takes and which accountant can.
+    // A named accountant that cannot take an event: say why (what it composes, what the event offers,
+    // the kinds it takes) and which accountant can.
     for (const PrivacyEvent& event : to_compose) {
-        if (accountant->accepts(event.kind())) continue;
-        std::vector<std::string_view> kinds;
-        for (const PrivacyEventKind kind : accountant->accepted_kinds()) kinds.push_back(to_string(kind));
+        const std::string refusal = accountant->refusal(event);
+        if (refusal.empty()) continue;
         std::string suggestion;
         for (const char* other : {"rdp", "basic"}) {
             if (other == accountant_name || registry.find(ModuleKind::Accountant, other) == nullptr) continue;
-            if (registry.create_as<Accountant>(other)->accepts(event.kind())) {
+            if (registry.create_as<Accountant>(other)->accepts(event)) {
                 suggestion = fmt::format("; use --accountant {}", other);
                 break;
             }
         }
-        throw ValidationError(fmt::format("accountant '{}' cannot account a '{}' event; it accepts: {}{}",
-                                          accountant_name, to_string(event.kind()), fmt::join(kinds, ", "), suggestion));
+        throw ValidationError(fmt::format("accountant '{}' {}{}", accountant_name, refusal, suggestion));
     }
     if (calibrate) return calibrate_command(make, to_compose, epsilon_values, delta_values, accountant_name, common.json);
     const auto [total, pairs] = call_into_module(accountant->describe_origin(), "composing the events", [&] {
@@ -175,6 +189,7 @@ int command_account(const std::vector<std::string>& arguments) {
             out["neighbouring"] = total.neighbouring;
         }
         out["epsilon_delta"] = pairs;
+        out["events"] = events_json(to_compose);
         print_json(out);
         return kSuccess;
     }

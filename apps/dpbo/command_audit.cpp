@@ -48,7 +48,7 @@ constexpr const char* kRowUnit = "one row of a dataset, moved by at most Δ in L
 // so a μ-GDP claim is audited at the user's δ; otherwise the release's own accountant.
 std::shared_ptr<Accountant> release_accountant(PluginRegistry& registry, const PrivateRelease& release, double delta) {
     auto gdp = registry.create_as<Accountant>("gdp", {{"delta", fmt::format("{}", delta)}});
-    if (gdp->accepts(release.event().kind())) return gdp;
+    if (gdp->accepts(release.event())) return gdp;
     const AccountantChoice own = release.accountant();
     return registry.create_as<Accountant>(own.name, own.parameters);
 }

@@ -12,7 +12,7 @@ namespace {
 
 constexpr ModuleKind kKinds[] = {ModuleKind::Algorithm, ModuleKind::Objective, ModuleKind::Surrogate,
                                  ModuleKind::Acquisition, ModuleKind::Mechanism, ModuleKind::Selection,
-                                 ModuleKind::RowRelease, ModuleKind::Accountant};
+                                 ModuleKind::RowRelease, ModuleKind::Accountant, ModuleKind::Event};
 
 std::optional<ModuleKind> parse_kind(const std::string& text) {
     if (text.empty()) return std::nullopt;

@@ -2,13 +2,15 @@
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
 #include <map>
+#include <memory>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "dpbo/errors.hpp"
+#include "dpbo/event_kind.hpp"
+#include "dpbo/module_call_guard.hpp"
 #include "job_options.hpp"
 
 namespace dpbo::cli {
@@ -22,109 +24,24 @@ std::size_t parse_count(const std::string& text, const std::string& where) {
     return static_cast<std::size_t>(value);
 }
 
-// The key=value pairs of one event, each read once by the kind's builder.
-class Fields {
-public:
-    Fields(std::string event_text, std::string kind, std::map<std::string, std::string> values)
-        : text_(std::move(event_text)), kind_(std::move(kind)), values_(std::move(values)) {}
-
-    void allow_only(const std::vector<std::string>& keys) const {
-        for (const auto& [key, value] : values_) {
-            if (std::find(keys.begin(), keys.end(), key) == keys.end())
-                throw ValidationError(fmt::format("--event '{}': kind '{}' has no key '{}'; its keys: {}", text_, kind_,
-                                                  key, fmt::join(keys, ", ")));
-        }
-    }
-    const std::string& raw(const std::string& key) const {
-        const auto it = values_.find(key);
-        if (it == values_.end())
-            throw ValidationError(fmt::format("--event '{}': kind '{}' needs key '{}'", text_, kind_, key));
-        return it->second;
-    }
-    double number(const std::string& key) const { return parse_finite_number(raw(key), where(key)); }
-    bool has(const std::string& key) const { return values_.count(key) > 0; }
-    // A key with a short alias (sampling_rate / q): exactly one of the two must be given.
-    double number_or_alias(const std::string& key, const std::string& alias) const {
-        if (has(key) && has(alias))
-            throw ValidationError(fmt::format("--event '{}': keys '{}' and '{}' name the same value; give one", text_,
-                                              key, alias));
-        return number(has(alias) ? alias : key);
-    }
-    std::size_t count(const std::string& key) const { return parse_count(raw(key), where(key)); }
-    template <class Enum>
-    Enum choice(const std::string& key, const std::vector<std::pair<std::string, Enum>>& options) const {
-        const std::string& value = raw(key);
-        std::vector<std::string> names;
-        for (const auto& [name, option] : options) {
-            if (name == value) return option;
-            names.push_back(name);
-        }
-        throw ValidationError(fmt::format("{}: '{}' is not allowed; allowed: {}", where(key), value, fmt::join(names, ", ")));
-    }
-
-private:
-    std::string where(const std::string& key) const { return fmt::format("--event '{}' key '{}'", text_, key); }
-    std::string text_, kind_;
-    std::map<std::string, std::string> values_;
+// The text's parts: KIND, its key=value pairs, and the repetitions after a final 'x'.
+struct EventText {
+    std::string kind;
+    std::map<std::string, std::string> values;
+    std::size_t repetitions = 1;
 };
 
-using Builder = std::function<PrivacyEvent::Mechanism(const Fields&)>;
-
-const std::vector<std::pair<PrivacyEventKind, std::pair<std::vector<std::string>, Builder>>>& builders() {
-    using Sub = SubsampledGaussianEvent;
-    static const std::vector<std::pair<PrivacyEventKind, std::pair<std::vector<std::string>, Builder>>> table = {
-        {PrivacyEventKind::Gaussian,
-         {{"sigma", "sensitivity"},
-          [](const Fields& f) { return GaussianEvent{f.number("sigma"), f.number("sensitivity")}; }}},
-        {PrivacyEventKind::Gdp, {{"mu"}, [](const Fields& f) { return GdpEvent{f.number("mu")}; }}},
-        {PrivacyEventKind::Laplace,
-         {{"scale", "sensitivity"},
-          [](const Fields& f) { return LaplaceEvent{f.number("scale"), f.number("sensitivity")}; }}},
-        {PrivacyEventKind::Exponential,
-         {{"epsilon", "quality_sensitivity"},
-          [](const Fields& f) { return ExponentialEvent{f.number("epsilon"), f.number("quality_sensitivity")}; }}},
-        // q and sigma are short aliases of sampling_rate and noise_multiplier; neighbouring defaults to
-        // the relation the sampling's bound is proved for (poisson: add-remove-one; without
-        // replacement: replace-one), and an accountant refuses a mismatch by name.
-        {PrivacyEventKind::SubsampledGaussian,
-         {{"sampling_rate", "q", "noise_multiplier", "sigma", "steps", "sampling", "neighbouring"},
-          [](const Fields& f) {
-              const auto sampling = f.choice<Sub::Sampling>(
-                  "sampling", {{"poisson", Sub::Sampling::Poisson},
-                               {"fixed-size-without-replacement", Sub::Sampling::FixedSizeWithoutReplacement},
-                               {"without-replacement", Sub::Sampling::FixedSizeWithoutReplacement}});
-              const auto neighbouring =
-                  f.has("neighbouring")
-                      ? f.choice<Sub::Neighbouring>("neighbouring",
-                                                    {{"add-remove-one", Sub::Neighbouring::AddRemoveOne},
-                                                     {"replace-one", Sub::Neighbouring::ReplaceOne}})
-                      : (sampling == Sub::Sampling::Poisson ? Sub::Neighbouring::AddRemoveOne
-                                                            : Sub::Neighbouring::ReplaceOne);
-              return Sub{f.number_or_alias("sampling_rate", "q"), f.number_or_alias("noise_multiplier", "sigma"),
-                         f.count("steps"), sampling, neighbouring};
-          }}},
-        {PrivacyEventKind::PureDp, {{"epsilon"}, [](const Fields& f) { return PureDpEvent{f.number("epsilon")}; }}},
-        {PrivacyEventKind::ApproxDp,
-         {{"epsilon", "delta"},
-          [](const Fields& f) { return ApproxDpEvent{f.number("epsilon"), f.number("delta")}; }}},
-    };
-    return table;
-}
-
-}  // namespace
-
-PrivacyEvent parse_privacy_event(const std::string& text) {
+EventText split(const std::string& text) {
     const auto colon = text.find(':');
     if (colon == std::string::npos || colon == 0)
         throw ValidationError(fmt::format("--event '{}' is not of the form KIND:key=value,...[xREPEATS]", text));
-    const std::string kind = text.substr(0, colon);
+    EventText out;
+    out.kind = text.substr(0, colon);
     std::string body = text.substr(colon + 1);
-    PrivacyEvent event;
     if (const auto x = body.rfind('x'); x != std::string::npos && body.find('=', x) == std::string::npos) {
-        event.repetitions = parse_count(body.substr(x + 1), fmt::format("--event '{}' repetitions", text));
+        out.repetitions = parse_count(body.substr(x + 1), fmt::format("--event '{}' repetitions", text));
         body = body.substr(0, x);
     }
-    std::map<std::string, std::string> values;
     std::size_t start = 0;
     // Every comma separates two items, so "mu=1," has an empty second item, refused below.
     while (!body.empty()) {
@@ -133,26 +50,99 @@ PrivacyEvent parse_privacy_event(const std::string& text) {
         const auto eq = item.find('=');
         if (item.empty())
             throw ValidationError(fmt::format("--event '{}': item {} is empty (a stray comma?); expected key=value", text,
-                                              values.size() + 1));
+                                              out.values.size() + 1));
         if (eq == std::string::npos || eq == 0)
             throw ValidationError(fmt::format("--event '{}': '{}' is not key=value", text, item));
-        if (!values.emplace(item.substr(0, eq), item.substr(eq + 1)).second)
+        if (!out.values.emplace(item.substr(0, eq), item.substr(eq + 1)).second)
             throw ValidationError(fmt::format("--event '{}': key '{}' is given twice", text, item.substr(0, eq)));
         if (end == body.size()) break;
         start = end + 1;
     }
-    std::vector<std::string_view> kinds;
-    for (const auto& [candidate, entry] : builders()) {
-        kinds.push_back(to_string(candidate));
-        if (to_string(candidate) != kind) continue;
-        const Fields fields(text, kind, values);
-        fields.allow_only(entry.first);
-        event.mechanism = entry.second(fields);
-        event.validate();
-        return event;
+    return out;
+}
+
+// The checks a user reads first, in the words of the event syntax (the schema's own messages speak
+// of module parameters): unknown and missing keys, and a choice outside its options.
+void check_keys(const std::string& text, const EventText& event, const ParameterSchema& schema) {
+    std::vector<std::string> keys;
+    for (const ParameterSpec& spec : schema.specs()) keys.push_back(spec.name);
+    for (const auto& [key, value] : event.values) {
+        if (schema.find(key) == nullptr)
+            throw ValidationError(fmt::format("--event '{}': kind '{}' has no key '{}'; its keys: {}", text, event.kind,
+                                              key, keys.empty() ? "none" : fmt::format("{}", fmt::join(keys, ", "))));
     }
-    throw ValidationError(
-        fmt::format("--event '{}': unknown kind '{}'; allowed kinds: {}", text, kind, fmt::join(kinds, ", ")));
+    for (const ParameterSpec& spec : schema.specs()) {
+        const auto given = event.values.find(spec.name);
+        if (given == event.values.end()) {
+            if (spec.required)
+                throw ValidationError(fmt::format("--event '{}': kind '{}' needs key '{}'", text, event.kind, spec.name));
+            continue;
+        }
+        if (spec.type == ParameterType::Choice &&
+            std::find(spec.choices.begin(), spec.choices.end(), given->second) == spec.choices.end())
+            throw ValidationError(fmt::format("--event '{}' key '{}': '{}' is not allowed; allowed: {}", text, spec.name,
+                                              given->second, fmt::join(spec.choices, ", ")));
+    }
+}
+
+std::vector<std::string> known_kinds(const PluginRegistry& registry) {
+    std::vector<std::string> kinds;
+    for (const EventKindEntry& kind : builtin_event_kinds()) kinds.push_back(kind.name);
+    for (const LoadedPlugin& plugin : registry.plugins())
+        if (plugin.manifest.kind == ModuleKind::Event) kinds.push_back(plugin.manifest.name);
+    return kinds;
+}
+
+// A plugin's event: its module is created with the parameters (validated by the registry against
+// the same schema) and asked for the event, under the module call guard.
+std::shared_ptr<const EventDescription> plugin_event(const std::string& text, const EventText& event,
+                                                     PluginRegistry& registry) {
+    const auto module = registry.create_as<EventKind>(event.kind, event.values);
+    const std::string who = module->describe_origin();
+    auto description = call_into_module(who, "building its event", [&] { return module->event(); });
+    if (!description) throw RunError(fmt::format("--event '{}': {} built no event (a null description)", text, who));
+    if (description->kind() != event.kind)
+        throw RunError(fmt::format("--event '{}': {} built an event of kind '{}'; an event module must be named as the "
+                                   "kind it builds",
+                                   text, who, description->kind()));
+    return description;
+}
+
+}  // namespace
+
+PrivacyEvent parse_privacy_event(const std::string& text, PluginRegistry& registry) {
+    const EventText event = split(text);
+    const EventKindEntry* builtin = find_builtin_event_kind(event.kind);
+    const LoadedPlugin* plugin = builtin ? nullptr : registry.find(ModuleKind::Event, event.kind);
+    if (!builtin && !plugin)
+        throw ValidationError(fmt::format("--event '{}': unknown kind '{}'; allowed kinds: {}", text, event.kind,
+                                          fmt::join(known_kinds(registry), ", ")));
+    const ParameterSchema& schema = builtin ? builtin->schema : plugin->manifest.schema;
+    check_keys(text, event, schema);
+    const ParameterSet parameters = validate_parameters(schema, event.values, fmt::format("--event '{}'", text));
+    std::shared_ptr<const EventDescription> description;
+    if (builtin) {
+        try {
+            description = builtin->build(parameters);
+        } catch (const ValidationError& e) {
+            throw ValidationError(fmt::format("--event '{}': {}", text, e.what()));
+        }
+    } else {
+        description = plugin_event(text, event, registry);
+    }
+    PrivacyEvent out(std::move(description), event.repetitions);
+    out.validate();
+    return out;
+}
+
+std::string describe_builtin_event_kinds() {
+    std::vector<std::string> kinds;
+    for (const EventKindEntry& kind : builtin_event_kinds()) {
+        std::vector<std::string> keys;
+        for (const ParameterSpec& spec : kind.schema.specs()) keys.push_back(spec.name);
+        kinds.push_back(fmt::format("{} ({})", kind.name, fmt::join(keys, ", ")));
+    }
+    return fmt::format("{}", fmt::join(kinds, ", "));
 }
 
 }  // namespace dpbo::cli

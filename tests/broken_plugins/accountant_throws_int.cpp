@@ -4,6 +4,7 @@
 #include <vector>
 
 #include <dpbo/accountant.hpp>
+#include <dpbo/event_kind.hpp>
 #include <dpbo/parameters.hpp>
 #include <dpbo/plugin.hpp>
 #include <dpbo/privacy_statement.hpp>
@@ -14,7 +15,12 @@ public:
     static dpbo::ParameterSchema schema() { return {}; }
     ThrowingAccountant() = default;
     explicit ThrowingAccountant(const dpbo::ParameterSet&) {}
-    std::vector<dpbo::PrivacyEventKind> accepted_kinds() const override { return dpbo::all_privacy_event_kinds(); }
+    // Every event: every built-in kind by name, every other kind through any view.
+    dpbo::AcceptedEvents accepted_events() const override {
+        dpbo::AcceptedEvents all{{}, dpbo::all_event_views()};
+        for (const auto& kind : dpbo::builtin_event_kinds()) all.kinds.push_back(kind.name);
+        return all;
+    }
     void compose(const dpbo::PrivacyEvent&) override { throw 3; }
     double delta_for_epsilon(double) const override { return 1.0; }
     double epsilon_for_delta(double) const override { return 0.0; }

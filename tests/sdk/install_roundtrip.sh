@@ -7,7 +7,12 @@
 #   3. check that a plugin including a host header (dpbo/host/*.hpp) does not compile against P;
 #      install the example plugin into P and ask P/bin/dpbo about it (list, info, list --json);
 #   4. the same for sdk/examples/record-objective, a record objective with the neighbour switch,
-#      and audit DP-GIBO's claim on it with a tiny `dpbo audit` run.
+#      and audit DP-GIBO's claim on it with a tiny `dpbo audit` run;
+#   5. the same for sdk/examples/zcdp-event, a new privacy event kind ("zcdp"), a mechanism that
+#      emits it and an accountant that composes it: `dpbo account --event zcdp:...` and `dpbo run
+#      --mechanism zcdp-gaussian --accountant zcdp` on the installed dpbo, their numbers checked
+#      against Bun & Steinke's formula computed here, and the shipped accountants' answers to the
+#      new kind (rdp composes its RDP curve, gdp refuses it by name).
 # Usage: install_roundtrip.sh <dpbo build dir> <dpbo source dir>
 # The environment variable CMAKE names the cmake to use (ctest passes the one that configured dpbo).
 set -euo pipefail
@@ -312,6 +317,109 @@ assert report["claim"]["headline"] == "1-GDP", report["claim"]
 assert report["subject"]["objective"] == "pseudo-huber-location", report["subject"]
 assert report["runs_per_world"] == 200
 assert report["refuted"] is False, report["lower_bound"]
+PYTHON
+stage_done
+
+# ---------------------------------------------------------------------------------------------
+# A new privacy notion with no change to the host or the core: the event kind, its mechanism and its
+# accountant are three plugins of one out-of-tree project.
+zcdp_dir="$source_dir/sdk/examples/zcdp-event"
+zcdp_build="$work/zcdp-build"
+stage "configure, build and install the zCDP example (event kind, mechanism, accountant) out of tree against $prefix"
+run_logged configure-zcdp "$cmake" -S "$zcdp_dir" -B "$zcdp_build" \
+    -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_INSTALL_PREFIX="$prefix" \
+    -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF -DCMAKE_BUILD_TYPE=Release
+run_logged build-zcdp "$cmake" --build "$zcdp_build" --parallel 2
+if grep -q 'warning:' "$log/build-zcdp.txt"; then
+    grep 'warning:' "$log/build-zcdp.txt" >&2
+    fail "the zCDP example compiled with warnings"
+fi
+run_logged install-zcdp "$cmake" --install "$zcdp_build"
+stage_done
+
+for plugin in event-zcdp mechanism-zcdp-gaussian accountant-zcdp; do
+    file="$prefix/lib/dpbo/plugins/$plugin.so"
+    check "$plugin was installed and exports only dpbo_plugin"
+    [[ -f "$file" ]] || fail "$file was not installed"
+    exported=$(nm -D --defined-only -C "$file" | cut -d' ' -f3- |
+        grep -Ev '(^|[ (<])(std|__gnu_cxx)::|^_init$|^_fini$' || true)
+    [[ "$exported" == "dpbo_plugin" ]] || fail "$file exports '$(echo "$exported" | tr '\n' ';')', expected only dpbo_plugin"
+done
+
+stage "the installed dpbo with the new event kind"
+check "'dpbo list --kind event' lists zcdp; 'dpbo info zcdp' shows rho"
+run_logged list-events "$dpbo" list --kind event
+grep -Eq '^[[:space:]]+zcdp[[:space:]]' "$log/list-events.txt" || {
+    cat "$log/list-events.txt" >&2
+    fail "'dpbo list --kind event' does not list the kind 'zcdp'"
+}
+run_logged info-zcdp "$dpbo" info zcdp
+grep -Eq '^[[:space:]]+rho[[:space:]]' "$log/info-zcdp.txt" || {
+    cat "$log/info-zcdp.txt" >&2
+    fail "'dpbo info zcdp' does not show the parameter 'rho'"
+}
+
+check "'dpbo account --accountant zcdp --event zcdp:rho=0.1x10 --delta 1e-5': ε = ρ + 2√(ρ log(1/δ)) at ρ = 1"
+run_logged account-zcdp "$dpbo" account --accountant zcdp --event zcdp:rho=0.1x10 --delta 1e-5 --epsilon 3 --json
+check "'dpbo account --accountant rdp' composes the same events through their RDP curve, never looser"
+run_logged account-rdp "$dpbo" account --accountant rdp --event zcdp:rho=0.1x10 --delta 1e-5 --json
+python3 - "$log/account-zcdp.txt" "$log/account-rdp.txt" <<'PYTHON' || fail "'dpbo account' on zcdp events: unexpected numbers"
+import json, math, sys
+zcdp, rdp = (json.load(open(path)) for path in sys.argv[1:3])
+rho, delta = 10 * 0.1, 1e-5
+# Bun & Steinke 2016, Prop. 1.3, and its inverse at ε = 3.
+expected_epsilon = rho + 2 * math.sqrt(rho * math.log(1 / delta))
+expected_delta = math.exp(-(3 - rho) ** 2 / (4 * rho))
+answers = {a["given"]: a for a in zcdp["epsilon_delta"]}
+epsilon, delta_at_3 = answers["delta"]["epsilon"], answers["epsilon"]["delta"]
+assert zcdp["accountant"] == "zcdp", zcdp
+assert abs(epsilon - expected_epsilon) <= 1e-12 * expected_epsilon, (epsilon, expected_epsilon)
+assert epsilon >= expected_epsilon * (1 - 1e-15), "the accountant reports less than the formula"
+assert abs(delta_at_3 - expected_delta) <= 1e-12 * expected_delta, (delta_at_3, expected_delta)
+event = zcdp["events"][0]
+assert event["kind"] == "zcdp" and event["parameters"] == {"rho": 0.1} and event["repetitions"] == 10, event
+assert event["describes"] == "zcdp (rho = 0.1) x 10", event
+# The rdp accountant never heard of zcdp; its conversion of the curve ρα is at least as tight.
+rdp_epsilon = rdp["epsilon_delta"][0]["epsilon"]
+assert rdp["accountant"] == "rdp" and 0 < rdp_epsilon <= epsilon, (rdp_epsilon, epsilon)
+print(f"zcdp: epsilon = {epsilon} (formula {expected_epsilon}); rdp: {rdp_epsilon}")
+PYTHON
+
+check "a shipped accountant that cannot compose zcdp refuses it by name"
+status=0
+"$dpbo" account --accountant gdp --event zcdp:rho=0.1 >"$log/account-gdp.txt" 2>&1 || status=$?
+[[ $status -eq 2 ]] || { cat "$log/account-gdp.txt" >&2; fail "'dpbo account --accountant gdp --event zcdp:...' exited $status, expected 2"; }
+for part in "cannot account a 'zcdp' event" "'zcdp' offers only an RDP curve" "use --accountant rdp"; do
+    grep -qF "$part" "$log/account-gdp.txt" || { cat "$log/account-gdp.txt" >&2; fail "the refusal does not say \"$part\""; }
+done
+
+check "'dpbo run --mechanism zcdp-gaussian --accountant zcdp': 20 releases at ρ = 0.05 compose to ρ = 1"
+run_logged run-zcdp "$dpbo" run --algorithm random-search --objective branin --mechanism zcdp-gaussian \
+    --set mechanism.rho=0.05 --set algorithm.value_sensitivity=0.1 --set algorithm.budget=20 \
+    --accountant zcdp --seed 3 --out "$work/zcdp-run"
+python3 - "$work/zcdp-run/result.json" <<'PYTHON' || fail "the zCDP run's result: unexpected privacy statement"
+import json, math, sys
+result = json.load(open(sys.argv[1]))
+assert result["job"]["accountant"]["name"] == "zcdp", result["job"]
+privacy = json.dumps(result["privacy"])
+rho, delta = 20 * 0.05, 1e-5
+expected = rho + 2 * math.sqrt(rho * math.log(1 / delta))
+# The claim carries the accountant's composition and its (ε, δ) equivalent at the report δ.
+def pairs(node):
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "equivalent_epsilon_delta":
+                yield from value
+            else:
+                yield from pairs(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from pairs(value)
+found = [p for p in pairs(result["privacy"]) if abs(p[1] - delta) <= 1e-20]
+assert found, f"no (epsilon, 1e-05) equivalent in {privacy}"
+assert all(abs(p[0] - expected) <= 1e-12 * expected for p in found), (found, expected)
+assert "rho = Σ r·ρ = 1" in privacy, privacy
+print(f"run: epsilon = {found[0][0]} at delta = {delta} (formula {expected})")
 PYTHON
 stage_done
 

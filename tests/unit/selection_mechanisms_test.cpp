@@ -247,7 +247,7 @@ TEST_CASE("selections state a pure epsilon-DP guarantee for scores of sensitivit
         const auto chooser = selection(name, {{"epsilon", "0.7"}}, 2.5);
         CHECK(chooser->accountant().name == "basic");
         CHECK(chooser->event().kind() ==
-              (name == "exponential" ? dpbo::PrivacyEventKind::Exponential : dpbo::PrivacyEventKind::PureDp));
+              (name == "exponential" ? dpbo::ExponentialEvent::kind_name : dpbo::PureDpEvent::kind_name));
         const auto statement = chooser->guarantee();
         CHECK(statement.notion == dpbo::PrivacyNotion::PureDP);
         CHECK(statement.epsilon == 0.7);

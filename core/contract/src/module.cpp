@@ -11,7 +11,7 @@
 namespace dpbo {
 
 namespace {
-constexpr std::array<std::pair<ModuleKind, std::string_view>, 8> kKindNames{{
+constexpr std::array<std::pair<ModuleKind, std::string_view>, 9> kKindNames{{
     {ModuleKind::Objective, "objective"},
     {ModuleKind::Surrogate, "surrogate"},
     {ModuleKind::Acquisition, "acquisition"},
@@ -20,6 +20,7 @@ constexpr std::array<std::pair<ModuleKind, std::string_view>, 8> kKindNames{{
     {ModuleKind::Accountant, "accountant"},
     {ModuleKind::Algorithm, "algorithm"},
     {ModuleKind::RowRelease, "row-release"},
+    {ModuleKind::Event, "event"},
 }};
 }  // namespace
 

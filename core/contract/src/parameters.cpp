@@ -117,6 +117,12 @@ ParameterSchema& ParameterSchema::choice(std::string name, std::vector<std::stri
                 .choices = std::move(choices), .doc = std::move(doc)});
 }
 
+ParameterSchema& ParameterSchema::choice(std::string name, std::vector<std::string> choices, ChoiceOptions o) {
+    if (o.fallback) return choice(std::move(name), std::move(choices), *o.fallback, std::move(o.doc));
+    return add({.name = std::move(name), .type = ParameterType::Choice, .required = o.required,
+                .choices = std::move(choices), .doc = std::move(o.doc)});
+}
+
 ParameterSchema& ParameterSchema::real_list(std::string name, std::optional<std::vector<double>> fallback,
                                             std::string doc) {
     ParameterSpec spec{.name = std::move(name), .type = ParameterType::RealList, .doc = std::move(doc)};

@@ -1,54 +1,16 @@
+// The open event description: its views, the words every kind refuses a parameter with, and the
+// PrivacyEvent value that carries one description with its repetitions and purpose.
 #include "dpbo/privacy_event.hpp"
 
 #include <cmath>
+#include <type_traits>
+#include <variant>
 
 #include <fmt/format.h>
 
 #include "dpbo/errors.hpp"
 
 namespace dpbo {
-
-namespace {
-
-template <class... Ts>
-struct Overloaded : Ts... {
-    using Ts::operator()...;
-};
-template <class... Ts>
-Overloaded(Ts...) -> Overloaded<Ts...>;
-
-// "{:.17g}" would print 0.1 as 0.10000000000000001; the shortest round-trip text is what the user typed.
-std::string number(double value) { return fmt::format("{}", value); }
-
-class FieldCheck {
-public:
-    explicit FieldCheck(PrivacyEventKind kind) : kind_(kind) {}
-
-    void positive(const char* field, double value) const {
-        if (!(std::isfinite(value) && value > 0.0)) refuse(field, number(value), "a finite number > 0");
-    }
-    void in_unit_interval_right_closed(const char* field, double value) const {
-        if (!(value > 0.0 && value <= 1.0)) refuse(field, number(value), "a number in (0, 1]");
-    }
-    void probability_below_one(const char* field, double value) const {
-        if (!(value >= 0.0 && value < 1.0)) refuse(field, number(value), "a number in [0, 1)");
-    }
-    void non_negative(const char* field, double value) const {
-        if (!(std::isfinite(value) && value >= 0.0)) refuse(field, number(value), "a finite number >= 0");
-    }
-    void at_least_one(const char* field, std::size_t value) const {
-        if (value == 0) refuse(field, "0", "an integer >= 1");
-    }
-
-private:
-    [[noreturn]] void refuse(const char* field, const std::string& value, const char* allowed) const {
-        throw ValidationError(
-            fmt::format("privacy event '{}': '{}' = {}; allowed: {}", to_string(kind_), field, value, allowed));
-    }
-    PrivacyEventKind kind_;
-};
-
-}  // namespace
 
 std::string_view to_string(SensitivityNorm norm) {
     switch (norm) {
@@ -69,109 +31,90 @@ double vector_sensitivity(SensitivityNorm norm, double per_value, std::size_t k)
     return per_value * count;
 }
 
-std::string_view to_string(PrivacyEventKind kind) {
-    switch (kind) {
-        case PrivacyEventKind::Gaussian: return "gaussian";
-        case PrivacyEventKind::Gdp: return "gdp";
-        case PrivacyEventKind::Laplace: return "laplace";
-        case PrivacyEventKind::Exponential: return "exponential";
-        case PrivacyEventKind::SubsampledGaussian: return "subsampled-gaussian";
-        case PrivacyEventKind::PureDp: return "pure";
-        case PrivacyEventKind::ApproxDp: return "approx";
+std::string_view to_string(EventView view) {
+    switch (view) {
+        case EventView::GaussianDp: return "a μ-GDP parameter (gdp_mu)";
+        case EventView::ApproximateDp: return "an (ε, δ)-DP statement (approximate_dp)";
+        case EventView::Renyi: return "an RDP curve (rdp_epsilon)";
     }
-    return "unknown";
+    return "an unknown view";
 }
 
-std::vector<PrivacyEventKind> all_privacy_event_kinds() {
-    return {PrivacyEventKind::Gaussian,           PrivacyEventKind::Gdp,    PrivacyEventKind::Laplace,
-            PrivacyEventKind::Exponential,        PrivacyEventKind::SubsampledGaussian,
-            PrivacyEventKind::PureDp,             PrivacyEventKind::ApproxDp};
+std::vector<EventView> all_event_views() { return {EventView::GaussianDp, EventView::ApproximateDp, EventView::Renyi}; }
+
+EventDescription::~EventDescription() = default;
+
+std::optional<double> EventDescription::gdp_mu() const { return std::nullopt; }
+std::optional<ApproximateDp> EventDescription::approximate_dp() const { return std::nullopt; }
+std::optional<double> EventDescription::rdp_epsilon(double) const { return std::nullopt; }
+
+bool EventDescription::offers(EventView view) const {
+    switch (view) {
+        case EventView::GaussianDp: return gdp_mu().has_value();
+        case EventView::ApproximateDp: return approximate_dp().has_value();
+        // A curve is offered at every order or at none (the contract of rdp_epsilon); 2 is one.
+        case EventView::Renyi: return rdp_epsilon(2.0).has_value();
+    }
+    return false;
 }
 
-std::string_view to_string(SubsampledGaussianEvent::Sampling sampling) {
-    return sampling == SubsampledGaussianEvent::Sampling::Poisson ? "poisson" : "fixed-size-without-replacement";
+std::vector<EventView> EventDescription::views() const {
+    std::vector<EventView> out;
+    for (const EventView view : all_event_views())
+        if (offers(view)) out.push_back(view);
+    return out;
 }
 
-std::string_view to_string(SubsampledGaussianEvent::Neighbouring neighbouring) {
-    return neighbouring == SubsampledGaussianEvent::Neighbouring::AddRemoveOne ? "add-remove-one" : "replace-one";
+double EventDescription::number(std::string_view name) const {
+    const auto all = parameters();
+    const auto it = all.find(std::string(name));
+    if (it != all.end()) {
+        if (const auto* real = std::get_if<double>(&it->second)) return *real;
+        if (const auto* integer = std::get_if<std::int64_t>(&it->second)) return static_cast<double>(*integer);
+    }
+    std::vector<std::string> numbers;
+    for (const auto& [key, value] : all)
+        if (std::holds_alternative<double>(value) || std::holds_alternative<std::int64_t>(value)) numbers.push_back(key);
+    throw ValidationError(fmt::format("privacy event '{}': no numeric parameter '{}'; its numbers: {}", kind(), name,
+                                      numbers.empty() ? "none" : fmt::format("{}", fmt::join(numbers, ", "))));
 }
 
-PrivacyEventKind PrivacyEvent::kind() const {
-    return std::visit(Overloaded{
-                          [](const GaussianEvent&) { return PrivacyEventKind::Gaussian; },
-                          [](const GdpEvent&) { return PrivacyEventKind::Gdp; },
-                          [](const LaplaceEvent&) { return PrivacyEventKind::Laplace; },
-                          [](const ExponentialEvent&) { return PrivacyEventKind::Exponential; },
-                          [](const SubsampledGaussianEvent&) { return PrivacyEventKind::SubsampledGaussian; },
-                          [](const PureDpEvent&) { return PrivacyEventKind::PureDp; },
-                          [](const ApproxDpEvent&) { return PrivacyEventKind::ApproxDp; },
-                      },
-                      mechanism);
+// fmt's shortest round trip, as every description has always printed its numbers (journals compare
+// descriptions as text, so the format must not drift).
+std::string event_number(double value) { return fmt::format("{}", value); }
+
+void EventParameterCheck::positive(std::string_view name, double value) const {
+    if (!(std::isfinite(value) && value > 0.0)) refuse(name, event_number(value), "a finite number > 0");
+}
+void EventParameterCheck::non_negative(std::string_view name, double value) const {
+    if (!(std::isfinite(value) && value >= 0.0)) refuse(name, event_number(value), "a finite number >= 0");
+}
+void EventParameterCheck::in_unit_interval_right_closed(std::string_view name, double value) const {
+    if (!(value > 0.0 && value <= 1.0)) refuse(name, event_number(value), "a number in (0, 1]");
+}
+void EventParameterCheck::probability_below_one(std::string_view name, double value) const {
+    if (!(value >= 0.0 && value < 1.0)) refuse(name, event_number(value), "a number in [0, 1)");
+}
+void EventParameterCheck::at_least_one(std::string_view name, std::size_t value) const {
+    if (value == 0) refuse(name, "0", "an integer >= 1");
+}
+void EventParameterCheck::refuse(std::string_view name, std::string_view value, std::string_view allowed) const {
+    throw ValidationError(fmt::format("privacy event '{}': '{}' = {}; allowed: {}", kind_, name, value, allowed));
+}
+
+PrivacyEvent::PrivacyEvent(std::shared_ptr<const EventDescription> description, std::size_t repetitions_,
+                           std::string what_)
+    : description_(std::move(description)), repetitions(repetitions_), what(std::move(what_)) {
+    if (!description_) throw ValidationError("privacy event: no description (a null EventDescription)");
 }
 
 void PrivacyEvent::validate() const {
-    const FieldCheck check(kind());
-    check.at_least_one("repetitions", repetitions);
-    std::visit(Overloaded{
-                   [&](const GaussianEvent& e) {
-                       check.positive("sigma", e.sigma);
-                       check.positive("sensitivity", e.sensitivity);
-                   },
-                   [&](const GdpEvent& e) { check.positive("mu", e.mu); },
-                   [&](const LaplaceEvent& e) {
-                       check.positive("scale", e.scale);
-                       check.positive("sensitivity", e.sensitivity);
-                   },
-                   [&](const ExponentialEvent& e) {
-                       check.positive("epsilon", e.epsilon);
-                       check.positive("quality_sensitivity", e.quality_sensitivity);
-                   },
-                   [&](const SubsampledGaussianEvent& e) {
-                       check.in_unit_interval_right_closed("sampling_rate", e.sampling_rate);
-                       check.positive("noise_multiplier", e.noise_multiplier);
-                       check.at_least_one("steps", e.steps);
-                   },
-                   [&](const PureDpEvent& e) { check.positive("epsilon", e.epsilon); },
-                   [&](const ApproxDpEvent& e) {
-                       // ε = 0 with δ > 0: a sensitivity bound that fails with probability δ
-                       // (Kusner et al. 2015, Theorems 1, 3, 5), charged beside the pure release.
-                       check.non_negative("epsilon", e.epsilon);
-                       check.probability_below_one("delta", e.delta);
-                       if (e.epsilon == 0.0 && e.delta == 0.0)
-                           throw ValidationError(fmt::format("privacy event '{}': epsilon = 0 and delta = 0 "
-                                                             "claim nothing; allowed: epsilon > 0 or delta > 0",
-                                                             to_string(kind())));
-                   },
-               },
-               mechanism);
+    EventParameterCheck(kind()).at_least_one("repetitions", repetitions);
+    description_->validate();
 }
 
 std::string PrivacyEvent::describe() const {
-    const std::string parameters = std::visit(
-        Overloaded{
-            [](const GaussianEvent& e) {
-                return fmt::format("sigma = {}, L2 sensitivity = {}", number(e.sigma), number(e.sensitivity));
-            },
-            [](const GdpEvent& e) { return fmt::format("mu = {}", number(e.mu)); },
-            [](const LaplaceEvent& e) {
-                return fmt::format("scale b = {}, L1 sensitivity = {}", number(e.scale), number(e.sensitivity));
-            },
-            [](const ExponentialEvent& e) {
-                return fmt::format("epsilon = {}, quality sensitivity = {}", number(e.epsilon),
-                                   number(e.quality_sensitivity));
-            },
-            [](const SubsampledGaussianEvent& e) {
-                return fmt::format("sampling rate q = {}, noise multiplier = {}, steps = {}, {} sampling, {}",
-                                   number(e.sampling_rate), number(e.noise_multiplier), e.steps,
-                                   to_string(e.sampling), to_string(e.neighbouring));
-            },
-            [](const PureDpEvent& e) { return fmt::format("epsilon = {}", number(e.epsilon)); },
-            [](const ApproxDpEvent& e) {
-                return fmt::format("epsilon = {}, delta = {}", number(e.epsilon), number(e.delta));
-            },
-        },
-        mechanism);
-    std::string out = fmt::format("{} ({})", to_string(kind()), parameters);
+    std::string out = fmt::format("{} ({})", kind(), description_->parameter_text());
     if (repetitions != 1) out += fmt::format(" x {}", repetitions);
     if (!what.empty()) out += ": " + what;
     return out;

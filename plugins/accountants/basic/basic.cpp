@@ -11,7 +11,6 @@
 #include <cstddef>
 #include <limits>
 #include <memory>
-#include <variant>
 #include <vector>
 
 #include <fmt/format.h>
@@ -26,34 +25,13 @@ namespace {
 
 constexpr const char* kOwner = "accountant 'basic'";
 
-// Δ/b rounded up: the exact residual q·b − Δ (one rounding in fma keeps its sign) says whether the
-// correctly rounded quotient fell below the true ε.
-double quotient_rounded_up(double numerator, double denominator) {
-    double q = numerator / denominator;
-    if (std::fma(q, denominator, -numerator) < 0.0) q = std::nextafter(q, std::numeric_limits<double>::infinity());
-    return q;
-}
-
-struct EpsilonDelta {
-    double epsilon = 0.0;
-    double delta = 0.0;
-};
-
-// The (ε, δ) of one repetition of an accepted (already checked) event.
-EpsilonDelta event_cost(const dpbo::PrivacyEvent& event) {
-    if (const auto* laplace = std::get_if<dpbo::LaplaceEvent>(&event.mechanism)) {
-        const double epsilon = quotient_rounded_up(laplace->sensitivity, laplace->scale);
-        if (!std::isfinite(epsilon)) {
-            throw dpbo::ValidationError(fmt::format(
-                "{}: event 'laplace' with sensitivity = {} and scale = {} gives an infinite epsilon", kOwner,
-                laplace->sensitivity, laplace->scale));
-        }
-        return {epsilon, 0.0};
-    }
-    if (const auto* exponential = std::get_if<dpbo::ExponentialEvent>(&event.mechanism)) return {exponential->epsilon, 0.0};
-    if (const auto* pure = std::get_if<dpbo::PureDpEvent>(&event.mechanism)) return {pure->epsilon, 0.0};
-    const auto& approx = std::get<dpbo::ApproxDpEvent>(event.mechanism);
-    return {approx.epsilon, approx.delta};
+// The (ε, δ) of one repetition of an accepted (already checked) event: its (ε, δ) view (a Laplace
+// release's Δ/b comes rounded up, never below the true ε).
+dpbo::ApproximateDp event_cost(const dpbo::PrivacyEvent& event) {
+    const dpbo::ApproximateDp cost = *event.description().approximate_dp();
+    if (!std::isfinite(cost.epsilon))
+        throw dpbo::ValidationError(fmt::format("{}: event {} gives an infinite epsilon", kOwner, event.describe()));
+    return cost;
 }
 
 class BasicAccountant final : public dpbo::Accountant {
@@ -64,14 +42,12 @@ public:
     BasicAccountant(const BasicAccountant& other)
         : epsilon_(other.epsilon_), delta_(other.delta_), releases_(other.releases_), events_(other.events_) {}
 
-    std::vector<dpbo::PrivacyEventKind> accepted_kinds() const override {
-        return {dpbo::PrivacyEventKind::Laplace, dpbo::PrivacyEventKind::Exponential, dpbo::PrivacyEventKind::PureDp,
-                dpbo::PrivacyEventKind::ApproxDp};
-    }
+    // Every event stated as ε- or (ε, δ)-DP (built in: laplace, exponential, pure, approx), whatever its kind.
+    dpbo::AcceptedEvents accepted_events() const override { return {{}, {dpbo::EventView::ApproximateDp}}; }
 
     void compose(const dpbo::PrivacyEvent& event) override {
         check_event(event, kOwner);
-        const EpsilonDelta cost = event_cost(event);
+        const dpbo::ApproximateDp cost = event_cost(event);
         const double r = static_cast<double>(event.repetitions);
         const double epsilon = epsilon_ + r * cost.epsilon;
         const double delta = delta_ + r * cost.delta;

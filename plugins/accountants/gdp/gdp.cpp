@@ -2,7 +2,6 @@
 // Cor. 3.3), and μ-GDP converts to (ε, δ(ε))-DP for every ε (Cor. 2.13).
 #include <cmath>
 #include <cstddef>
-#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -20,20 +19,12 @@ namespace {
 
 constexpr const char* kOwner = "accountant 'gdp'";
 
-// The μ of one repetition of an accepted (already checked) event.
+// The μ of one repetition of an accepted (already checked) event: its μ-GDP view (a Gaussian's Δ/σ
+// comes rounded up, never below the true μ).
 double event_mu(const dpbo::PrivacyEvent& event) {
-    if (const auto* gdp = std::get_if<dpbo::GdpEvent>(&event.mechanism)) return gdp->mu;
-    const auto& gaussian = std::get<dpbo::GaussianEvent>(event.mechanism);
-    // Gaussian noise of standard deviation σ on an L2-sensitivity-Δ query is (Δ/σ)-GDP; the quotient
-    // is rounded up (the exact residual μσ − Δ tells the direction), never below the true μ.
-    double mu = gaussian.sensitivity / gaussian.sigma;
-    if (std::fma(mu, gaussian.sigma, -gaussian.sensitivity) < 0.0)
-        mu = std::nextafter(mu, std::numeric_limits<double>::infinity());
-    if (!std::isfinite(mu)) {
-        throw dpbo::ValidationError(fmt::format(
-            "{}: event 'gaussian' with sensitivity = {} and sigma = {} gives an infinite mu", kOwner,
-            gaussian.sensitivity, gaussian.sigma));
-    }
+    const double mu = *event.description().gdp_mu();
+    if (!std::isfinite(mu))
+        throw dpbo::ValidationError(fmt::format("{}: event {} gives an infinite mu", kOwner, event.describe()));
     return mu;
 }
 
@@ -56,9 +47,8 @@ public:
     GdpAccountant(const GdpAccountant& other)
         : report_delta_(other.report_delta_), groups_(other.groups_), releases_(other.releases_) {}
 
-    std::vector<dpbo::PrivacyEventKind> accepted_kinds() const override {
-        return {dpbo::PrivacyEventKind::Gaussian, dpbo::PrivacyEventKind::Gdp};
-    }
+    // Every event stated as μ-GDP (built in: gaussian, gdp), whatever its kind.
+    dpbo::AcceptedEvents accepted_events() const override { return {{}, {dpbo::EventView::GaussianDp}}; }
 
     void compose(const dpbo::PrivacyEvent& event) override {
         check_event(event, kOwner);

@@ -1,4 +1,5 @@
-// Rényi-DP accountant: composes Gaussian, GDP, Laplace and subsampled-Gaussian events as RDP curves
+// Rényi-DP accountant: composes Gaussian, GDP, Laplace and subsampled-Gaussian events (and any event
+// offering an RDP curve) as RDP curves
 // (added order by order, Mironov 2017, Prop. 1) and converts to (ε, δ) by the classic or the tight
 // conversion, minimised over orders (rdp_conversion.hpp).
 #include <cmath>
@@ -44,9 +45,12 @@ public:
     RdpAccountant(const RdpAccountant& other)
         : report_delta_(other.report_delta_), conversion_(other.conversion_), curve_(other.curve_) {}
 
-    std::vector<dpbo::PrivacyEventKind> accepted_kinds() const override {
-        return {dpbo::PrivacyEventKind::Gaussian, dpbo::PrivacyEventKind::Gdp, dpbo::PrivacyEventKind::Laplace,
-                dpbo::PrivacyEventKind::SubsampledGaussian};
+    // The built-in kinds it computes with its own numerics (rdp_curve.cpp), and any other event through
+    // its RDP curve.
+    dpbo::AcceptedEvents accepted_events() const override {
+        return {{std::string(dpbo::GaussianEvent::kind_name), std::string(dpbo::GdpEvent::kind_name),
+                 std::string(dpbo::LaplaceEvent::kind_name), std::string(dpbo::SubsampledGaussianEvent::kind_name)},
+                {dpbo::EventView::Renyi}};
     }
 
     void compose(const dpbo::PrivacyEvent& event) override {

@@ -16,7 +16,7 @@ double up(double x) { return std::nextafter(x, std::numeric_limits<double>::infi
 }  // namespace
 
 void RdpCurve::add(const PrivacyEvent& event, const std::string& owner) {
-    if (const auto* sub = std::get_if<SubsampledGaussianEvent>(&event.mechanism)) {
+    if (const auto* sub = event.as<SubsampledGaussianEvent>()) {
         using S = SubsampledGaussianEvent;
         const bool poisson = sub->sampling == S::Sampling::Poisson;
         // Mironov, Talwar & Zhang 2019 prove the Poisson bound for add/remove-one neighbours; Wang,
@@ -48,19 +48,22 @@ double RdpCurve::at(double alpha) const {
     double total = 0.0;
     for (const PrivacyEvent& event : events_) {
         double one = 0.0;
-        if (const auto* g = std::get_if<GaussianEvent>(&event.mechanism)) {
+        // The built-in kinds with this accountant's own numerics (its numbers predate the views);
+        // any other kind through its RDP curve view.
+        if (const auto* g = event.as<GaussianEvent>()) {
             one = gaussian_rdp(up(g->sensitivity / g->sigma), alpha);
-        } else if (const auto* gdp = std::get_if<GdpEvent>(&event.mechanism)) {
+        } else if (const auto* gdp = event.as<GdpEvent>()) {
             // μ-GDP is exactly the Gaussian mechanism with Δ/σ = μ (Dong, Roth & Su 2022, Thm. 2.7).
             one = gaussian_rdp(gdp->mu, alpha);
-        } else if (const auto* l = std::get_if<LaplaceEvent>(&event.mechanism)) {
+        } else if (const auto* l = event.as<LaplaceEvent>()) {
             one = laplace_rdp(up(l->sensitivity / l->scale), alpha);
-        } else {
-            const auto& s = std::get<SubsampledGaussianEvent>(event.mechanism);
-            one = subsampled_gaussian_curve(s.sampling == SubsampledGaussianEvent::Sampling::Poisson
+        } else if (const auto* s = event.as<SubsampledGaussianEvent>()) {
+            one = subsampled_gaussian_curve(s->sampling == SubsampledGaussianEvent::Sampling::Poisson
                                                 ? Sampling::Poisson
                                                 : Sampling::WithoutReplacement,
-                                            s.sampling_rate, s.noise_multiplier, s.steps, alpha);
+                                            s->sampling_rate, s->noise_multiplier, s->steps, alpha);
+        } else {
+            one = *event.description().rdp_epsilon(alpha);
         }
         if (!std::isfinite(one)) return std::numeric_limits<double>::infinity();
         total = up(total + up(static_cast<double>(event.repetitions) * one));

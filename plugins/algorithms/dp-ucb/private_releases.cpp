@@ -11,12 +11,10 @@ namespace {
 
 void charge_failure_probability(double delta, dpbo::PrivacyLedger& ledger, const std::string& what) {
     if (delta <= 0.0) return;
-    dpbo::PrivacyEvent failure;
-    failure.mechanism = dpbo::ApproxDpEvent{0.0, delta};
-    failure.what = fmt::format("the sensitivity bound behind '{}' fails with probability at most delta under "
+    ledger.charge({dpbo::ApproxDpEvent{0.0, delta}, 1,
+                   fmt::format("the sensitivity bound behind '{}' fails with probability at most delta under "
                                "Assumption 1",
-                               what);
-    ledger.charge(failure);
+                               what)});
 }
 
 }  // namespace

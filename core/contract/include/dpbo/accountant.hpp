@@ -1,6 +1,8 @@
 #pragma once
-// Privacy accountants: compose typed privacy events, convert to (ε, δ). Each accountant accepts the
-// event kinds it can account exactly and refuses the others by name, listing the ones it accepts.
+// Privacy accountants: compose privacy events, convert to (ε, δ). An accountant composes an event
+// through a view it uses (a μ-GDP parameter, an (ε, δ) statement, an RDP curve: privacy_event.hpp),
+// or because it knows the event's kind by name and computes it with its own numerics; every other
+// event it refuses by name, saying what it needs and what the event offers.
 #include <memory>
 #include <string>
 #include <vector>
@@ -11,17 +13,32 @@
 
 namespace dpbo {
 
+// What an accountant composes: the kinds it knows by name, and the views through which it composes
+// an event of any other kind.
+struct AcceptedEvents {
+    std::vector<std::string> kinds;
+    std::vector<EventView> views;
+};
+
 class Accountant : public Module {
 public:
     ~Accountant() override;
     static constexpr ModuleKind static_kind = ModuleKind::Accountant;
     ModuleKind kind() const final { return static_kind; }
 
-    virtual std::vector<PrivacyEventKind> accepted_kinds() const = 0;
-    bool accepts(PrivacyEventKind kind) const;
-    // Composes `event` (validated first). Throws ValidationError naming the event's kind and the
-    // accepted ones when the kind is not accepted, or the field when it is invalid; a refused event
-    // leaves the composition unchanged.
+    virtual AcceptedEvents accepted_events() const = 0;
+    // True when the event's kind is one it knows or the event offers a view it uses.
+    bool accepts(const PrivacyEvent& event) const;
+    // The kinds it accepts by name, then the built-in kinds that offer a view it uses:
+    // "gaussian, gdp" for the gdp accountant.
+    std::vector<std::string> accepted_kind_names() const;
+    // Empty when accepted; otherwise why not, beginning "cannot account a 'laplace' event": what it
+    // composes, what the event offers, and "it accepts: gaussian, gdp".
+    std::string refusal(const PrivacyEvent& event) const;
+
+    // Composes `event` (validated first). Throws ValidationError naming the event's kind, what the
+    // accountant needs and the kinds it accepts when it cannot compose it, or the field when it is
+    // invalid; a refused event leaves the composition unchanged.
     virtual void compose(const PrivacyEvent& event) = 0;
     // The smallest δ such that the composition is (ε, δ)-DP.
     virtual double delta_for_epsilon(double epsilon) const = 0;
@@ -34,8 +51,7 @@ public:
     virtual std::unique_ptr<Accountant> clone() const = 0;
 
 protected:
-    // For compose(): validates `event` and refuses a kind accepted_kinds() does not list, naming
-    // `owner` ("accountant 'gdp'"), the kind and the accepted kinds.
+    // For compose(): refuses an event accepts() rejects, as "`owner`: refusal(event)", then validates it.
     void check_event(const PrivacyEvent& event, const std::string& owner) const;
 };
 

@@ -6,7 +6,8 @@
 
 namespace dpbo {
 
-enum class ModuleKind { Objective, Surrogate, Acquisition, Mechanism, Selection, Accountant, Algorithm, RowRelease };
+// Event: a kind of privacy event a plugin adds (event_kind.hpp).
+enum class ModuleKind { Objective, Surrogate, Acquisition, Mechanism, Selection, Accountant, Algorithm, RowRelease, Event };
 
 std::string_view to_string(ModuleKind kind);
 std::optional<ModuleKind> module_kind_from_string(std::string_view text);

@@ -60,6 +60,13 @@ struct IntegerOptions {
     std::string doc;
 };
 
+// A choice with no fallback is either required or optional (checked with has()).
+struct ChoiceOptions {
+    std::optional<std::string> fallback;
+    bool required = false;
+    std::string doc;
+};
+
 class ParameterSchema {
 public:
     ParameterSchema& real(std::string name, RealOptions options);
@@ -68,6 +75,7 @@ public:
     ParameterSchema& text(std::string name, std::optional<std::string> fallback, std::string doc);
     ParameterSchema& choice(std::string name, std::vector<std::string> choices, std::string fallback,
                             std::string doc);
+    ParameterSchema& choice(std::string name, std::vector<std::string> choices, ChoiceOptions options);
     // A comma-separated list of reals (a point, per-dimension bounds, ...).
     ParameterSchema& real_list(std::string name, std::optional<std::vector<double>> fallback,
                                std::string doc);

@@ -15,10 +15,10 @@ class SharedCloneAccountant final : public dpbo::Accountant {
 public:
     static dpbo::ParameterSchema schema() { return {}; }
     explicit SharedCloneAccountant(const dpbo::ParameterSet&) : epsilon_(std::make_shared<double>(0.0)) {}
-    std::vector<dpbo::PrivacyEventKind> accepted_kinds() const override { return {dpbo::PrivacyEventKind::PureDp}; }
+    dpbo::AcceptedEvents accepted_events() const override { return {{"pure"}, {}}; }
     void compose(const dpbo::PrivacyEvent& event) override {
         check_event(event, "accountant 'shared-clone'");
-        *epsilon_ += std::get<dpbo::PureDpEvent>(event.mechanism).epsilon * static_cast<double>(event.repetitions);
+        *epsilon_ += event.as<dpbo::PureDpEvent>()->epsilon * static_cast<double>(event.repetitions);
     }
     double delta_for_epsilon(double epsilon) const override { return epsilon >= *epsilon_ ? 0.0 : 1.0; }
     double epsilon_for_delta(double) const override { return *epsilon_; }

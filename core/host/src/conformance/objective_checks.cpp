@@ -16,7 +16,9 @@
 #include "checklist.hpp"
 #include "conformance_kinds.hpp"
 #include "dpbo/evaluation_contract.hpp"
+#include "dpbo/capability.hpp"
 #include "dpbo/objective.hpp"
+#include "dpbo/objective_capabilities.hpp"
 #include "dpbo/random.hpp"
 
 namespace dpbo::conformance {
@@ -28,7 +30,7 @@ constexpr std::size_t kBatch = 3;
 Evaluations evaluate_seeded(Objective& objective, const arma::mat& points, std::uint64_t seed) {
     ExperimentRng rng(seed);
     EvaluationRequest request;
-    request.per_record = objective.record_count() > 0;
+    request.per_record = record_count(objective) > 0;
     request.rng = &rng;
     return objective.evaluate(points, request);
 }
@@ -60,7 +62,7 @@ void check_objective(Checklist& list, const std::shared_ptr<Objective>& objectiv
     if (!list.run("evaluates a batch within the evaluation contract", who, [&] {
             first = evaluate_seeded(*objective, points, 5);
             EvaluationRequest request;
-            request.per_record = objective->record_count() > 0;
+            request.per_record = record_count(*objective) > 0;
             check_evaluation_contract(*objective, points, request, first);
         }))
         return;
@@ -71,7 +73,7 @@ void check_objective(Checklist& list, const std::shared_ptr<Objective>& objectiv
                    "request's generator alone");
     });
     list.run("its known optimum lies in its space and is attained there", who, [&] {
-        const auto optimum = objective->known_optimum();
+        const auto optimum = known_optimum(*objective);
         if (!optimum || optimum->points.n_rows == 0) return;  // none declared, or the value alone
         if (!std::isfinite(optimum->value)) broken("its known optimum value {} is not finite", optimum->value);
         if (optimum->points.n_cols != objective->space().dim())
@@ -86,11 +88,12 @@ void check_objective(Checklist& list, const std::shared_ptr<Objective>& objectiv
         }
     });
     list.run("its true per-record gradients, when provided, are records × dimensions", who, [&] {
-        if (!objective->provides_record_gradients()) return;
-        const arma::mat gradients = objective->record_gradients(points.row(0));
-        if (gradients.n_rows != objective->record_count() || gradients.n_cols != objective->space().dim())
+        const auto* provider = capability<RecordGradients>(*objective);
+        if (provider == nullptr) return;
+        const arma::mat gradients = provider->record_gradients(points.row(0));
+        if (gradients.n_rows != record_count(*objective) || gradients.n_cols != objective->space().dim())
             broken("record_gradients gave {} × {}, expected {} × {}", gradients.n_rows, gradients.n_cols,
-                   objective->record_count(), objective->space().dim());
+                   record_count(*objective), objective->space().dim());
         if (!gradients.is_finite()) broken("record_gradients gave a non-finite entry");
     });
 }

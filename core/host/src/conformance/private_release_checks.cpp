@@ -141,9 +141,9 @@ void check_private_release(Checklist& list, PluginRegistry& registry, const std:
     list.run("names an accountant that composes its event", who, [&] {
         const auto accountant = accountant_for(registry, *release);
         const PrivacyEvent event = release->event();
-        if (!accountant->accepts(event.kind()))
-            broken("its accountant '{}' does not accept its event kind '{}'", release->accountant().name,
-                   to_string(event.kind()));
+        if (!accountant->accepts(event))
+            broken("its accountant '{}' does not accept its event: {}", release->accountant().name,
+                   accountant->refusal(event));
     });
     list.run("charges the ledger before any noise: a use the budget refuses leaves no charge", who, [&] {
         const PrivacyBudget budget = half_of_one_use(registry, *release);
@@ -189,8 +189,8 @@ void check_private_release(Checklist& list, PluginRegistry& registry, const std:
         if (test.ledger.charges() != 1) broken("one use made {} charge(s)", test.ledger.charges());
         if (test.ledger.log().size() != 1) broken("one use made {} log entr(ies)", test.ledger.log().size());
         if (test.ledger.log().front().event.kind() != release->event().kind())
-            broken("the logged event is '{}', its event() is '{}'", to_string(test.ledger.log().front().event.kind()),
-                   to_string(release->event().kind()));
+            broken("the logged event is '{}', its event() is '{}'", test.ledger.log().front().event.kind(),
+                   release->event().kind());
     });
 }
 

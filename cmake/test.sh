@@ -15,8 +15,10 @@ ctest --test-dir "$build_dir" --output-on-failure -j2 || status=$?
 if [[ "${CI:-}" == true || "${DPBO_SANITIZE_TESTS:-}" == 1 ]]; then
     echo "dpbo tests: the unit tests under AddressSanitizer and UndefinedBehaviorSanitizer ($asan_dir)"
     # -O1: the sanitizers' own guidance for speed with usable reports; the build is the bulk of the time.
+    # Warnings are not errors here: GCC 12's -Wmaybe-uninitialized misfires inside libstdc++'s
+    # <regex> under the sanitizers' instrumentation; the normal build above is the warnings gate.
     cmake -S "$source_dir" -B "$asan_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE=-O1 \
-        -DDPBO_SANITIZE=ON -DDPBO_WERROR=ON >/dev/null
+        -DDPBO_SANITIZE=ON -DDPBO_WERROR=OFF >/dev/null
     cmake --build "$asan_dir" -j "$(nproc)" --target dpbo_unit_tests
     # Leaks are reported by LeakSanitizer at exit; halting on the first error keeps the report readable.
     ASAN_OPTIONS=${ASAN_OPTIONS:-halt_on_error=1:detect_leaks=1} \

@@ -241,7 +241,7 @@ constexpr Command kCuratorSubcommands[] = {
      .summary = "answer the modeler's row queries: once (--rows) or as a curator program on stdin/stdout",
      .run = &curator_answer},
 };
-static_assert(well_formed(kCuratorSubcommands));
+DPBO_CHECK_COMMAND_TABLE(kCuratorSubcommands);
 
 }  // namespace
 

@@ -230,7 +230,7 @@ constexpr Command kStudySubcommands[] = {
      .run = &study_create},
     {.name = "show", .summary = "a study's trials, the best value told, the privacy spent", .run = &study_show},
 };
-static_assert(well_formed(kStudySubcommands));
+DPBO_CHECK_COMMAND_TABLE(kStudySubcommands);
 
 }  // namespace
 

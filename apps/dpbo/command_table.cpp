@@ -58,7 +58,7 @@ constexpr Command kCommands[] = {
      .summary = "run the conformance checks of their kind on every module in plugin files",
      .run = &command_check},
 };
-static_assert(well_formed(kCommands), "each command named once, with a summary, and either run or subcommands");
+DPBO_CHECK_COMMAND_TABLE(kCommands);
 
 }  // namespace
 

@@ -6,7 +6,8 @@
 Each config runs once per build (`dpbo run --config CONFIG --repeat N --out DIR`, N = 1 by
 default) from the repository root. For every repeat, result.json is compared after removing the
 fields that legitimately differ (timing, and any --ignore FIELD: a top-level key the newer build
-adds) and trace.csv byte for byte. Prints one line per config (identical, or the first differing
+adds) and with each build's own folder written as <build> (statements name plugin files), and
+trace.csv line by line without its CPU-time columns (*_seconds). Prints one line per config (identical, or the first differing
 JSON path / trace line) and exits 1 if any differ. A reader reruns the claim "seeded outputs are
 byte-identical before and after a change" with it.
 """
@@ -53,12 +54,26 @@ def result_files(out):
     return sorted(p for p in out.rglob("result.json"))
 
 
-def compare(old_out, new_out, ignored):
+def normalised(text, build):
+    return text.replace(str(build), "<build>")
+
+
+def without_timing(lines):
+    """trace.csv rows without the columns whose header ends in 'seconds' (CPU time: never equal)."""
+    rows = [line.split(",") for line in lines]
+    if not rows:
+        return []
+    keep = [i for i, name in enumerate(rows[0]) if not name.endswith("seconds")]
+    return [",".join(row[i] for i in keep if i < len(row)) for row in rows]
+
+
+def compare(old_out, new_out, ignored, old_build, new_build):
     old_files, new_files = result_files(old_out), result_files(new_out)
     if [p.relative_to(old_out) for p in old_files] != [p.relative_to(new_out) for p in new_files]:
         return "different result files"
     for old_file, new_file in zip(old_files, new_files):
-        old, new = json.loads(old_file.read_text()), json.loads(new_file.read_text())
+        old = json.loads(normalised(old_file.read_text(), old_build))
+        new = json.loads(normalised(new_file.read_text(), new_build))
         for key in ignored:
             old.pop(key, None)
             new.pop(key, None)
@@ -69,7 +84,8 @@ def compare(old_out, new_out, ignored):
         if old_trace.exists() != new_trace.exists():
             return f"{old_trace.relative_to(old_out)}: present in one build only"
         if old_trace.exists():
-            old_lines, new_lines = old_trace.read_text().splitlines(), new_trace.read_text().splitlines()
+            old_lines = without_timing(old_trace.read_text().splitlines())
+            new_lines = without_timing(new_trace.read_text().splitlines())
             for number, (x, y) in enumerate(zip(old_lines, new_lines), 1):
                 if x != y:
                     return f"{old_trace.relative_to(old_out)} line {number} differs"
@@ -95,7 +111,8 @@ def main():
             try:
                 run(args.old, config, args.repeat, old_out)
                 run(args.new, config, args.repeat, new_out)
-                found = compare(old_out, new_out, ignored)
+                found = compare(old_out, new_out, ignored, pathlib.Path(args.old).resolve().parent.parent,
+                                pathlib.Path(args.new).resolve().parent.parent)
             except RuntimeError as error:
                 found = str(error)
             print(f"{config}: {'identical' if found is None else 'DIFFERS: ' + found}", flush=True)

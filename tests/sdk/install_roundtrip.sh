@@ -10,7 +10,7 @@
 #      and audit DP-GIBO's claim on it with a tiny `dpbo audit` run;
 #   5. the same for sdk/examples/zcdp-event, a new privacy event kind ("zcdp"), a mechanism that
 #      emits it and an accountant that composes it: `dpbo account --event zcdp:...` and `dpbo run
-#      --mechanism zcdp-gaussian --accountant zcdp` on the installed dpbo, their numbers checked
+#      --mechanism zcdp-gaussian --accountant zcdp-accountant` on the installed dpbo, their numbers checked
 #      against Bun & Steinke's formula computed here, and the shipped accountants' answers to the
 #      new kind (rdp composes its RDP curve, gdp refuses it by name).
 # Usage: install_roundtrip.sh <dpbo build dir> <dpbo source dir>
@@ -359,8 +359,8 @@ grep -Eq '^[[:space:]]+rho[[:space:]]' "$log/info-zcdp.txt" || {
     fail "'dpbo info zcdp' does not show the parameter 'rho'"
 }
 
-check "'dpbo account --accountant zcdp --event zcdp:rho=0.1x10 --delta 1e-5': ε = ρ + 2√(ρ log(1/δ)) at ρ = 1"
-run_logged account-zcdp "$dpbo" account --accountant zcdp --event zcdp:rho=0.1x10 --delta 1e-5 --epsilon 3 --json
+check "'dpbo account --accountant zcdp-accountant --event zcdp:rho=0.1x10 --delta 1e-5': ε = ρ + 2√(ρ log(1/δ)) at ρ = 1"
+run_logged account-zcdp "$dpbo" account --accountant zcdp-accountant --event zcdp:rho=0.1x10 --delta 1e-5 --epsilon 3 --json
 check "'dpbo account --accountant rdp' composes the same events through their RDP curve, never looser"
 run_logged account-rdp "$dpbo" account --accountant rdp --event zcdp:rho=0.1x10 --delta 1e-5 --json
 python3 - "$log/account-zcdp.txt" "$log/account-rdp.txt" <<'PYTHON' || fail "'dpbo account' on zcdp events: unexpected numbers"
@@ -372,7 +372,7 @@ expected_epsilon = rho + 2 * math.sqrt(rho * math.log(1 / delta))
 expected_delta = math.exp(-(3 - rho) ** 2 / (4 * rho))
 answers = {a["given"]: a for a in zcdp["epsilon_delta"]}
 epsilon, delta_at_3 = answers["delta"]["epsilon"], answers["epsilon"]["delta"]
-assert zcdp["accountant"] == "zcdp", zcdp
+assert zcdp["accountant"] == "zcdp-accountant", zcdp
 assert abs(epsilon - expected_epsilon) <= 1e-12 * expected_epsilon, (epsilon, expected_epsilon)
 assert epsilon >= expected_epsilon * (1 - 1e-15), "the accountant reports less than the formula"
 assert abs(delta_at_3 - expected_delta) <= 1e-12 * expected_delta, (delta_at_3, expected_delta)
@@ -393,14 +393,14 @@ for part in "cannot account a 'zcdp' event" "'zcdp' offers only an RDP curve" "u
     grep -qF "$part" "$log/account-gdp.txt" || { cat "$log/account-gdp.txt" >&2; fail "the refusal does not say \"$part\""; }
 done
 
-check "'dpbo run --mechanism zcdp-gaussian --accountant zcdp': 20 releases at ρ = 0.05 compose to ρ = 1"
+check "'dpbo run --mechanism zcdp-gaussian --accountant zcdp-accountant': 20 releases at ρ = 0.05 compose to ρ = 1"
 run_logged run-zcdp "$dpbo" run --algorithm random-search --objective branin --mechanism zcdp-gaussian \
     --set mechanism.rho=0.05 --set algorithm.value_sensitivity=0.1 --set algorithm.budget=20 \
-    --accountant zcdp --seed 3 --out "$work/zcdp-run"
+    --accountant zcdp-accountant --seed 3 --out "$work/zcdp-run"
 python3 - "$work/zcdp-run/result.json" <<'PYTHON' || fail "the zCDP run's result: unexpected privacy statement"
 import json, math, sys
 result = json.load(open(sys.argv[1]))
-assert result["job"]["accountant"]["name"] == "zcdp", result["job"]
+assert result["job"]["accountant"]["name"] == "zcdp-accountant", result["job"]
 privacy = json.dumps(result["privacy"])
 rho, delta = 20 * 0.05, 1e-5
 expected = rho + 2 * math.sqrt(rho * math.log(1 / delta))

@@ -23,7 +23,7 @@
 
 namespace {
 
-constexpr const char* kOwner = "accountant 'zcdp'";
+constexpr const char* kOwner = "accountant 'zcdp-accountant'";
 
 double up(double x) { return std::nextafter(x, std::numeric_limits<double>::infinity()); }
 double down(double x) { return std::nextafter(x, -std::numeric_limits<double>::infinity()); }
@@ -120,7 +120,8 @@ private:
 
 }  // namespace
 
-DPBO_PLUGIN(ZcdpAccountant, "zcdp", "1.0.0",
+// Module names are one namespace across kinds: "zcdp" is the event kind's.
+DPBO_PLUGIN(ZcdpAccountant, "zcdp-accountant", "1.0.0",
             "ρ-zCDP composition of 'zcdp' and μ-GDP events (ρ adds), with (ε, δ) by Bun & Steinke's Prop. 1.3",
             "Bun & Steinke 2016, Concentrated Differential Privacy (TCC), Lemma 2.3 (composition), Prop. 1.3 "
             "(conversion), Prop. 1.6 (Gaussian)")

@@ -1,6 +1,6 @@
 // The Gaussian mechanism calibrated to ρ-zCDP: noise N(0, σ²) on a query of L2 sensitivity Δ is
 // Δ²/(2σ²)-zCDP (Bun & Steinke 2016, Prop. 1.6), so σ = Δ/√(2ρ) spends exactly ρ per release. Each
-// release is one "zcdp" event, composed by the accountant "zcdp" of this example (or by any accountant
+// release is one "zcdp" event, composed by the accountant "zcdp-accountant" of this example (or by any accountant
 // that reads RDP curves). The noise is drawn by the SDK's secure sampling layer (exact Gaussian,
 // rounded to a grid that depends on σ alone), never by std:: random.
 #include <dpbo/errors.hpp>
@@ -57,7 +57,7 @@ public:
         return sigma_;
     }
 
-    dpbo::AccountantChoice accountant() const override { return {"zcdp", {}}; }
+    dpbo::AccountantChoice accountant() const override { return {"zcdp-accountant", {}}; }
 
     dpbo::PrivacyEvent event() const override {
         require_calibrated("event()");

@@ -206,7 +206,7 @@ TEST_CASE("svr-tuning: reads the shipped 682-row CT-slice sample of 386 columns"
     auto objective = dpbo::test::make<dpbo::Objective>("svr-tuning", {{"features", "4"}});
     CHECK(dpbo::record_count(*objective) == 482);
     CHECK(mentions(dpbo::data_description(*objective), "682 CT-slice rows in " + shipped_sample()));
-    CHECK(dpbo::test::make<dpbo::Objective>dpbo::record_count(*(
+    CHECK(dpbo::record_count(*dpbo::test::make<dpbo::Objective>(
               "svr-tuning", {{"features", "4"}, {"train_rows", "2"}, {"validation_rows", "680"}})) == 680);
     const std::string too_many = refusal<dpbo::ValidationError>(
         {{"features", "4"}, {"train_rows", "201"}, {"validation_rows", "482"}});
@@ -258,10 +258,10 @@ TEST_CASE("svr-tuning: a malformed table is refused naming the file and the line
     // A valid table of 5 rows is accepted (the refusals below come from the edits alone).
     const std::string valid = write_file(directory.path(), "valid.csv",
                                          table_with_bad_line(5, 0, ""));
-    CHECK(dpbo::test::make<dpbo::Objective>dpbo::record_count(*("svr-tuning", {{"data_file", valid},
-                                                           {"train_rows", "2"},
-                                                           {"validation_rows", "3"},
-                                                           {"features", "2"}})) == 3);
+    CHECK(dpbo::record_count(*dpbo::test::make<dpbo::Objective>("svr-tuning", {{"data_file", valid},
+                                                                             {"train_rows", "2"},
+                                                                             {"validation_rows", "3"},
+                                                                             {"features", "2"}})) == 3);
 
     std::string row_with_word = "0";
     for (std::size_t j = 0; j < kFeatures; ++j) row_with_word += j == 7 ? ",abc" : ",0.5";

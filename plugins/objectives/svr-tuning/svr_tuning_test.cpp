@@ -259,9 +259,9 @@ TEST_CASE("svr-tuning: a malformed table is refused naming the file and the line
     const std::string valid = write_file(directory.path(), "valid.csv",
                                          table_with_bad_line(5, 0, ""));
     CHECK(dpbo::record_count(*dpbo::test::make<dpbo::Objective>("svr-tuning", {{"data_file", valid},
-                                                                               {"train_rows", "2"},
-                                                                               {"validation_rows", "3"},
-                                                                               {"features", "2"}})) == 3);
+                                                                             {"train_rows", "2"},
+                                                                             {"validation_rows", "3"},
+                                                                             {"features", "2"}})) == 3);
 
     std::string row_with_word = "0";
     for (std::size_t j = 0; j < kFeatures; ++j) row_with_word += j == 7 ? ",abc" : ",0.5";

@@ -401,7 +401,7 @@ python3 - "$work/zcdp-run/result.json" <<'PYTHON' || fail "the zCDP run's result
 import json, math, sys
 result = json.load(open(sys.argv[1]))
 assert result["job"]["accountant"]["name"] == "zcdp-accountant", result["job"]
-privacy = json.dumps(result["privacy"])
+privacy = json.dumps(result["privacy"], ensure_ascii=False)
 rho, delta = 0.05, 1e-5  # random search releases its k values as one vector: one event
 expected = rho + 2 * math.sqrt(rho * math.log(1 / delta))
 # The claim carries the accountant's composition and its (ε, δ) equivalent at the report δ.

@@ -77,10 +77,12 @@ TEST_CASE("cli report: a result whose figure spec is broken is refused naming th
     TemporaryDirectory dir;
     const fs::path folder = run_declared_figure(dir, "broken");
     const fs::path file = repeat_folder(folder, 1) / "result.json";
-    json result = json::parse(read_text(file));
+    // Key order kept: the report compares each repeat's job with the others'.
+    nlohmann::ordered_json result = nlohmann::ordered_json::parse(read_text(file));
     result["figures"][0]["series"][0].erase("y");
     write_text(file, result.dump(2));
     const auto r = run_dpbo({"report", folder.string(), "--out", (fs::path(dir.path()) / "page.html").string()});
+    CAPTURE(r.err);
     CHECK(r.exit_code == 2);
     CHECK(contains(r.err, file.string()));
     CHECK(contains(r.err, "figures[0], series[0]: no \"y\""));
@@ -89,6 +91,7 @@ TEST_CASE("cli report: a result whose figure spec is broken is refused naming th
     result["figures"][0]["scope"] = "everywhere";
     write_text(file, result.dump(2));
     const auto scope = run_dpbo({"report", folder.string(), "--out", (fs::path(dir.path()) / "page.html").string()});
+    CAPTURE(scope.err);
     CHECK(scope.exit_code == 2);
     CHECK(contains(scope.err, "figure scope 'everywhere' is not one of: folder, across folders"));
 }

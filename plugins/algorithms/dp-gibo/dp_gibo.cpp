@@ -139,11 +139,11 @@ public:
     }
 
     dpbo::RunResult run(dpbo::RunContext& context) override {
-        return dpbo_dp_gibo::run_dp_gibo(context, settings_);
+        return dpbo::dp_gibo::run_dp_gibo(context, settings_);
     }
 
 private:
-    dpbo_dp_gibo::DpGiboSettings settings_;
+    dpbo::dp_gibo::DpGiboSettings settings_;
 };
 
 }  // namespace

@@ -1,6 +1,6 @@
 #include "dp_gibo_figures.hpp"
 
-namespace dpbo_dp_gibo {
+namespace dpbo::dp_gibo {
 
 std::vector<dpbo::FigureSpec> figures() {
     // The trace's names for the two quantities (see the trace columns of dp_gibo_run.cpp); the noise
@@ -27,4 +27,4 @@ std::vector<dpbo::FigureSpec> figures() {
              .evaluation_only = true}};
 }
 
-}  // namespace dpbo_dp_gibo
+}  // namespace dpbo::dp_gibo

@@ -6,8 +6,8 @@
 
 #include "dpbo/figure_spec.hpp"
 
-namespace dpbo_dp_gibo {
+namespace dpbo::dp_gibo {
 
 std::vector<dpbo::FigureSpec> figures();
 
-}  // namespace dpbo_dp_gibo
+}  // namespace dpbo::dp_gibo

@@ -19,7 +19,7 @@
 #include "dpbo/random.hpp"
 #include "dpbo/surrogate.hpp"
 
-namespace dpbo_dp_gibo {
+namespace dpbo::dp_gibo {
 namespace {
 
 constexpr const char* kOwner = "algorithm 'dp-gibo'";
@@ -330,7 +330,7 @@ private:
         result.trace = std::move(trace_);
         result.evaluations = ctx_.evaluator.evaluations();
         result.stop_reason = stop;
-        result.figures = dpbo_dp_gibo::figures();
+        result.figures = dpbo::dp_gibo::figures();
         return result;
     }
 
@@ -359,4 +359,4 @@ dpbo::RunResult run_dp_gibo(dpbo::RunContext& context, const DpGiboSettings& set
     return DpGiboRun(context, settings).run();
 }
 
-}  // namespace dpbo_dp_gibo
+}  // namespace dpbo::dp_gibo

@@ -3,9 +3,9 @@
 #include "dpbo/algorithm.hpp"
 #include "dpbo/result.hpp"
 
-namespace dpbo_dp_gibo {
+namespace dpbo::dp_gibo {
 
 // Runs Algorithm 1 of the DP-GIBO paper (seed 003) once; see dp_gibo.cpp for the method.
 dpbo::RunResult run_dp_gibo(dpbo::RunContext& context, const DpGiboSettings& settings);
 
-}  // namespace dpbo_dp_gibo
+}  // namespace dpbo::dp_gibo

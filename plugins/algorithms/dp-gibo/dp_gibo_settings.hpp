@@ -10,7 +10,7 @@
 #include "dpbo/bo/starting_point.hpp"
 #include "dpbo/bo/step_rule.hpp"
 
-namespace dpbo_dp_gibo {
+namespace dpbo::dp_gibo {
 
 struct DpGiboSettings {
     dpbo::PrivateGradientSettings privacy;  // mu, steps = T, clipping_bound, records (from the objective)
@@ -28,4 +28,4 @@ struct DpGiboSettings {
     dpbo::AcquisitionOptimiserSettings optimiser;
 };
 
-}  // namespace dpbo_dp_gibo
+}  // namespace dpbo::dp_gibo

@@ -15,7 +15,7 @@
 #include "dpbo/random.hpp"
 #include "memory_bound.hpp"
 
-namespace dpbo_ucb {
+namespace dpbo::dp_ucb {
 
 namespace {
 
@@ -144,4 +144,4 @@ CandidateSet build_candidate_set(const DpUcbSettings& s, const dpbo::Objective& 
     return set;
 }
 
-}  // namespace dpbo_ucb
+}  // namespace dpbo::dp_ucb

@@ -10,7 +10,7 @@
 #include "dpbo/objective.hpp"
 #include "dpbo/space.hpp"
 
-namespace dpbo_ucb {
+namespace dpbo::dp_ucb {
 
 struct DpUcbSettings;
 
@@ -29,4 +29,4 @@ CandidateSet build_candidate_set(const DpUcbSettings& settings, const dpbo::Obje
 // The CSV form alone (tests): rows of `dim` finite numbers inside the box of `space`.
 arma::mat read_candidate_csv(const std::string& path, const dpbo::SearchSpace& space);
 
-}  // namespace dpbo_ucb
+}  // namespace dpbo::dp_ucb

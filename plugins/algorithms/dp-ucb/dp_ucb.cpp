@@ -20,9 +20,9 @@ namespace {
 
 class DpUcb final : public dpbo::Algorithm {
 public:
-    static dpbo::ParameterSchema schema() { return dpbo_ucb::dp_ucb_schema(); }
+    static dpbo::ParameterSchema schema() { return dpbo::dp_ucb::dp_ucb_schema(); }
 
-    explicit DpUcb(const dpbo::ParameterSet& parameters) : settings_(dpbo_ucb::dp_ucb_settings(parameters)) {}
+    explicit DpUcb(const dpbo::ParameterSet& parameters) : settings_(dpbo::dp_ucb::dp_ucb_settings(parameters)) {}
 
     std::vector<dpbo::Role> roles() const override {
         const std::string epsilon = fmt::format("{}", settings_.epsilon);
@@ -33,7 +33,7 @@ public:
         const dpbo::Role accountant{"accountant", dpbo::ModuleKind::Accountant, true, "basic",
                                     "composes the releases and their (0, delta) failure events (basic composition)",
                                     {}};
-        if (settings_.variant == dpbo_ucb::Variant::Lipschitz) {
+        if (settings_.variant == dpbo::dp_ucb::Variant::Lipschitz) {
             return {
                 {"surrogate", dpbo::ModuleKind::Surrogate, true, "gp", "the inner BO's model (Algorithm 3 line 2)",
                  {{"kernel", "matern52"}, {"ard", "true"}, {"mean", "constant"}, {"standardise", "true"},
@@ -55,15 +55,15 @@ public:
     }
 
     dpbo::RunResult run(dpbo::RunContext& context) override {
-        dpbo::RunResult result = settings_.variant == dpbo_ucb::Variant::Lipschitz
-                                     ? dpbo_ucb::run_lipschitz_variant(context, settings_)
-                                     : dpbo_ucb::run_gp_ucb_variant(context, settings_);
-        result.figures = dpbo_ucb::figures();
+        dpbo::RunResult result = settings_.variant == dpbo::dp_ucb::Variant::Lipschitz
+                                     ? dpbo::dp_ucb::run_lipschitz_variant(context, settings_)
+                                     : dpbo::dp_ucb::run_gp_ucb_variant(context, settings_);
+        result.figures = dpbo::dp_ucb::figures();
         return result;
     }
 
 private:
-    dpbo_ucb::DpUcbSettings settings_;
+    dpbo::dp_ucb::DpUcbSettings settings_;
 };
 
 }  // namespace

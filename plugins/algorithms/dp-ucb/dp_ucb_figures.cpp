@@ -1,6 +1,6 @@
 #include "dp_ucb_figures.hpp"
 
-namespace dpbo_ucb {
+namespace dpbo::dp_ucb {
 
 std::vector<dpbo::FigureSpec> figures() {
     // ε of each release is the algorithm's parameter (the selection and mechanism roles share it); the
@@ -23,4 +23,4 @@ std::vector<dpbo::FigureSpec> figures() {
              .evaluation_only = true}};
 }
 
-}  // namespace dpbo_ucb
+}  // namespace dpbo::dp_ucb

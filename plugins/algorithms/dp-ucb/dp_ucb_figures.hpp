@@ -5,8 +5,8 @@
 
 #include "dpbo/figure_spec.hpp"
 
-namespace dpbo_ucb {
+namespace dpbo::dp_ucb {
 
 std::vector<dpbo::FigureSpec> figures();
 
-}  // namespace dpbo_ucb
+}  // namespace dpbo::dp_ucb

@@ -6,7 +6,7 @@
 
 #include "dpbo/errors.hpp"
 
-namespace dpbo_ucb {
+namespace dpbo::dp_ucb {
 
 std::string to_string(Variant variant) {
     switch (variant) {
@@ -142,4 +142,4 @@ DpUcbSettings dp_ucb_settings(const dpbo::ParameterSet& p) {
     return s;
 }
 
-}  // namespace dpbo_ucb
+}  // namespace dpbo::dp_ucb

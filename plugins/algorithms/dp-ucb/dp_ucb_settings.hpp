@@ -10,7 +10,7 @@
 #include "dpbo/gp/kernel.hpp"
 #include "dpbo/parameters.hpp"
 
-namespace dpbo_ucb {
+namespace dpbo::dp_ucb {
 
 inline constexpr const char* kOwner = "algorithm 'dp-ucb'";
 
@@ -40,4 +40,4 @@ dpbo::ParameterSchema dp_ucb_schema();
 // Throws ValidationError naming the parameter, the variant and what is expected.
 DpUcbSettings dp_ucb_settings(const dpbo::ParameterSet& parameters);
 
-}  // namespace dpbo_ucb
+}  // namespace dpbo::dp_ucb

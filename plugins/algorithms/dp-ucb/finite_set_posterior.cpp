@@ -7,7 +7,7 @@
 
 #include "dpbo/errors.hpp"
 
-namespace dpbo_ucb {
+namespace dpbo::dp_ucb {
 
 FiniteSetPosterior::FiniteSetPosterior(const arma::mat& candidates, const dpbo::gp::Kernel& kernel,
                                        double noise_variance, std::size_t capacity)
@@ -55,4 +55,4 @@ double FiniteSetPosterior::observe_variance_only(std::size_t row) {
     return prior_variance;
 }
 
-}  // namespace dpbo_ucb
+}  // namespace dpbo::dp_ucb

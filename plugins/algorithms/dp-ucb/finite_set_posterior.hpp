@@ -13,7 +13,7 @@
 
 #include "dpbo/gp/kernel.hpp"
 
-namespace dpbo_ucb {
+namespace dpbo::dp_ucb {
 
 class FiniteSetPosterior {
 public:
@@ -47,4 +47,4 @@ private:
     std::size_t count_ = 0;
 };
 
-}  // namespace dpbo_ucb
+}  // namespace dpbo::dp_ucb

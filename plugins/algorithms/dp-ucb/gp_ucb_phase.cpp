@@ -12,7 +12,7 @@
 #include "finite_set_posterior.hpp"
 #include "kusner_constants.hpp"
 
-namespace dpbo_ucb {
+namespace dpbo::dp_ucb {
 
 namespace {
 
@@ -73,4 +73,4 @@ GpUcbPhase run_gp_ucb_phase(dpbo::RunContext& context, const arma::mat& candidat
     return phase;
 }
 
-}  // namespace dpbo_ucb
+}  // namespace dpbo::dp_ucb

@@ -11,7 +11,7 @@
 #include "dpbo/gp/kernel.hpp"
 #include "dpbo/result.hpp"
 
-namespace dpbo_ucb {
+namespace dpbo::dp_ucb {
 
 struct GpUcbPhase {
     std::vector<std::size_t> rows;  // λ_1..λ_T as rows of Λ
@@ -26,4 +26,4 @@ GpUcbPhase run_gp_ucb_phase(dpbo::RunContext& context, const arma::mat& candidat
                             double noise_variance, double delta, std::size_t budget, bool repeat_candidates,
                             double sign);
 
-}  // namespace dpbo_ucb
+}  // namespace dpbo::dp_ucb

@@ -23,7 +23,7 @@
 #include "kusner_constants.hpp"
 #include "private_releases.hpp"
 
-namespace dpbo_ucb {
+namespace dpbo::dp_ucb {
 
 namespace {
 
@@ -261,4 +261,4 @@ dpbo::RunResult run_gp_ucb_variant(dpbo::RunContext& context, const DpUcbSetting
     return result;
 }
 
-}  // namespace dpbo_ucb
+}  // namespace dpbo::dp_ucb

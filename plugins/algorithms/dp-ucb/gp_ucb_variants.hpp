@@ -5,8 +5,8 @@
 #include "dpbo/algorithm.hpp"
 #include "dpbo/result.hpp"
 
-namespace dpbo_ucb {
+namespace dpbo::dp_ucb {
 
 dpbo::RunResult run_gp_ucb_variant(dpbo::RunContext& context, const DpUcbSettings& settings);
 
-}  // namespace dpbo_ucb
+}  // namespace dpbo::dp_ucb

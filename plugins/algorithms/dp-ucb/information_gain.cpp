@@ -4,7 +4,7 @@
 
 #include "finite_set_posterior.hpp"
 
-namespace dpbo_ucb {
+namespace dpbo::dp_ucb {
 
 InformationGain greedy_information_gain(const arma::mat& candidates, const dpbo::gp::Kernel& kernel,
                                         double noise_variance, std::size_t observations) {
@@ -18,4 +18,4 @@ InformationGain greedy_information_gain(const arma::mat& candidates, const dpbo:
     return {gain, gain / (1.0 - std::exp(-1.0))};
 }
 
-}  // namespace dpbo_ucb
+}  // namespace dpbo::dp_ucb

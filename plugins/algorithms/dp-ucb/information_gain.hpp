@@ -12,7 +12,7 @@
 
 #include "dpbo/gp/kernel.hpp"
 
-namespace dpbo_ucb {
+namespace dpbo::dp_ucb {
 
 struct InformationGain {
     double greedy = 0.0;  // the greedy value, a lower bound on γ_T
@@ -24,4 +24,4 @@ struct InformationGain {
 InformationGain greedy_information_gain(const arma::mat& candidates, const dpbo::gp::Kernel& kernel,
                                         double noise_variance, std::size_t observations);
 
-}  // namespace dpbo_ucb
+}  // namespace dpbo::dp_ucb

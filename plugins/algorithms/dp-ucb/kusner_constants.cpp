@@ -4,7 +4,7 @@
 #include <cmath>
 #include <numbers>
 
-namespace dpbo_ucb {
+namespace dpbo::dp_ucb {
 
 double beta(std::size_t t, std::size_t candidates, double delta) {
     // Summed logarithms: |Λ| t² π² can overflow nothing this way, and 1/δ stays exact in log δ.
@@ -44,4 +44,4 @@ double lipschitz_sensitivity(double lipschitz, double gain_bound, double validat
            (lambda_max - lambda_min) * lipschitz / (lambda_max * lambda_min);
 }
 
-}  // namespace dpbo_ucb
+}  // namespace dpbo::dp_ucb

@@ -4,7 +4,7 @@
 // functions of public inputs (|Λ|, δ, σ, T, 1 − k₁, ...): none reads the data.
 #include <cstddef>
 
-namespace dpbo_ucb {
+namespace dpbo::dp_ucb {
 
 // Algorithm 1, line 4: β_t = 2 log(|Λ| t² π² / (3δ)).
 double beta(std::size_t t, std::size_t candidates, double delta);
@@ -30,4 +30,4 @@ double noise_free_regret_term(double a, double tau, std::size_t budget, std::siz
 double lipschitz_sensitivity(double lipschitz, double gain_bound, double validation_records, double lambda_min,
                              double lambda_max);
 
-}  // namespace dpbo_ucb
+}  // namespace dpbo::dp_ucb

@@ -15,7 +15,7 @@
 #include "kusner_constants.hpp"
 #include "private_releases.hpp"
 
-namespace dpbo_ucb {
+namespace dpbo::dp_ucb {
 
 namespace {
 
@@ -182,4 +182,4 @@ dpbo::RunResult run_lipschitz_variant(dpbo::RunContext& context, const DpUcbSett
     return result;
 }
 
-}  // namespace dpbo_ucb
+}  // namespace dpbo::dp_ucb

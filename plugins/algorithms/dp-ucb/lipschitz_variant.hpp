@@ -10,11 +10,11 @@
 #include "dpbo/objective.hpp"
 #include "dpbo/result.hpp"
 
-namespace dpbo_ucb {
+namespace dpbo::dp_ucb {
 
 // The constants Algorithm 3 line 5 needs, by the names DeclaredConstants::declared_constants() uses.
 const std::vector<std::string>& assumption2_constant_names();
 
 dpbo::RunResult run_lipschitz_variant(dpbo::RunContext& context, const DpUcbSettings& settings);
 
-}  // namespace dpbo_ucb
+}  // namespace dpbo::dp_ucb

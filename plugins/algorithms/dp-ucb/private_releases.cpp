@@ -5,7 +5,7 @@
 #include "dp_ucb_settings.hpp"
 #include "dpbo/errors.hpp"
 
-namespace dpbo_ucb {
+namespace dpbo::dp_ucb {
 
 namespace {
 
@@ -40,4 +40,4 @@ double release_privately(const dpbo::Mechanism& mechanism, double value, double 
     return mechanism.release(arma::vec{value}, ledger, what)(0);
 }
 
-}  // namespace dpbo_ucb
+}  // namespace dpbo::dp_ucb

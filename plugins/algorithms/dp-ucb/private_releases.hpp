@@ -13,7 +13,7 @@
 #include "dpbo/privacy_ledger.hpp"
 #include "dpbo/selection.hpp"
 
-namespace dpbo_ucb {
+namespace dpbo::dp_ucb {
 
 // Refuses (ValidationError) a release module for `role` whose guarantee is not pure ε-DP at the
 // algorithm's ε: the paper's releases are each ε-DP at one ε.
@@ -26,4 +26,4 @@ std::size_t select_privately(const dpbo::Selection& selection, const arma::vec& 
 double release_privately(const dpbo::Mechanism& mechanism, double value, double delta, dpbo::PrivacyLedger& ledger,
                          const std::string& what);
 
-}  // namespace dpbo_ucb
+}  // namespace dpbo::dp_ucb

@@ -6,7 +6,7 @@
 #include "dpbo/evaluation_contract.hpp"
 #include "dpbo/objective.hpp"
 
-namespace po_gp_ucb {
+namespace dpbo::po_gp_ucb {
 
 std::unique_ptr<LocalCurator> LocalCurator::release_rows(dpbo::RunContext& context, dpbo::RowRelease& release,
                                                          double norm_bound, const std::string& algorithm) {
@@ -34,4 +34,4 @@ arma::vec LocalCurator::answer(const arma::uvec& rows, const dpbo::EvaluationReq
     return evaluations.values.col(0);
 }
 
-}  // namespace po_gp_ucb
+}  // namespace dpbo::po_gp_ucb

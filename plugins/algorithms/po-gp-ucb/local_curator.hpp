@@ -14,7 +14,7 @@
 #include "dpbo/row_release.hpp"
 #include "released_rows.hpp"
 
-namespace po_gp_ucb {
+namespace dpbo::po_gp_ucb {
 
 class LocalCurator final : public dpbo::released_rows::ReleasedRowsObjective,
                            public dpbo::ObservationNoise,
@@ -45,4 +45,4 @@ private:
     dpbo::CuratorRelease release_;
 };
 
-}  // namespace po_gp_ucb
+}  // namespace dpbo::po_gp_ucb

@@ -9,7 +9,7 @@
 #include "dpbo/objective.hpp"
 #include "released_rows.hpp"
 
-namespace po_gp_ucb {
+namespace dpbo::po_gp_ucb {
 
 namespace {
 
@@ -63,4 +63,4 @@ dpbo::RunResult run_modeler(dpbo::RunContext& context, const dpbo::BoLoopSetting
     return result;
 }
 
-}  // namespace po_gp_ucb
+}  // namespace dpbo::po_gp_ucb

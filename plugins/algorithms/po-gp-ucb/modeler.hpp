@@ -9,7 +9,7 @@
 #include "dpbo/algorithm.hpp"
 #include "dpbo/bo/loop.hpp"
 
-namespace po_gp_ucb {
+namespace dpbo::po_gp_ucb {
 
 // The GP-UCB loop on the released rows, to the end. Throws ValidationError when the run's objective
 // is not a set of public rows. The result releases the best row (its index, released row and
@@ -18,4 +18,4 @@ namespace po_gp_ucb {
 dpbo::RunResult run_modeler(dpbo::RunContext& context, const dpbo::BoLoopSettings& settings,
                             const std::string& algorithm);
 
-}  // namespace po_gp_ucb
+}  // namespace dpbo::po_gp_ucb

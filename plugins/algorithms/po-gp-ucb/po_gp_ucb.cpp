@@ -79,15 +79,15 @@ public:
             throw dpbo::ValidationError(fmt::format(
                 "algorithm '{}': {} holds sensitive rows and no row release was given for the role 'release'",
                 kName, context.objective.describe_origin()));
-        auto curator = po_gp_ucb::LocalCurator::release_rows(context, *release, norm_bound_, kName);
+        auto curator = dpbo::po_gp_ucb::LocalCurator::release_rows(context, *release, norm_bound_, kName);
         dpbo::RunContext modeler_context{*curator,         context.evaluator, context.rng,  context.ledger,
                                          context.observer, context.modules,   roles_for(*curator, context)};
-        dpbo::RunResult result = po_gp_ucb::run_modeler(modeler_context, settings_, kName);
+        dpbo::RunResult result = dpbo::po_gp_ucb::run_modeler(modeler_context, settings_, kName);
         const dpbo::CuratorRelease& released = curator->release();
         for (const auto& diagnostic : released.evaluation_only) result.evaluation_only.push_back(diagnostic);
         if (write_released_rows_) result.files.push_back(released_rows_file(released.rows));
         result.privacy = statement(release->describe_origin(), released);
-        result.figures = po_gp_ucb::figures();
+        result.figures = dpbo::po_gp_ucb::figures();
         return result;
     }
 
@@ -95,7 +95,7 @@ private:
     dpbo::RunResult modeler_only(dpbo::RunContext& context) {
         dpbo::RunContext modeler_context{context.objective, context.evaluator, context.rng,  context.ledger,
                                          context.observer,  context.modules,   roles_for(context.objective, context)};
-        dpbo::RunResult result = po_gp_ucb::run_modeler(modeler_context, settings_, kName);
+        dpbo::RunResult result = dpbo::po_gp_ucb::run_modeler(modeler_context, settings_, kName);
         result.privacy = dpbo::PrivacyStatement::not_private(
             {"the responses at the rows the modeler chose, as the curator answered them",
              "the best row, its index and its response"},
@@ -103,7 +103,7 @@ private:
                         "curator ({}; the curator's release states that release's guarantee) and the curator "
                         "answers with responses it does not privatise",
                         dpbo::data_description(context.objective)));
-        result.figures = po_gp_ucb::figures();
+        result.figures = dpbo::po_gp_ucb::figures();
         return result;
     }
 

@@ -1,6 +1,6 @@
 #include "po_gp_ucb_figures.hpp"
 
-namespace po_gp_ucb {
+namespace dpbo::po_gp_ucb {
 
 std::vector<dpbo::FigureSpec> figures() {
     // The release role carries ε, δ and r; the final simple regret is computed from the objective's
@@ -36,4 +36,4 @@ std::vector<dpbo::FigureSpec> figures() {
     };
 }
 
-}  // namespace po_gp_ucb
+}  // namespace dpbo::po_gp_ucb

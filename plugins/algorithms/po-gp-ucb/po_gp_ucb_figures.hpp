@@ -5,8 +5,8 @@
 
 #include "dpbo/figure_spec.hpp"
 
-namespace po_gp_ucb {
+namespace dpbo::po_gp_ucb {
 
 std::vector<dpbo::FigureSpec> figures();
 
-}  // namespace po_gp_ucb
+}  // namespace dpbo::po_gp_ucb

@@ -87,7 +87,7 @@ public:
                                                  kOwner, i, gamma, sigma));
             // Output perturbation w + N(0, σ²I) of a Δ-sensitive vector is (Δ/σ)-GDP, whose exact (ε, δ)
             // curve is the analytic Gaussian mechanism's (Balle & Wang 2018, Thm. 8).
-            const double sensitivity = bolt_on::weight_sensitivity(gamma, training_.rows());
+            const double sensitivity = dpbo::bolt_on_logreg::weight_sensitivity(gamma, training_.rows());
             result.values(i, 0) = dpbo::gdp_epsilon(sensitivity / sigma, delta_);
             const dpbo::plugin_data::RepetitionErrors errors = dpbo::plugin_data::repetition_errors(accuracies(gamma, sigma));
             result.values(i, 1) = errors.mean;
@@ -102,7 +102,7 @@ private:
         std::vector<arma::vec> weights(repetitions_);
         dpbo::plugin_data::for_each_repetition(repetitions_, threads_, [&](std::size_t r) {
             std::mt19937_64 engine = dpbo::plugin_data::repetition_engine(seed_, r, 0);
-            weights[r] = bolt_on::train_projected_sgd(training_, dpbo::plugin_data::kAdultFeatures, {.regularisation = gamma, .passes = passes_},
+            weights[r] = dpbo::bolt_on_logreg::train_projected_sgd(training_, dpbo::plugin_data::kAdultFeatures, {.regularisation = gamma, .passes = passes_},
                                                       engine);
         });
         if (cache_order_.size() == kCachedRegularisations) {

@@ -54,10 +54,10 @@ TEST_CASE("bolt-on projected SGD: neighbouring datasets give weights within 4/(g
             for (std::size_t j = 0; j < kFeatures; ++j) neighbour.value[rows.starts[row] + j] = replacement.value[j];
             neighbour.labels[row] = -rows.labels[row];
             std::mt19937_64 order(trial), same_order(trial);
-            const bolt_on::ProjectedSgdSettings settings{.regularisation = gamma, .passes = 5};
-            const arma::vec w = bolt_on::train_projected_sgd(rows, kFeatures, settings, order);
-            const arma::vec w_neighbour = bolt_on::train_projected_sgd(neighbour, kFeatures, settings, same_order);
-            largest_ratio = std::max(largest_ratio, arma::norm(w - w_neighbour) / bolt_on::weight_sensitivity(gamma, kRows));
+            const dpbo::bolt_on_logreg::ProjectedSgdSettings settings{.regularisation = gamma, .passes = 5};
+            const arma::vec w = dpbo::bolt_on_logreg::train_projected_sgd(rows, kFeatures, settings, order);
+            const arma::vec w_neighbour = dpbo::bolt_on_logreg::train_projected_sgd(neighbour, kFeatures, settings, same_order);
+            largest_ratio = std::max(largest_ratio, arma::norm(w - w_neighbour) / dpbo::bolt_on_logreg::weight_sensitivity(gamma, kRows));
             CHECK(arma::norm(w) <= 1.0 / gamma * (1.0 + 1e-12));
         }
         CAPTURE(gamma);
@@ -72,7 +72,7 @@ TEST_CASE("bolt-on projected SGD: learns a learnable task") {
     const dpbo::plugin_data::SparseRows rows = random_rows(2000, engine);
     const dpbo::plugin_data::SparseRows test = random_rows(2000, engine);
     std::mt19937_64 order(1);
-    const arma::vec w = bolt_on::train_projected_sgd(rows, kFeatures, {.regularisation = 1e-3, .passes = 10}, order);
+    const arma::vec w = dpbo::bolt_on_logreg::train_projected_sgd(rows, kFeatures, {.regularisation = 1e-3, .passes = 10}, order);
     // The labels follow x₀ + x₁/2 (sd ≈ 0.25) up to noise of sd 0.05: the best linear rule gets about 94 %
     // right (1 − arctan(0.05/0.25)/π), and a
     // model that learnt nothing gets about half.

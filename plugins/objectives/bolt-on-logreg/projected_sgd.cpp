@@ -5,7 +5,7 @@
 #include <numeric>
 #include <vector>
 
-namespace bolt_on {
+namespace dpbo::bolt_on_logreg {
 
 namespace {
 
@@ -66,4 +66,4 @@ double weight_sensitivity(double regularisation, std::size_t rows) {
     return 4.0 / (regularisation * static_cast<double>(rows));
 }
 
-}  // namespace bolt_on
+}  // namespace dpbo::bolt_on_logreg

@@ -11,7 +11,7 @@
 
 #include "libsvm_reader.hpp"
 
-namespace bolt_on {
+namespace dpbo::bolt_on_logreg {
 
 struct ProjectedSgdSettings {
     double regularisation = 1e-3;  // γ
@@ -25,4 +25,4 @@ arma::vec train_projected_sgd(const dpbo::plugin_data::SparseRows& rows, std::si
 // L2 sensitivity of the trained weights between datasets of n rows differing in one row: 4/(γn).
 double weight_sensitivity(double regularisation, std::size_t rows);
 
-}  // namespace bolt_on
+}  // namespace dpbo::bolt_on_logreg

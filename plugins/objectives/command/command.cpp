@@ -74,7 +74,7 @@ public:
             throw dpbo::ValidationError(fmt::format("{}: mode = one-shot needs spec = FILE (the program, started for "
                                                     "each batch, sends no handshake)",
                                                     kOwner));
-        if (p.has("spec")) spec_ = command_objective::parse_spec(read_spec_file(p.text("spec")),
+        if (p.has("spec")) spec_ = dpbo::command_objective::parse_spec(read_spec_file(p.text("spec")),
                                                                  fmt::format("{}: spec '{}'", kOwner, p.text("spec")));
         if (!one_shot_) {
             process_ = start();
@@ -86,7 +86,7 @@ public:
                         fmt::format("began with '{}', which is not JSON; expected the dpbo-objective handshake",
                                     shortened(line))));
                 try {
-                    spec_ = command_objective::parse_spec(hello, process_->describe_failure("sent a handshake"));
+                    spec_ = dpbo::command_objective::parse_spec(hello, process_->describe_failure("sent a handshake"));
                 } catch (const dpbo::ValidationError& e) {
                     throw dpbo::RunError(e.what());
                 }
@@ -196,7 +196,7 @@ private:
     std::string command_;
     bool one_shot_;
     double timeout_;
-    command_objective::ObjectiveSpec spec_;
+    dpbo::command_objective::ObjectiveSpec spec_;
     std::unique_ptr<LineProcess> process_;
 };
 

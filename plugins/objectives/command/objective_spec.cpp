@@ -4,7 +4,7 @@
 
 #include "dpbo/errors.hpp"
 
-namespace command_objective {
+namespace dpbo::command_objective {
 
 namespace {
 
@@ -90,4 +90,4 @@ ObjectiveSpec parse_spec(const nlohmann::json& spec, const std::string& where) {
     return out;
 }
 
-}  // namespace command_objective
+}  // namespace dpbo::command_objective

@@ -11,7 +11,7 @@
 #include "dpbo/objective.hpp"
 #include "dpbo/space.hpp"
 
-namespace command_objective {
+namespace dpbo::command_objective {
 
 struct ObjectiveSpec {
     dpbo::SearchSpace space;
@@ -24,4 +24,4 @@ struct ObjectiveSpec {
 // Throws ValidationError naming `where` and the offending field.
 ObjectiveSpec parse_spec(const nlohmann::json& spec, const std::string& where);
 
-}  // namespace command_objective
+}  // namespace dpbo::command_objective

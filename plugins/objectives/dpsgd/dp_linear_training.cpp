@@ -5,7 +5,7 @@
 #include <numeric>
 #include <vector>
 
-namespace dpsgd {
+namespace dpbo::dpsgd {
 
 namespace {
 
@@ -109,4 +109,4 @@ arma::vec train(const dpbo::plugin_data::SparseRows& rows, std::size_t features,
     return w;
 }
 
-}  // namespace dpsgd
+}  // namespace dpbo::dpsgd

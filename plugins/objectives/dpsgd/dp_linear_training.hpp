@@ -12,7 +12,7 @@
 #include "libsvm_reader.hpp"
 #include "lot_oracle.hpp"
 
-namespace dpsgd {
+namespace dpbo::dpsgd {
 
 enum class Model { LogisticRegression, LinearSvm };
 enum class Optimiser { Sgd, Adam };
@@ -33,4 +33,4 @@ arma::vec clipped_mean_gradient(const dpbo::plugin_data::SparseRows& rows, std::
                                 const std::vector<std::size_t>& lot, const arma::vec& w,
                                 const TrainingSettings& settings);
 
-}  // namespace dpsgd
+}  // namespace dpbo::dpsgd

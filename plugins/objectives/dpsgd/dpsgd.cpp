@@ -49,8 +49,8 @@ public:
     }
 
     explicit DpSgdOracle(const dpbo::ParameterSet& parameters)
-        : model_(parameters.text("model") == "svm" ? dpsgd::Model::LinearSvm : dpsgd::Model::LogisticRegression),
-          optimiser_(parameters.text("optimiser") == "adam" ? dpsgd::Optimiser::Adam : dpsgd::Optimiser::Sgd),
+        : model_(parameters.text("model") == "svm" ? dpbo::dpsgd::Model::LinearSvm : dpbo::dpsgd::Model::LogisticRegression),
+          optimiser_(parameters.text("optimiser") == "adam" ? dpbo::dpsgd::Optimiser::Adam : dpbo::dpsgd::Optimiser::Sgd),
           repetitions_(static_cast<std::size_t>(parameters.integer("repetitions"))),
           epsilon_(parameters.real("delta")),
           seed_(static_cast<std::uint64_t>(parameters.integer("seed"))),
@@ -66,7 +66,7 @@ public:
         training_ = std::move(split.training);
         test_ = std::move(split.test);
         description_ = fmt::format("{} {}: {}", parameters.text("model"),
-                                   optimiser_ == dpsgd::Optimiser::Adam ? "DP-Adam" : "DP-SGD", split.description);
+                                   optimiser_ == dpbo::dpsgd::Optimiser::Adam ? "DP-Adam" : "DP-SGD", split.description);
     }
 
     const dpbo::SearchSpace& space() const override { return space_; }
@@ -92,20 +92,20 @@ private:
         return range;
     }
 
-    dpsgd::TrainingSettings settings_from(const dpbo::plugin_data::LotHyperparameters& h) const {
+    dpbo::dpsgd::TrainingSettings settings_from(const dpbo::plugin_data::LotHyperparameters& h) const {
         return {.lot = h, .model = model_, .optimiser = optimiser_};
     }
 
-    std::vector<double> accuracies(const dpsgd::TrainingSettings& settings) {
+    std::vector<double> accuracies(const dpbo::dpsgd::TrainingSettings& settings) {
         return dpbo::plugin_data::repetition_values(repetitions_, threads_, [&](std::size_t r) {
             std::mt19937_64 engine = dpbo::plugin_data::repetition_engine(seed_, r);
             return dpbo::plugin_data::linear_accuracy(
-                test_, dpsgd::train(training_, dpbo::plugin_data::kAdultFeatures, settings, engine));
+                test_, dpbo::dpsgd::train(training_, dpbo::plugin_data::kAdultFeatures, settings, engine));
         });
     }
 
-    dpsgd::Model model_;
-    dpsgd::Optimiser optimiser_;
+    dpbo::dpsgd::Model model_;
+    dpbo::dpsgd::Optimiser optimiser_;
     std::size_t repetitions_;
     dpbo::plugin_data::FixedLotEpsilon epsilon_;
     std::uint64_t seed_;

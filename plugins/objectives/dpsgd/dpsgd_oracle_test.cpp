@@ -40,8 +40,8 @@ dpbo::plugin_data::SparseRows random_rows(std::size_t n, std::mt19937_64& engine
 TEST_CASE("dpsgd: the clipped mean moves by at most 2L/m when one row of the lot is replaced") {
     std::mt19937_64 engine(8);
     std::normal_distribution<double> normal;
-    for (const dpsgd::Model model : {dpsgd::Model::LogisticRegression, dpsgd::Model::LinearSvm}) {
-        dpsgd::TrainingSettings settings{.lot = {.lot_size = 16, .clipping_norm = 0.7}, .model = model};
+    for (const dpbo::dpsgd::Model model : {dpbo::dpsgd::Model::LogisticRegression, dpbo::dpsgd::Model::LinearSvm}) {
+        dpbo::dpsgd::TrainingSettings settings{.lot = {.lot_size = 16, .clipping_norm = 0.7}, .model = model};
         double largest_ratio = 0.0;
         for (int trial = 0; trial < 200; ++trial) {
             dpbo::plugin_data::SparseRows rows = random_rows(16, engine);
@@ -49,13 +49,13 @@ TEST_CASE("dpsgd: the clipped mean moves by at most 2L/m when one row of the lot
             for (std::size_t i = 0; i < 16; ++i) lot[i] = i;
             arma::vec w(kFeatures);
             for (double& entry : w) entry = 0.3 * normal(engine);
-            const arma::vec before = dpsgd::clipped_mean_gradient(rows, kFeatures, lot, w, settings);
+            const arma::vec before = dpbo::dpsgd::clipped_mean_gradient(rows, kFeatures, lot, w, settings);
             CHECK(arma::norm(before) <= settings.lot.clipping_norm * (1.0 + 1e-12));
             const std::size_t replaced = static_cast<std::size_t>(trial) % 16;
             const dpbo::plugin_data::SparseRows other = random_rows(1, engine);
             for (std::size_t j = 0; j < kFeatures; ++j) rows.value[rows.starts[replaced] + j] = other.value[j];
             rows.labels[replaced] = -rows.labels[replaced];
-            const arma::vec after = dpsgd::clipped_mean_gradient(rows, kFeatures, lot, w, settings);
+            const arma::vec after = dpbo::dpsgd::clipped_mean_gradient(rows, kFeatures, lot, w, settings);
             largest_ratio = std::max(largest_ratio, arma::norm(after - before) / (2.0 * settings.lot.clipping_norm / 16.0));
         }
         MESSAGE("largest ‖Δg‖ / (2L/m) = " << largest_ratio);
@@ -69,17 +69,17 @@ TEST_CASE("dpsgd: one step's noise has the standard deviation (2L/m) sigma") {
     // with η = 1 the weights are −(clipped mean + noise).
     std::mt19937_64 data_engine(2);
     const dpbo::plugin_data::SparseRows rows = random_rows(8, data_engine);
-    const dpsgd::TrainingSettings settings{
+    const dpbo::dpsgd::TrainingSettings settings{
         .lot = {.epochs = 1, .lot_size = 8, .learning_rate = 1.0, .noise_multiplier = 1.5, .clipping_norm = 0.4}};
     std::vector<std::size_t> lot{0, 1, 2, 3, 4, 5, 6, 7};
-    const arma::vec mean = -dpsgd::clipped_mean_gradient(rows, kFeatures, lot, arma::vec(kFeatures, arma::fill::zeros),
+    const arma::vec mean = -dpbo::dpsgd::clipped_mean_gradient(rows, kFeatures, lot, arma::vec(kFeatures, arma::fill::zeros),
                                                          settings);
     constexpr int kDraws = 4000;
     double sum_squares = 0.0;
     arma::vec sum(kFeatures, arma::fill::zeros);
     std::mt19937_64 engine(5);
     for (int draw = 0; draw < kDraws; ++draw) {
-        const arma::vec w = dpsgd::train(rows, kFeatures, settings, engine);
+        const arma::vec w = dpbo::dpsgd::train(rows, kFeatures, settings, engine);
         sum += w - mean;
         sum_squares += arma::accu(arma::square(w - mean));
     }

@@ -53,9 +53,9 @@
 
 namespace {
 
-using dpbo_gp_lengthscales::DataSettings;
-using dpbo_gp_lengthscales::RegressionData;
-using dpbo_gp_lengthscales::ValidationFit;
+using dpbo::gp_lengthscales::DataSettings;
+using dpbo::gp_lengthscales::RegressionData;
+using dpbo::gp_lengthscales::ValidationFit;
 
 constexpr const char* kOwner = "objective 'gp-lengthscales'";
 // The paper's GP has signal variance 1; the tuned regression is given it (and the true noise).
@@ -150,7 +150,7 @@ public:
           settings_(checked_settings(parameters)),
           neighbour_(dpbo::neighbour_switch(parameters, settings_.records - settings_.training_records, kOwner)),
           space_(checked_space(parameters, dim_)),
-          data_(dpbo_gp_lengthscales::draw_regression_data(settings_, kOwner)) {
+          data_(dpbo::gp_lengthscales::draw_regression_data(settings_, kOwner)) {
         if (neighbour_.active()) data_.validation_targets(*neighbour_.record) = neighbour_.value;
         truth_loss_ = arma::mean(ValidationFit(data_, data_.true_lengthscales.t(), kOwner).record_losses());
         description_ = fmt::format(

@@ -5,7 +5,7 @@
 
 #include "vector_exp.hpp"
 
-namespace dpbo_gp_lengthscales {
+namespace dpbo::gp_lengthscales {
 
 namespace {
 
@@ -53,4 +53,4 @@ arma::mat rbf_cross(const ScaledInputs& a, const ScaledInputs& b, double signal_
     return cross;
 }
 
-}  // namespace dpbo_gp_lengthscales
+}  // namespace dpbo::gp_lengthscales

@@ -5,7 +5,7 @@
 // values with vectorised exponentials.
 #include <armadillo>
 
-namespace dpbo_gp_lengthscales {
+namespace dpbo::gp_lengthscales {
 
 struct ScaledInputs {
     arma::mat points;         // rows (x − centre)/θ
@@ -24,4 +24,4 @@ arma::mat rbf_gram_lower(const ScaledInputs& a, double signal_variance);
 // k(A, B), rows(A) × rows(B), every entry.
 arma::mat rbf_cross(const ScaledInputs& a, const ScaledInputs& b, double signal_variance);
 
-}  // namespace dpbo_gp_lengthscales
+}  // namespace dpbo::gp_lengthscales

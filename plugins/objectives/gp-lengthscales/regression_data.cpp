@@ -6,7 +6,7 @@
 #include "dpbo/gp/kernel.hpp"
 #include "dpbo/random.hpp"
 
-namespace dpbo_gp_lengthscales {
+namespace dpbo::gp_lengthscales {
 
 RegressionData draw_regression_data(const DataSettings& settings, const char* owner) {
     dpbo::ExperimentRng rng(settings.seed);
@@ -44,4 +44,4 @@ RegressionData draw_regression_data(const DataSettings& settings, const char* ow
     return data;
 }
 
-}  // namespace dpbo_gp_lengthscales
+}  // namespace dpbo::gp_lengthscales

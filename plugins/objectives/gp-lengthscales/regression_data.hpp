@@ -18,7 +18,7 @@
 
 #include <armadillo>
 
-namespace dpbo_gp_lengthscales {
+namespace dpbo::gp_lengthscales {
 
 struct DataSettings {
     std::size_t dim = 15;
@@ -46,4 +46,4 @@ struct RegressionData {
 // for the number of records).
 RegressionData draw_regression_data(const DataSettings& settings, const char* owner);
 
-}  // namespace dpbo_gp_lengthscales
+}  // namespace dpbo::gp_lengthscales

@@ -5,7 +5,7 @@
 
 #include "dpbo/errors.hpp"
 
-namespace dpbo_gp_lengthscales {
+namespace dpbo::gp_lengthscales {
 
 namespace {
 
@@ -99,4 +99,4 @@ arma::mat ValidationFit::record_loss_gradients() const {
     return mean_gradients;
 }
 
-}  // namespace dpbo_gp_lengthscales
+}  // namespace dpbo::gp_lengthscales

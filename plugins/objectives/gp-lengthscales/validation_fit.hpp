@@ -14,7 +14,7 @@
 #include "rbf_matrices.hpp"
 #include "regression_data.hpp"
 
-namespace dpbo_gp_lengthscales {
+namespace dpbo::gp_lengthscales {
 
 class ValidationFit {
 public:
@@ -44,4 +44,4 @@ private:
     arma::vec residuals_;
 };
 
-}  // namespace dpbo_gp_lengthscales
+}  // namespace dpbo::gp_lengthscales

@@ -10,7 +10,7 @@ extern "C" __m256d _ZGVdN4v_exp(__m256d);
 #define DPBO_GP_LENGTHSCALES_LIBMVEC 1
 #endif
 
-namespace dpbo_gp_lengthscales {
+namespace dpbo::gp_lengthscales {
 
 namespace {
 
@@ -45,4 +45,4 @@ void exp_in_place(double* values, std::size_t count) {
     exp_scalar(values, count);
 }
 
-}  // namespace dpbo_gp_lengthscales
+}  // namespace dpbo::gp_lengthscales

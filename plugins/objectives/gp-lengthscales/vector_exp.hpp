@@ -5,8 +5,8 @@
 // computes four at a time, about 4× faster and within a few ulp of std::exp; elsewhere std::exp.
 #include <cstddef>
 
-namespace dpbo_gp_lengthscales {
+namespace dpbo::gp_lengthscales {
 
 void exp_in_place(double* values, std::size_t count);
 
-}  // namespace dpbo_gp_lengthscales
+}  // namespace dpbo::gp_lengthscales

@@ -7,7 +7,7 @@
 
 #include "dpbo/errors.hpp"
 
-namespace logreg_validation {
+namespace dpbo::logreg_validation {
 namespace {
 
 constexpr double kGradientTolerance = 1e-10;
@@ -92,4 +92,4 @@ arma::vec train_logistic(const SparseRows& rows, std::size_t features, double la
                                      owner, kMaxNewtonIterations, lambda));
 }
 
-}  // namespace logreg_validation
+}  // namespace dpbo::logreg_validation

@@ -10,7 +10,7 @@
 
 #include "libsvm_reader.hpp"
 
-namespace logreg_validation {
+namespace dpbo::logreg_validation {
 
 using dpbo::plugin_data::SparseRows;
 
@@ -21,4 +21,4 @@ arma::vec margins(const SparseRows& rows, const arma::vec& w);
 // method does not reach ‖∇‖ ≤ 1e-10 within 100 iterations (it does in about ten on a9a).
 arma::vec train_logistic(const SparseRows& rows, std::size_t features, double lambda, const std::string& owner);
 
-}  // namespace logreg_validation
+}  // namespace dpbo::logreg_validation

@@ -38,7 +38,7 @@ namespace {
 constexpr const char* kTrainingFile = "a9a.gz";
 constexpr const char* kValidationFile = "a9a.t.gz";
 
-using namespace logreg_validation;
+using namespace dpbo::logreg_validation;
 using dpbo::plugin_data::read_libsvm;
 using dpbo::plugin_data::SparseRows;
 

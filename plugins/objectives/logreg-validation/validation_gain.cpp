@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace logreg_validation {
+namespace dpbo::logreg_validation {
 
 Gain gain_from_name(const std::string& name) {
     if (name == "ramp") return Gain::Ramp;
@@ -38,4 +38,4 @@ std::optional<double> lipschitz_constant(Gain gain) {
 
 double gain_bound(Gain) { return 1.0; }
 
-}  // namespace logreg_validation
+}  // namespace dpbo::logreg_validation

@@ -11,7 +11,7 @@
 
 #include <armadillo>
 
-namespace logreg_validation {
+namespace dpbo::logreg_validation {
 
 enum class Gain { Accuracy, Ramp, Sigmoid };
 
@@ -28,4 +28,4 @@ std::optional<double> lipschitz_constant(Gain gain);
 // record moves the mean of m gains by at most 1/m.
 double gain_bound(Gain gain);
 
-}  // namespace logreg_validation
+}  // namespace dpbo::logreg_validation

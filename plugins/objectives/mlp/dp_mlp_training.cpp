@@ -8,7 +8,7 @@
 #include <boost/random/mersenne_twister.hpp>
 #include <boost/random/normal_distribution.hpp>
 
-namespace mlp {
+namespace dpbo::mlp {
 
 TrainingOutcome train(const Architecture& architecture, arma::fvec theta, const arma::fmat& images,
                       const arma::uvec& labels, const TrainingSettings& settings, std::mt19937_64& engine) {
@@ -64,4 +64,4 @@ TrainingOutcome train(const Architecture& architecture, arma::fvec theta, const 
     return {std::move(theta), diverged};
 }
 
-}  // namespace mlp
+}  // namespace dpbo::mlp

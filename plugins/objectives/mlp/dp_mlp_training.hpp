@@ -13,7 +13,7 @@
 #include "lot_oracle.hpp"
 #include "mlp_network.hpp"
 
-namespace mlp {
+namespace dpbo::mlp {
 
 enum class Optimiser { Sgd, Adam };
 
@@ -35,4 +35,4 @@ struct TrainingOutcome {
 TrainingOutcome train(const Architecture& architecture, arma::fvec theta, const arma::fmat& images,
                       const arma::uvec& labels, const TrainingSettings& settings, std::mt19937_64& engine);
 
-}  // namespace mlp
+}  // namespace dpbo::mlp

@@ -43,13 +43,13 @@ public:
                                            "in about an hour here, see docs/methods/dpareto.md)"})
             .real("delta", {.fallback = 1e-5, .lower = 0.0, .upper = 1.0, .lower_inclusive = false,
                             .upper_inclusive = false, .doc = "δ at which ε is reported (paper: 1e-5)"});
-        mlp::add_mnist_split_parameters(schema, kLargestLot);
+        dpbo::mlp::add_mnist_split_parameters(schema, kLargestLot);
         dpbo::plugin_data::add_repetition_parameters(schema, 10);
         return schema;
     }
 
     explicit MlpOracle(const dpbo::ParameterSet& parameters)
-        : optimiser_(parameters.text("optimiser") == "adam" ? mlp::Optimiser::Adam : mlp::Optimiser::Sgd),
+        : optimiser_(parameters.text("optimiser") == "adam" ? dpbo::mlp::Optimiser::Adam : dpbo::mlp::Optimiser::Sgd),
           repetitions_(static_cast<std::size_t>(parameters.integer("repetitions"))),
           epsilon_(parameters.real("delta")),
           seed_(static_cast<std::uint64_t>(parameters.integer("seed"))),
@@ -60,10 +60,10 @@ public:
                {.name = "learning_rate", .lower = 1e-3, .upper = 0.5, .scale = dpbo::Scale::Log},
                {.name = "noise_variance", .lower = 0.1, .upper = 16},
                {.name = "clipping_norm", .lower = 0.1, .upper = 12}})),
-          split_(mlp::load_mnist_split(parameters, kOwner)),
-          architecture_({split_.training_images.n_rows, 128, 64, mlp::kMnistClasses}) {
+          split_(dpbo::mlp::load_mnist_split(parameters, kOwner)),
+          architecture_({split_.training_images.n_rows, 128, 64, dpbo::mlp::kMnistClasses}) {
         description_ = fmt::format("MLP 784-128-64-10 (ReLU) by {}: {}",
-                                   optimiser_ == mlp::Optimiser::Adam ? "DP-Adam" : "DP-SGD", split_.description);
+                                   optimiser_ == dpbo::mlp::Optimiser::Adam ? "DP-Adam" : "DP-SGD", split_.description);
     }
 
     const dpbo::SearchSpace& space() const override { return space_; }
@@ -82,30 +82,30 @@ public:
 private:
     std::size_t training_images() const { return split_.training_images.n_cols; }
 
-    mlp::TrainingSettings settings_from(const dpbo::plugin_data::LotHyperparameters& h) const {
+    dpbo::mlp::TrainingSettings settings_from(const dpbo::plugin_data::LotHyperparameters& h) const {
         return {.lot = h, .optimiser = optimiser_};
     }
 
     // The test accuracy of each of the R trainings, repetition r from its own engine (initialisation,
     // lots and noise), so the values do not depend on the thread count.
-    std::vector<double> repetition_accuracies(const mlp::TrainingSettings& settings) const {
+    std::vector<double> repetition_accuracies(const dpbo::mlp::TrainingSettings& settings) const {
         return dpbo::plugin_data::repetition_values(repetitions_, threads_, [&](std::size_t r) {
             std::mt19937_64 engine = dpbo::plugin_data::repetition_engine(seed_, r);
-            arma::fvec theta = mlp::he_initialisation(architecture_, engine);
-            const mlp::TrainingOutcome outcome = mlp::train(architecture_, std::move(theta), split_.training_images,
+            arma::fvec theta = dpbo::mlp::he_initialisation(architecture_, engine);
+            const dpbo::mlp::TrainingOutcome outcome = dpbo::mlp::train(architecture_, std::move(theta), split_.training_images,
                                                             split_.training_labels, settings, engine);
-            return mlp::accuracy(architecture_, outcome.theta, split_.test_images, split_.test_labels);
+            return dpbo::mlp::accuracy(architecture_, outcome.theta, split_.test_images, split_.test_labels);
         });
     }
 
-    mlp::Optimiser optimiser_;
+    dpbo::mlp::Optimiser optimiser_;
     std::size_t repetitions_;
     dpbo::plugin_data::FixedLotEpsilon epsilon_;
     std::uint64_t seed_;
     std::size_t threads_;
     dpbo::SearchSpace space_;
-    mlp::MnistSplit split_;
-    mlp::Architecture architecture_;
+    dpbo::mlp::MnistSplit split_;
+    dpbo::mlp::Architecture architecture_;
     std::string description_;
 };
 

@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <utility>
 
-namespace mlp {
+namespace dpbo::mlp {
 
 namespace {
 
@@ -33,7 +33,7 @@ void zero_where_inactive(arma::fmat& error, const arma::fmat& output) {
 }  // namespace
 
 Architecture::Architecture(std::vector<std::size_t> widths) : widths_(std::move(widths)) {
-    if (widths_.size() < 2) throw std::invalid_argument("mlp::Architecture: needs at least inputs and classes");
+    if (widths_.size() < 2) throw std::invalid_argument("dpbo::mlp::Architecture: needs at least inputs and classes");
     offsets_.push_back(0);
     for (std::size_t l = 0; l + 1 < widths_.size(); ++l)
         offsets_.push_back(offsets_.back() + widths_[l + 1] * (widths_[l] + 1));
@@ -126,4 +126,4 @@ double accuracy(const Architecture& architecture, const arma::fvec& theta, const
     return static_cast<double>(correct) / static_cast<double>(scores.n_cols);
 }
 
-}  // namespace mlp
+}  // namespace dpbo::mlp

@@ -18,7 +18,7 @@
 
 #include <armadillo>
 
-namespace mlp {
+namespace dpbo::mlp {
 
 class Architecture {
 public:
@@ -62,4 +62,4 @@ arma::fmat logits(const Architecture& architecture, const arma::fvec& theta, con
 double accuracy(const Architecture& architecture, const arma::fvec& theta, const arma::fmat& images,
                 const arma::uvec& labels);
 
-}  // namespace mlp
+}  // namespace dpbo::mlp

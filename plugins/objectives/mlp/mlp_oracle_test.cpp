@@ -25,8 +25,8 @@
 namespace {
 
 // One example's gradient of the softmax cross-entropy with respect to θ, in double, by explicit
-// per-layer outer products (the layout of mlp::Architecture: W_l column-major, then b_l).
-std::vector<double> naive_gradient(const mlp::Architecture& architecture, const arma::fvec& theta,
+// per-layer outer products (the layout of dpbo::mlp::Architecture: W_l column-major, then b_l).
+std::vector<double> naive_gradient(const dpbo::mlp::Architecture& architecture, const arma::fvec& theta,
                                    const arma::fvec& image, arma::uword label) {
     const std::size_t layers = architecture.layers();
     std::vector<arma::vec> inputs{arma::conv_to<arma::vec>::from(image)};
@@ -79,8 +79,8 @@ void write_bytes(const std::string& path, const std::vector<std::uint8_t>& bytes
 
 TEST_CASE("mlp: per-example gradient norms and the clipped sum match a naive per-example computation") {
     std::mt19937_64 engine(11);
-    const mlp::Architecture architecture({6, 5, 4, 3});
-    arma::fvec theta = mlp::he_initialisation(architecture, engine);
+    const dpbo::mlp::Architecture architecture({6, 5, 4, 3});
+    arma::fvec theta = dpbo::mlp::he_initialisation(architecture, engine);
     std::normal_distribution<float> normal(0.0f, 0.3f);
     for (float& bias_or_weight : theta) bias_or_weight += normal(engine);  // non-zero biases too
     constexpr std::size_t kLot = 9;
@@ -98,8 +98,8 @@ TEST_CASE("mlp: per-example gradient norms and the clipped sum match a naive per
     std::vector<double> sorted = norms;
     std::sort(sorted.begin(), sorted.end());
     const double clipping_norm = 0.5 * (sorted[2] + sorted[kLot - 3]);
-    const mlp::ClippedLotGradient fast =
-        mlp::clipped_gradient_sum(architecture, theta, images, labels, static_cast<float>(clipping_norm));
+    const dpbo::mlp::ClippedLotGradient fast =
+        dpbo::mlp::clipped_gradient_sum(architecture, theta, images, labels, static_cast<float>(clipping_norm));
     REQUIRE(fast.norms.n_elem == kLot);
     for (std::size_t i = 0; i < kLot; ++i) CHECK(fast.norms(i) == doctest::Approx(norms[i]).epsilon(1e-5));
     REQUIRE(fast.sum.n_elem == architecture.parameter_count());
@@ -112,19 +112,19 @@ TEST_CASE("mlp: per-example gradient norms and the clipped sum match a naive per
 
 TEST_CASE("mlp: the clipped sum moves by at most 2L when one example of the lot is replaced") {
     std::mt19937_64 engine(3);
-    const mlp::Architecture architecture({8, 6, 4});
+    const dpbo::mlp::Architecture architecture({8, 6, 4});
     constexpr float kClip = 0.3f;
     double largest_ratio = 0.0;
     for (int trial = 0; trial < 200; ++trial) {
-        const arma::fvec theta = mlp::he_initialisation(architecture, engine);
+        const arma::fvec theta = dpbo::mlp::he_initialisation(architecture, engine);
         arma::fmat images = 4.0f * random_images(8, 12, engine);  // gradients well above L
         arma::uvec labels = random_labels(4, 12, engine);
-        const mlp::ClippedLotGradient before = mlp::clipped_gradient_sum(architecture, theta, images, labels, kClip);
+        const dpbo::mlp::ClippedLotGradient before = dpbo::mlp::clipped_gradient_sum(architecture, theta, images, labels, kClip);
         CHECK(arma::norm(before.sum) <= 12 * kClip * (1 + 1e-5));
         const auto replaced = static_cast<arma::uword>(trial % 12);
         images.col(replaced) = 4.0f * random_images(8, 1, engine);
         labels(replaced) = (labels(replaced) + 1) % 4;
-        const mlp::ClippedLotGradient after = mlp::clipped_gradient_sum(architecture, theta, images, labels, kClip);
+        const dpbo::mlp::ClippedLotGradient after = dpbo::mlp::clipped_gradient_sum(architecture, theta, images, labels, kClip);
         largest_ratio = std::max(largest_ratio, double(arma::norm(after.sum - before.sum)) / (2.0 * kClip));
     }
     MESSAGE("largest ‖Δ sum‖ / 2L = " << largest_ratio);
@@ -136,14 +136,14 @@ TEST_CASE("mlp: one step's noise has the standard deviation (2L/m) sigma") {
     // n = m: the lot is every image, so one epoch is one step and its clipped mean at θ₀ is fixed;
     // with η = 1, θ₁ = θ₀ − clipped mean − noise.
     std::mt19937_64 data_engine(2);
-    const mlp::Architecture architecture({4, 3, 2});
+    const dpbo::mlp::Architecture architecture({4, 3, 2});
     const arma::fmat images = random_images(4, 8, data_engine);
     const arma::uvec labels = random_labels(2, 8, data_engine);
-    const arma::fvec theta0 = mlp::he_initialisation(architecture, data_engine);
-    const mlp::TrainingSettings settings{
+    const arma::fvec theta0 = dpbo::mlp::he_initialisation(architecture, data_engine);
+    const dpbo::mlp::TrainingSettings settings{
         .lot = {.epochs = 1, .lot_size = 8, .learning_rate = 1.0, .noise_multiplier = 1.5, .clipping_norm = 0.4}};
     const arma::vec mean = arma::conv_to<arma::vec>::from(
-        mlp::clipped_gradient_sum(architecture, theta0, images, labels, 0.4f).sum / 8.0f);
+        dpbo::mlp::clipped_gradient_sum(architecture, theta0, images, labels, 0.4f).sum / 8.0f);
     constexpr int kDraws = 3000;
     const double scale = 2.0 * 0.4 / 8.0 * 1.5;
     const std::size_t p = architecture.parameter_count();
@@ -151,7 +151,7 @@ TEST_CASE("mlp: one step's noise has the standard deviation (2L/m) sigma") {
     arma::vec sum(p, arma::fill::zeros);
     std::mt19937_64 engine(5);
     for (int draw = 0; draw < kDraws; ++draw) {
-        const mlp::TrainingOutcome outcome = mlp::train(architecture, theta0, images, labels, settings, engine);
+        const dpbo::mlp::TrainingOutcome outcome = dpbo::mlp::train(architecture, theta0, images, labels, settings, engine);
         REQUIRE_FALSE(outcome.diverged);
         const arma::vec noise = arma::conv_to<arma::vec>::from(theta0 - outcome.theta) - mean;
         sum += noise;
@@ -165,11 +165,11 @@ TEST_CASE("mlp: one step's noise has the standard deviation (2L/m) sigma") {
 }
 
 TEST_CASE("mlp: the split is a seeded permutation of the image indices") {
-    const std::vector<arma::uword> order = mlp::split_permutation(10000, 1);
+    const std::vector<arma::uword> order = dpbo::mlp::split_permutation(10000, 1);
     CHECK(std::set<arma::uword>(order.begin(), order.end()).size() == 10000);
     CHECK(*std::max_element(order.begin(), order.end()) == 9999);
-    CHECK(order == mlp::split_permutation(10000, 1));
-    CHECK(order != mlp::split_permutation(10000, 2));
+    CHECK(order == dpbo::mlp::split_permutation(10000, 1));
+    CHECK(order != dpbo::mlp::split_permutation(10000, 2));
     // Not a cut by index: the first 8000 draw from both halves of the file (SD-3 and SD-1).
     std::size_t from_second_half = 0;
     for (std::size_t i = 0; i < 8000; ++i) from_second_half += order[i] >= 5000 ? 1 : 0;

@@ -9,7 +9,7 @@
 #include "idx_reader.hpp"
 #include "shipped_data.hpp"
 
-namespace mlp {
+namespace dpbo::mlp {
 
 namespace {
 
@@ -89,4 +89,4 @@ MnistSplit load_mnist_split(const dpbo::ParameterSet& parameters, const std::str
     return split;
 }
 
-}  // namespace mlp
+}  // namespace dpbo::mlp

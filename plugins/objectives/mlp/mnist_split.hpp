@@ -16,7 +16,7 @@
 
 #include "dpbo/parameters.hpp"
 
-namespace mlp {
+namespace dpbo::mlp {
 
 inline constexpr std::size_t kMnistClasses = 10;
 
@@ -41,4 +41,4 @@ MnistSplit load_mnist_split(const dpbo::ParameterSet& parameters, const std::str
 // engine() mod (i + 1); the modulo bias is below 2⁻⁵⁰ for MNIST's counts).
 std::vector<arma::uword> split_permutation(std::size_t count, std::uint64_t seed);
 
-}  // namespace mlp
+}  // namespace dpbo::mlp

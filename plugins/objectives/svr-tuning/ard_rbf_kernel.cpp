@@ -2,7 +2,7 @@
 
 #include "rbf_exp.hpp"
 
-namespace svr_tuning {
+namespace dpbo::svr_tuning {
 
 arma::mat scale_inputs(const arma::mat& inputs, const arma::rowvec& inverse_lengthscales) {
     arma::mat scaled = inputs;
@@ -28,4 +28,4 @@ arma::mat rbf_cross(const arma::mat& scaled_a, const arma::mat& scaled_b, double
     return kernel;
 }
 
-}  // namespace svr_tuning
+}  // namespace dpbo::svr_tuning

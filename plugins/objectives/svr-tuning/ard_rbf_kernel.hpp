@@ -5,7 +5,7 @@
 // ‖a‖² + ‖b‖² − 2 a·b.
 #include <armadillo>
 
-namespace svr_tuning {
+namespace dpbo::svr_tuning {
 
 // Rows are points; each column is multiplied by its inverse length-scale.
 arma::mat scale_inputs(const arma::mat& inputs, const arma::rowvec& inverse_lengthscales);
@@ -16,4 +16,4 @@ arma::mat rbf_gram(const arma::mat& scaled, double gamma);
 // a × b kernel between two sets of already scaled rows.
 arma::mat rbf_cross(const arma::mat& scaled_a, const arma::mat& scaled_b, double gamma);
 
-}  // namespace svr_tuning
+}  // namespace dpbo::svr_tuning

@@ -9,7 +9,7 @@
 #include "data_file_lines.hpp"
 #include "dpbo/errors.hpp"
 
-namespace svr_tuning {
+namespace dpbo::svr_tuning {
 namespace {
 
 constexpr const char* kExpectedLayout =
@@ -133,4 +133,4 @@ CtSliceTable read_ct_slice_table(const std::string& path, const std::string& own
     return table;
 }
 
-}  // namespace svr_tuning
+}  // namespace dpbo::svr_tuning

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace svr_tuning {
+namespace dpbo::svr_tuning {
 
 inline constexpr std::size_t kCtSliceFeatures = 384;
 inline constexpr std::size_t kCtSliceColumns = kCtSliceFeatures + 2;  // patientId, reference
@@ -26,4 +26,4 @@ struct CtSliceTable {
 // wrong header or a malformed row (with its line number). Blank lines are skipped.
 CtSliceTable read_ct_slice_table(const std::string& path, const std::string& owner);
 
-}  // namespace svr_tuning
+}  // namespace dpbo::svr_tuning

@@ -7,7 +7,7 @@
 
 #include "dpbo/errors.hpp"
 
-namespace svr_tuning {
+namespace dpbo::svr_tuning {
 namespace {
 
 void discard_libsvm_output(const char*) {}
@@ -104,4 +104,4 @@ SvrFit PrecomputedSvr::fit(const arma::mat& kernel, double epsilon, double cost,
     return fit;
 }
 
-}  // namespace svr_tuning
+}  // namespace dpbo::svr_tuning

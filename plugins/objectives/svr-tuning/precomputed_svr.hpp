@@ -11,7 +11,7 @@
 #include <armadillo>
 #include <libsvm/svm.h>
 
-namespace svr_tuning {
+namespace dpbo::svr_tuning {
 
 struct SvrFit {
     arma::uvec support;        // training rows that are support vectors (0-based)
@@ -45,4 +45,4 @@ private:
     double cache_megabytes_;
 };
 
-}  // namespace svr_tuning
+}  // namespace dpbo::svr_tuning

@@ -9,7 +9,7 @@
 #include <cmath>
 #include <cstddef>
 
-namespace svr_tuning {
+namespace dpbo::svr_tuning {
 namespace {
 
 // Kernel values below exp(−700) ≈ 1e-304 are set to 0. The exponent is clamped before the call
@@ -45,4 +45,4 @@ void inner_products_to_rbf(arma::mat& products, const arma::vec& norms_a, const 
         column_to_rbf(products.colptr(j), products.n_rows, norms_a.memptr(), norms_b(j), gamma);
 }
 
-}  // namespace svr_tuning
+}  // namespace dpbo::svr_tuning

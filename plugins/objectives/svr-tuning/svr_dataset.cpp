@@ -5,7 +5,7 @@
 
 #include "dpbo/random.hpp"
 
-namespace svr_tuning {
+namespace dpbo::svr_tuning {
 namespace {
 
 // The first `count` entries of a partial Fisher–Yates shuffle of 0..population−1: a uniform
@@ -81,4 +81,4 @@ SvrDataset make_svr_dataset(const CtSliceTable& table, const SplitSettings& sett
     return data;
 }
 
-}  // namespace svr_tuning
+}  // namespace dpbo::svr_tuning

@@ -13,7 +13,7 @@
 
 #include "ct_slice_table.hpp"
 
-namespace svr_tuning {
+namespace dpbo::svr_tuning {
 
 enum class SplitOrder {
     Random,     // rows drawn without replacement with the data seed
@@ -41,4 +41,4 @@ struct SvrDataset {
 // uniform ordered sample without replacement). The caller checks the sizes against the table.
 SvrDataset make_svr_dataset(const CtSliceTable& table, const SplitSettings& settings);
 
-}  // namespace svr_tuning
+}  // namespace dpbo::svr_tuning

@@ -41,7 +41,7 @@
 
 namespace {
 
-using namespace svr_tuning;
+using namespace dpbo::svr_tuning;
 
 constexpr const char* kOwner = "objective 'svr-tuning'";
 // The CT-slice sample shipped with the plugin (plugins/objectives/svr-tuning/data, its README the

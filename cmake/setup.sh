@@ -18,6 +18,7 @@ packages=(
   libsqlite3-dev                              # run journals (crash-safe resume) and ask/tell studies
   libopenmpi-dev openmpi-bin                  # distributed evaluation: mpirun -np K dpbo run
   gnuplot-nox                                 # dpbo report draws its figures with gnuplot's svg terminal
+  clang-format                                # the tree's one formatting (.clang-format), checked by a test
 )
 
 missing=()

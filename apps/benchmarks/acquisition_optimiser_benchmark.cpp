@@ -66,12 +66,18 @@ Options parse(int argc, char** argv) {
         const std::string flag = argv[i];
         if (i + 1 >= argc) throw std::invalid_argument(fmt::format("{} needs a value", flag));
         const std::string value = argv[++i];
-        if (flag == "--seeds") options.seeds = std::stoi(value);
-        else if (flag == "--first-seed") options.first_seed = std::stoull(value);
-        else if (flag == "--budget") options.budget = std::stoi(value);
-        else if (flag == "--dim") options.dim = std::stoi(value);
-        else if (flag == "--setting") options.settings.push_back(value);
-        else throw std::invalid_argument(fmt::format("unknown option {}", flag));
+        if (flag == "--seeds")
+            options.seeds = std::stoi(value);
+        else if (flag == "--first-seed")
+            options.first_seed = std::stoull(value);
+        else if (flag == "--budget")
+            options.budget = std::stoi(value);
+        else if (flag == "--dim")
+            options.dim = std::stoi(value);
+        else if (flag == "--setting")
+            options.settings.push_back(value);
+        else
+            throw std::invalid_argument(fmt::format("unknown option {}", flag));
     }
     if (options.seeds < 1 || options.budget < 12 || options.dim < 2)
         throw std::invalid_argument("--seeds must be >= 1, --budget >= 12, --dim >= 2");
@@ -134,9 +140,14 @@ SeedOutcome run_seed(const Options& options, const Parameters& setting, std::uin
         dpbo::validate_parameters(dpbo::bo_loop_schema(60, 10), algorithm_parameters, "algorithm 'gp-ucb'"));
 
     auto objective = modules.create_as<dpbo::Objective>("rosenbrock", {{"dim", std::to_string(options.dim)}});
-    auto surrogate = modules.create_as<dpbo::Surrogate>(
-        "gp", {{"kernel", "matern52"}, {"ard", "false"}, {"lengthscale", "0.5"}, {"mean", "constant"},
-               {"standardise", "true"}, {"noise_variance", "1e-4"}, {"signal_variance", "1"}, {"fit", "none"}});
+    auto surrogate = modules.create_as<dpbo::Surrogate>("gp", {{"kernel", "matern52"},
+                                                               {"ard", "false"},
+                                                               {"lengthscale", "0.5"},
+                                                               {"mean", "constant"},
+                                                               {"standardise", "true"},
+                                                               {"noise_variance", "1e-4"},
+                                                               {"signal_variance", "1"},
+                                                               {"fit", "none"}});
     auto acquisition = std::make_shared<CountingAcquisition>(
         modules.create_as<dpbo::Acquisition>("ucb", {{"beta_schedule", "constant"}, {"beta", "2"}}));
 
@@ -182,9 +193,13 @@ int main(int argc, char** argv) {
         if (!dpbo::bench::limit_blas_threads_or_report("dpbo_bench_acquisition_optimiser")) return 2;
         Options options = parse(argc, argv);
         if (options.settings.empty())
-            options.settings = {"optimiser=sweep-local", "optimiser=multistart", "optimiser=direct",
-                                "optimiser=direct-local", "optimiser=sweep-direct,direct_evaluations=200",
-                                "optimiser=batched-direct", "optimiser=sweep-batched-direct"};
+            options.settings = {"optimiser=sweep-local",
+                                "optimiser=multistart",
+                                "optimiser=direct",
+                                "optimiser=direct-local",
+                                "optimiser=sweep-direct,direct_evaluations=200",
+                                "optimiser=batched-direct",
+                                "optimiser=sweep-batched-direct"};
         std::cout << fmt::format(
             "gp-ucb on rosenbrock dim {}, budget {}, initial_points 10; gp matern52 lengthscale 0.5 fit none; ucb "
             "beta 2 (constant); seeds {}..{}; evaluation-only figures of a non-private run\n",
@@ -196,22 +211,24 @@ int main(int argc, char** argv) {
             std::vector<double> regrets;
             double evaluations = 0.0, propose = 0.0, iteration = 0.0;
             for (int s = 0; s < options.seeds; ++s) {
-                const SeedOutcome outcome = run_seed(options, setting, options.first_seed + static_cast<std::uint64_t>(s));
+                const SeedOutcome outcome =
+                    run_seed(options, setting, options.first_seed + static_cast<std::uint64_t>(s));
                 regrets.push_back(outcome.regret);
                 evaluations += outcome.evaluations_per_iteration / options.seeds;
                 propose += outcome.propose_seconds / options.seeds;
                 iteration += outcome.iteration_seconds / options.seeds;
             }
             const auto [lowest, highest] = std::minmax_element(regrets.begin(), regrets.end());
-            std::cout << fmt::format("{:<58} {:>24} {:>10.1f} {:>12.3f} {:>12.3f}\n", text,
-                                     fmt::format("{:.1f} ({:.1f}-{:.1f})", dpbo::bench::median(regrets), *lowest,
-                                                 *highest),
-                                     evaluations, 1e3 * propose, 1e3 * iteration);
+            std::cout << fmt::format(
+                "{:<58} {:>24} {:>10.1f} {:>12.3f} {:>12.3f}\n", text,
+                fmt::format("{:.1f} ({:.1f}-{:.1f})", dpbo::bench::median(regrets), *lowest, *highest), evaluations,
+                1e3 * propose, 1e3 * iteration);
             std::cout.flush();
         }
-        std::cout << fmt::format("target (issue 13): median regret <= {} at 500 acquisition evaluations per iteration "
-                                 "(Limbo + NLopt DIRECT_L_RAND, same model)\n",
-                                 kTargetRegret);
+        std::cout << fmt::format(
+            "target (issue 13): median regret <= {} at 500 acquisition evaluations per iteration "
+            "(Limbo + NLopt DIRECT_L_RAND, same model)\n",
+            kTargetRegret);
         return 0;
     } catch (const std::exception& e) {
         std::cerr << "dpbo_bench_acquisition_optimiser: " << e.what() << "\n";

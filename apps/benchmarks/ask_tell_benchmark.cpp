@@ -72,9 +72,12 @@ int main(int argc, char** argv) {
         std::size_t trials = 1000, pairs = 50;
         for (int i = 1; i + 1 < argc; i += 2) {
             const std::string flag = argv[i];
-            if (flag == "--trials") trials = std::stoul(argv[i + 1]);
-            else if (flag == "--pairs") pairs = std::stoul(argv[i + 1]);
-            else throw std::invalid_argument(fmt::format("unknown option {}", flag));
+            if (flag == "--trials")
+                trials = std::stoul(argv[i + 1]);
+            else if (flag == "--pairs")
+                pairs = std::stoul(argv[i + 1]);
+            else
+                throw std::invalid_argument(fmt::format("unknown option {}", flag));
         }
         if (pairs == 0) throw std::invalid_argument("--pairs must be at least 1");
         const fs::path dpbo = fs::canonical("/proc/self/exe").parent_path() / "dpbo";
@@ -115,10 +118,11 @@ int main(int argc, char** argv) {
             pair_ms.push_back(std::chrono::duration<double, std::milli>(end - start).count());
         }
         fs::remove_all(folder);
-        std::cout << fmt::format("filled {} trials in process in {:.2f} s; then {} ask + tell pairs through {}:\n"
-                                 "  ask {:.1f} ms, tell {:.1f} ms, ask + tell {:.1f} ms per trial (median; target <= 20 ms)\n",
-                                 trials, fill, pairs, dpbo.string(), dpbo::bench::median(ask_ms),
-                                 dpbo::bench::median(tell_ms), dpbo::bench::median(pair_ms));
+        std::cout << fmt::format(
+            "filled {} trials in process in {:.2f} s; then {} ask + tell pairs through {}:\n"
+            "  ask {:.1f} ms, tell {:.1f} ms, ask + tell {:.1f} ms per trial (median; target <= 20 ms)\n",
+            trials, fill, pairs, dpbo.string(), dpbo::bench::median(ask_ms), dpbo::bench::median(tell_ms),
+            dpbo::bench::median(pair_ms));
         return 0;
     } catch (const std::exception& e) {
         std::cerr << "dpbo_bench_ask_tell: " << e.what() << "\n";

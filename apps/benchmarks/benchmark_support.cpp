@@ -52,7 +52,8 @@ RunResult run_once(const std::string& algorithm, const std::map<std::string, std
     RunObserver quiet;
     PrivacyLedger ledger(modules.create_as<Accountant>("gdp"), std::nullopt, noise, algorithm);
     RunContext context{*target, evaluator, rng, ledger, quiet, modules, {}};
-    if (!surrogate.empty()) context.roles.add("surrogate", modules.create_as<Surrogate>(surrogate, surrogate_parameters));
+    if (!surrogate.empty())
+        context.roles.add("surrogate", modules.create_as<Surrogate>(surrogate, surrogate_parameters));
     if (!acquisition.empty())
         context.roles.add("acquisition", modules.create_as<Acquisition>(acquisition, acquisition_parameters));
     RunResult result = algo->run(context);

@@ -24,10 +24,14 @@ int main(int argc, char** argv) {
         std::string command = "python3 sdk/examples/python-objective/record_objective.py --dim 2 --records 20";
         for (int i = 1; i + 1 < argc; i += 2) {
             const std::string flag = argv[i];
-            if (flag == "--calls") calls = std::stoi(argv[i + 1]);
-            else if (flag == "--blocks") blocks = std::stoi(argv[i + 1]);
-            else if (flag == "--command") command = argv[i + 1];
-            else throw std::invalid_argument(fmt::format("unknown option {}", flag));
+            if (flag == "--calls")
+                calls = std::stoi(argv[i + 1]);
+            else if (flag == "--blocks")
+                blocks = std::stoi(argv[i + 1]);
+            else if (flag == "--command")
+                command = argv[i + 1];
+            else
+                throw std::invalid_argument(fmt::format("unknown option {}", flag));
         }
         if (calls < 1 || blocks < 1) throw std::invalid_argument("--calls and --blocks must be >= 1");
         auto objective = dpbo::bench::registry().create_as<dpbo::Objective>("command", {{"command", command}});

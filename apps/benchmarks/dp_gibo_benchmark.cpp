@@ -74,10 +74,14 @@ Options parse(int argc, char** argv) {
         const std::string flag = argv[i];
         if (i + 1 >= argc) throw std::invalid_argument(fmt::format("{} needs a value", flag));
         const std::string value = argv[++i];
-        if (flag == "--iterations") options.iterations = std::stoul(value);
-        else if (flag == "--gp-dims") options.gp_dims = parse_list(value);
-        else if (flag == "--seed") options.seed = std::stoull(value);
-        else throw std::invalid_argument(fmt::format("unknown option {}", flag));
+        if (flag == "--iterations")
+            options.iterations = std::stoul(value);
+        else if (flag == "--gp-dims")
+            options.gp_dims = parse_list(value);
+        else if (flag == "--seed")
+            options.seed = std::stoull(value);
+        else
+            throw std::invalid_argument(fmt::format("unknown option {}", flag));
     }
     return options;
 }
@@ -92,22 +96,34 @@ double column_median(const dpbo::Trace& trace, const std::string& name) {
 std::vector<Scenario> scenarios(const Options& options) {
     const std::string t = std::to_string(options.iterations);
     std::vector<Scenario> list;
-    list.push_back({"normal-location d=5 b=3 n=50",
-                    "normal-location",
-                    {},
-                    {{"iterations", t}, {"mu", "2"}, {"clipping_bound", "0.5"}, {"batch_size", "3"},
-                     {"track_objective", "false"}},
-                    {{"kernel", "polynomial"}, {"polynomial_degree", "2"}, {"polynomial_offset", "1"},
-                     {"mean", "zero"}, {"standardise", "false"}, {"fit", "none"}, {"noise_variance", "1e-6"}},
-                    kReferenceNormalSeconds});
+    list.push_back(
+        {"normal-location d=5 b=3 n=50",
+         "normal-location",
+         {},
+         {{"iterations", t}, {"mu", "2"}, {"clipping_bound", "0.5"}, {"batch_size", "3"}, {"track_objective", "false"}},
+         {{"kernel", "polynomial"},
+          {"polynomial_degree", "2"},
+          {"polynomial_offset", "1"},
+          {"mean", "zero"},
+          {"standardise", "false"},
+          {"fit", "none"},
+          {"noise_variance", "1e-6"}},
+         kReferenceNormalSeconds});
     for (std::size_t d : options.gp_dims) {
         list.push_back({fmt::format("gp-lengthscales d={} b={} n=1000", d, d + 1),
                         "gp-lengthscales",
                         {{"dim", std::to_string(d)}, {"records", "2000"}},
-                        {{"iterations", t}, {"mu", "1"}, {"clipping_bound", "3"},
-                         {"batch_size", std::to_string(d + 1)}, {"track_objective", "false"}},
-                        {{"kernel", "rbf"}, {"lengthscale", "1"}, {"mean", "zero"}, {"standardise", "false"},
-                         {"fit", "none"}, {"noise_variance", "0.0025"}},
+                        {{"iterations", t},
+                         {"mu", "1"},
+                         {"clipping_bound", "3"},
+                         {"batch_size", std::to_string(d + 1)},
+                         {"track_objective", "false"}},
+                        {{"kernel", "rbf"},
+                         {"lengthscale", "1"},
+                         {"mean", "zero"},
+                         {"standardise", "false"},
+                         {"fit", "none"},
+                         {"noise_variance", "0.0025"}},
                         d == 15 ? kReferenceGpD15Seconds : 0.0});
     }
     return list;
@@ -134,9 +150,9 @@ int main(int argc, char** argv) {
     try {
         dpbo::limit_blas_threads();
         const Options options = parse(argc, argv);
-        std::cout << fmt::format("{:<36} {:>12} {:>12} {:>12} {:>10} {:>10}\n", "scenario (T = " +
-                                 std::to_string(options.iterations) + ")", "algorithm s", "evaluation s",
-                                 "total s", "ref/alg", "ref/total");
+        std::cout << fmt::format("{:<36} {:>12} {:>12} {:>12} {:>10} {:>10}\n",
+                                 "scenario (T = " + std::to_string(options.iterations) + ")", "algorithm s",
+                                 "evaluation s", "total s", "ref/alg", "ref/total");
         for (const Scenario& scenario : scenarios(options)) {
             const dpbo::RunResult result = dpbo::bench::run_once(
                 "dp-gibo", scenario.algorithm_parameters, scenario.objective, scenario.objective_parameters, "gp",

@@ -50,11 +50,16 @@ Options parse(int argc, char** argv) {
         const std::string flag = argv[i];
         if (i + 1 >= argc) throw std::invalid_argument(fmt::format("{} needs a value", flag));
         const std::string value = argv[++i];
-        if (flag == "--grid") options.grid = std::stoi(value);
-        else if (flag == "--budget") options.budget = std::stoi(value);
-        else if (flag == "--repeats") options.repeats = std::stoi(value);
-        else if (flag == "--seed") options.seed = std::stoull(value);
-        else throw std::invalid_argument(fmt::format("unknown option {}", flag));
+        if (flag == "--grid")
+            options.grid = std::stoi(value);
+        else if (flag == "--budget")
+            options.budget = std::stoi(value);
+        else if (flag == "--repeats")
+            options.repeats = std::stoi(value);
+        else if (flag == "--seed")
+            options.seed = std::stoull(value);
+        else
+            throw std::invalid_argument(fmt::format("unknown option {}", flag));
     }
     if (options.grid < 2 || options.budget < 1 || options.repeats < 1)
         throw std::invalid_argument("--grid must be >= 2, --budget and --repeats >= 1");
@@ -100,12 +105,9 @@ int main(int argc, char** argv) {
                                                      {"grid", std::to_string(options.grid)},
                                                      {"lengthscale", "0.2"},
                                                      {"noise_stddev", noisy ? "0.1" : "0"}};
-            Parameters algorithm_parameters = {{"variant", scenario.variant},
-                                               {"epsilon", "1"},
-                                               {"delta", "1e-4"},
-                                               {"one_minus_k1", "0.01"},
-                                               {"lengthscale", "0.2"},
-                                               {"budget", std::to_string(options.budget)}};
+            Parameters algorithm_parameters = {
+                {"variant", scenario.variant}, {"epsilon", "1"},       {"delta", "1e-4"},
+                {"one_minus_k1", "0.01"},      {"lengthscale", "0.2"}, {"budget", std::to_string(options.budget)}};
             if (!noisy) {
                 // A and τ of de Freitas et al. (2012) have no default; any values time the same.
                 algorithm_parameters["A"] = "1";
@@ -118,9 +120,9 @@ int main(int argc, char** argv) {
                 Parameters objective_for_run = objective_parameters;
                 objective_for_run["seed"] = std::to_string(seed);
                 auto objective = dpbo::bench::registry().create_as<dpbo::Objective>("synthetic-gp", objective_for_run);
-                const auto run = dpbo::bench::run_with_roles(
-                    "dp-ucb", algorithm_parameters, *objective,
-                    {{"selection", {scenario.selection, {{"epsilon", "1"}}}}}, seed);
+                const auto run =
+                    dpbo::bench::run_with_roles("dp-ucb", algorithm_parameters, *objective,
+                                                {{"selection", {scenario.selection, {{"epsilon", "1"}}}}}, seed);
                 totals.push_back(run.cpu_seconds);
                 loops.push_back(trace_sum(run.result.trace, "cpu_seconds"));
                 greedy = released(run.result, "gamma_T_greedy");
@@ -132,8 +134,8 @@ int main(int argc, char** argv) {
             std::cout << fmt::format("{:<12} {:<18} {:>9.4f} {:>9.4f} {:>9.4f} {:>12} {:>12}\n", scenario.variant,
                                      scenario.selection, total, loop, total - loop, gamma(greedy), gamma(bound));
         }
-        std::cout << fmt::format("target (issue 12): total <= {} s CPU for |Lambda| = 10000, T = 100, gamma_T included\n",
-                                 kTargetSeconds);
+        std::cout << fmt::format(
+            "target (issue 12): total <= {} s CPU for |Lambda| = 10000, T = 100, gamma_T included\n", kTargetSeconds);
         return 0;
     } catch (const std::exception& e) {
         std::cerr << "dpbo_bench_dp_ucb: " << e.what() << "\n";

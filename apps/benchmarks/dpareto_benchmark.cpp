@@ -48,12 +48,12 @@ constexpr double kDelta = 1e-5;
 class StandInAdult final : public dpbo::Objective {
 public:
     StandInAdult()
-        : space_(dpbo::SearchSpace::box({{.name = "epochs", .lower = 1, .upper = 64, .integer = true},
-                                         {.name = "lot_size", .lower = 8, .upper = 512, .integer = true},
-                                         {.name = "learning_rate", .lower = 5e-4, .upper = 5e-2,
-                                          .scale = dpbo::Scale::Log},
-                                         {.name = "noise_variance", .lower = 0.1, .upper = 16},
-                                         {.name = "clipping_norm", .lower = 0.1, .upper = 4}})) {}
+        : space_(dpbo::SearchSpace::box(
+              {{.name = "epochs", .lower = 1, .upper = 64, .integer = true},
+               {.name = "lot_size", .lower = 8, .upper = 512, .integer = true},
+               {.name = "learning_rate", .lower = 5e-4, .upper = 5e-2, .scale = dpbo::Scale::Log},
+               {.name = "noise_variance", .lower = 0.1, .upper = 16},
+               {.name = "clipping_norm", .lower = 0.1, .upper = 4}})) {}
 
     const dpbo::SearchSpace& space() const override { return space_; }
     std::vector<dpbo::Output> outputs() const override {
@@ -129,10 +129,10 @@ void report(const Variant& variant, const Options& options) {
     }
     const auto [min_s, max_s] = std::minmax_element(seconds.begin(), seconds.end());
     const auto [min_h, max_h] = std::minmax_element(hypervolumes.begin(), hypervolumes.end());
-    std::cout << fmt::format("{:<30} overhead median {:.3f} s ({:.3f}–{:.3f}); hypervolume median {:.5f} "
-                             "({:.5f}–{:.5f})\n",
-                             variant.name, dpbo::bench::median(seconds), *min_s, *max_s,
-                             dpbo::bench::median(hypervolumes), *min_h, *max_h);
+    std::cout << fmt::format(
+        "{:<30} overhead median {:.3f} s ({:.3f}–{:.3f}); hypervolume median {:.5f} "
+        "({:.5f}–{:.5f})\n",
+        variant.name, dpbo::bench::median(seconds), *min_s, *max_s, dpbo::bench::median(hypervolumes), *min_h, *max_h);
 }
 
 }  // namespace
@@ -147,16 +147,25 @@ int main(int argc, char** argv) {
                 if (i + 1 >= argc) throw std::invalid_argument(flag + " needs a value");
                 return argv[++i];
             };
-            if (flag == "--seeds") options.seeds = std::stoul(value());
-            else if (flag == "--first-seed") options.first_seed = std::stoull(value());
-            else if (flag == "--iterations") options.iterations = std::stoul(value());
-            else if (flag == "--no-full-refit") options.full_refit = false;
+            if (flag == "--seeds")
+                options.seeds = std::stoul(value());
+            else if (flag == "--first-seed")
+                options.first_seed = std::stoull(value());
+            else if (flag == "--iterations")
+                options.iterations = std::stoul(value());
+            else if (flag == "--no-full-refit")
+                options.full_refit = false;
             else if (flag == "--surrogate")
                 options.surrogates.push_back(key_values(value(), flag,
-                                                        {{"kernel", "matern52"}, {"ard", "true"}, {"mean", "constant"},
-                                                         {"standardise", "true"}, {"fit", "marginal-likelihood"}}));
-            else if (flag == "--algorithm") options.algorithm = key_values(value(), flag, {});
-            else throw std::invalid_argument("unknown option " + flag);
+                                                        {{"kernel", "matern52"},
+                                                         {"ard", "true"},
+                                                         {"mean", "constant"},
+                                                         {"standardise", "true"},
+                                                         {"fit", "marginal-likelihood"}}));
+            else if (flag == "--algorithm")
+                options.algorithm = key_values(value(), flag, {});
+            else
+                throw std::invalid_argument("unknown option " + flag);
         }
         if (options.seeds == 0) throw std::invalid_argument("--seeds must be at least 1");
     } catch (const std::exception& e) {
@@ -181,8 +190,13 @@ int main(int argc, char** argv) {
             report({"full refit every iteration",
                     {{"surrogate",
                       {"gp",
-                       {{"kernel", "matern52"}, {"ard", "true"}, {"mean", "constant"}, {"standardise", "true"},
-                        {"fit", "marginal-likelihood"}, {"refit_every", "1"}, {"restarts", "2"}}}}}},
+                       {{"kernel", "matern52"},
+                        {"ard", "true"},
+                        {"mean", "constant"},
+                        {"standardise", "true"},
+                        {"fit", "marginal-likelihood"},
+                        {"refit_every", "1"},
+                        {"restarts", "2"}}}}}},
                    options);
         }
     } catch (const std::exception& e) {

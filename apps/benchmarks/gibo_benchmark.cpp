@@ -111,15 +111,14 @@ RunSummary run_one(std::size_t dim, std::uint64_t seed, const Options& options) 
     Parameters algorithm_parameters = options.optimiser;
     algorithm_parameters["budget"] = std::to_string(options.budget);
     auto algorithm = modules.create_as<dpbo::Algorithm>("gibo", algorithm_parameters);
-    auto surrogate = modules.create_as<dpbo::Surrogate>(
-        "gp", {{"kernel", "rbf"},
-               {"ard", "true"},
-               {"lengthscales", join(true_lengthscales(dim, seed))},
-               {"signal_variance", "1"},
-               {"noise_variance", fmt::format("{}", kNoiseVariance)},
-               {"mean", "zero"},
-               {"standardise", "false"},
-               {"fit", "none"}});
+    auto surrogate = modules.create_as<dpbo::Surrogate>("gp", {{"kernel", "rbf"},
+                                                               {"ard", "true"},
+                                                               {"lengthscales", join(true_lengthscales(dim, seed))},
+                                                               {"signal_variance", "1"},
+                                                               {"noise_variance", fmt::format("{}", kNoiseVariance)},
+                                                               {"mean", "zero"},
+                                                               {"standardise", "false"},
+                                                               {"fit", "none"}});
     auto acquisition = modules.create_as<dpbo::Acquisition>("gibo-trace", {});
 
     dpbo::SerialEvaluator evaluator;
@@ -188,14 +187,22 @@ Options parse(int argc, char** argv) {
         const std::string flag = argv[i];
         if (i + 1 >= argc) throw std::invalid_argument(flag + " needs a value");
         const std::string value = argv[++i];
-        if (flag == "--dims") options.dims = parse_dims(value);
-        else if (flag == "--seeds") options.seeds = parse_count(flag, value);
-        else if (flag == "--first-seed") options.first_seed = std::stoull(value);
-        else if (flag == "--budget") options.budget = parse_count(flag, value);
-        else if (flag == "--sweep-points") options.optimiser["sweep_points"] = value;
-        else if (flag == "--local-starts") options.optimiser["local_starts"] = value;
-        else if (flag == "--local-evaluations") options.optimiser["local_evaluations"] = value;
-        else throw std::invalid_argument("unknown flag " + flag);
+        if (flag == "--dims")
+            options.dims = parse_dims(value);
+        else if (flag == "--seeds")
+            options.seeds = parse_count(flag, value);
+        else if (flag == "--first-seed")
+            options.first_seed = std::stoull(value);
+        else if (flag == "--budget")
+            options.budget = parse_count(flag, value);
+        else if (flag == "--sweep-points")
+            options.optimiser["sweep_points"] = value;
+        else if (flag == "--local-starts")
+            options.optimiser["local_starts"] = value;
+        else if (flag == "--local-evaluations")
+            options.optimiser["local_evaluations"] = value;
+        else
+            throw std::invalid_argument("unknown flag " + flag);
     }
     return options;
 }
@@ -213,9 +220,10 @@ int main(int argc, char** argv) {
                      "[--sweep-points M] [--local-starts K] [--local-evaluations E]\n";
         return 2;
     }
-    fmt::print("GIBO on synthetic-gp, the reference's '110620' setup: noise variance {}, N_max = 5d, box theta +- 0.2, "
-               "{} evaluations, seeds {}..{}\n",
-               kNoiseVariance, options.budget, options.first_seed, options.first_seed + options.seeds - 1);
+    fmt::print(
+        "GIBO on synthetic-gp, the reference's '110620' setup: noise variance {}, N_max = 5d, box theta +- 0.2, "
+        "{} evaluations, seeds {}..{}\n",
+        kNoiseVariance, options.budget, options.first_seed, options.first_seed + options.seeds - 1);
     fmt::print("{:>4} {:>6} {:>7} {:>12} {:>12} {:>9} {:>11} {:>11} {:>12} {:>12}\n", "d", "iters", "evals",
                "cpu s/iter", "reference", "speed-up", "best mean", "best med", "final mean", "final med");
     try {
@@ -235,9 +243,9 @@ int main(int argc, char** argv) {
             const auto reference = kReferenceSecondsPerIteration.find(dim);
             const std::string reference_text =
                 reference == kReferenceSecondsPerIteration.end() ? "-" : fmt::format("{:.2f}", reference->second);
-            const std::string speedup_text =
-                reference == kReferenceSecondsPerIteration.end() ? "-"
-                                                                 : fmt::format("{:.0f}x", reference->second / per_iteration);
+            const std::string speedup_text = reference == kReferenceSecondsPerIteration.end()
+                                                 ? "-"
+                                                 : fmt::format("{:.0f}x", reference->second / per_iteration);
             fmt::print("{:>4} {:>6.1f} {:>7.1f} {:>12.5f} {:>12} {:>9} {:>10.1f}% {:>10.1f}% {:>11.1f}% {:>11.1f}%\n",
                        dim, static_cast<double>(iterations) / static_cast<double>(options.seeds),
                        static_cast<double>(evaluations) / static_cast<double>(options.seeds), per_iteration,

@@ -49,18 +49,21 @@ dpbo::gp::GaussianProcess make_gp(bool ard) {
 }
 
 void bo_iterations(std::size_t max_n, std::uint64_t seed, const std::string& optimiser) {
-    fmt::print("gp-ucb on Rosenbrock-10, fixed hyperparameters (Matern 5/2, l = 0.5, unit cube), "
-               "acquisition optimiser {} with 500 acquisition evaluations\n",
-               optimiser.empty() ? std::string("default") : optimiser);
+    fmt::print(
+        "gp-ucb on Rosenbrock-10, fixed hyperparameters (Matern 5/2, l = 0.5, unit cube), "
+        "acquisition optimiser {} with 500 acquisition evaluations\n",
+        optimiser.empty() ? std::string("default") : optimiser);
     std::map<std::string, std::string> algorithm = {{"budget", std::to_string(max_n + 1)}, {"initial_points", "10"}};
     if (!optimiser.empty()) algorithm["optimiser"] = optimiser;
     const double start = dpbo::bench::process_cpu_seconds();
-    const dpbo::RunResult result = dpbo::bench::run_once(
-        "gp-ucb", algorithm, "rosenbrock",
-        {{"dim", "10"}}, "gp",
-        {{"kernel", "matern52"}, {"lengthscale", "0.5"}, {"mean", "constant"}, {"standardise", "true"},
-         {"noise_variance", "1e-4"}, {"fit", "none"}},
-        "ucb", {{"beta_schedule", "constant"}, {"beta", "2"}}, seed);
+    const dpbo::RunResult result = dpbo::bench::run_once("gp-ucb", algorithm, "rosenbrock", {{"dim", "10"}}, "gp",
+                                                         {{"kernel", "matern52"},
+                                                          {"lengthscale", "0.5"},
+                                                          {"mean", "constant"},
+                                                          {"standardise", "true"},
+                                                          {"noise_variance", "1e-4"},
+                                                          {"fit", "none"}},
+                                                         "ucb", {{"beta_schedule", "constant"}, {"beta", "2"}}, seed);
     const double total = dpbo::bench::process_cpu_seconds() - start;
     const auto& trace = result.trace;
     const std::size_t cpu = trace.column_index("cpu_seconds");
@@ -99,9 +102,10 @@ void refit(std::uint64_t seed) {
         times.push_back(thread_cpu_seconds() - start);
         likelihood = fit.log_marginal_likelihood;
     }
-    fmt::print("ARD marginal-likelihood refit, n = 200, d = 10 (L-BFGS, current + 2 random starts, noise fitted): "
-               "{:.3f} s CPU (median of 3; last log-likelihood {:.2f})\n",
-               median(times), likelihood);
+    fmt::print(
+        "ARD marginal-likelihood refit, n = 200, d = 10 (L-BFGS, current + 2 random starts, noise fitted): "
+        "{:.3f} s CPU (median of 3; last log-likelihood {:.2f})\n",
+        median(times), likelihood);
 }
 
 void posterior_gradient(std::uint64_t seed) {
@@ -141,7 +145,8 @@ void append_cost(std::uint64_t seed) {
             gp.truncate(n);
         }
         const double us = 1e6 * median(times);
-        fmt::print("  {:>6}  {:>10.1f}  {:>16.3f}\n", n, us, us / (static_cast<double>(n) * static_cast<double>(n)) * 1e4);
+        fmt::print("  {:>6}  {:>10.1f}  {:>16.3f}\n", n, us,
+                   us / (static_cast<double>(n) * static_cast<double>(n)) * 1e4);
     }
 }
 
@@ -153,9 +158,12 @@ int main(int argc, char** argv) {
     std::string optimiser;
     for (int i = 1; i < argc; ++i) {
         const bool has_value = i + 1 < argc;
-        if (std::strcmp(argv[i], "--max-n") == 0 && has_value) max_n = std::strtoull(argv[++i], nullptr, 10);
-        else if (std::strcmp(argv[i], "--seed") == 0 && has_value) seed = std::strtoull(argv[++i], nullptr, 10);
-        else if (std::strcmp(argv[i], "--optimiser") == 0 && has_value) optimiser = argv[++i];
+        if (std::strcmp(argv[i], "--max-n") == 0 && has_value)
+            max_n = std::strtoull(argv[++i], nullptr, 10);
+        else if (std::strcmp(argv[i], "--seed") == 0 && has_value)
+            seed = std::strtoull(argv[++i], nullptr, 10);
+        else if (std::strcmp(argv[i], "--optimiser") == 0 && has_value)
+            optimiser = argv[++i];
         else {
             std::cerr << "usage: dpbo_bench_gp [--max-n N] [--seed S] [--optimiser NAME]\n";
             return 2;

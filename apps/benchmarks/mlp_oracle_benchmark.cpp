@@ -53,16 +53,16 @@ int main(int argc, char** argv) {
                    epochs, repetitions);
         fmt::print("{:>6} {:>8} {:>22} {:>10}\n", "lot", "threads", "wall s per epoch", "error");
         for (const std::size_t threads : {1, 2}) {
-            auto objective = dpbo::bench::registry().create_as<dpbo::Objective>(
-                "mlp", {{"repetitions", std::to_string(repetitions)}, {"threads", std::to_string(threads)},
-                        {"max_epochs", "400"}});
+            auto objective =
+                dpbo::bench::registry().create_as<dpbo::Objective>("mlp", {{"repetitions", std::to_string(repetitions)},
+                                                                           {"threads", std::to_string(threads)},
+                                                                           {"max_epochs", "400"}});
             for (const double lot : lots) {
                 const arma::mat point{{static_cast<double>(epochs), lot, 0.05, 1.0, 1.0}};
                 const auto start = std::chrono::steady_clock::now();
                 const dpbo::Evaluations result = objective->evaluate(point, {});
                 const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-                fmt::print("{:>6} {:>8} {:>22.3f} {:>10.4f}\n", lot, threads,
-                           seconds / static_cast<double>(epochs),
+                fmt::print("{:>6} {:>8} {:>22.3f} {:>10.4f}\n", lot, threads, seconds / static_cast<double>(epochs),
                            result.values(0, 1));
             }
         }

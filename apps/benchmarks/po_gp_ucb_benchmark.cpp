@@ -55,11 +55,16 @@ Options parse(int argc, char** argv) {
         const std::string flag = argv[i];
         if (i + 1 >= argc) throw std::invalid_argument(fmt::format("{} needs a value", flag));
         const std::string value = argv[++i];
-        if (flag == "--rows") options.rows = std::stoi(value);
-        else if (flag == "--budget") options.budget = std::stoi(value);
-        else if (flag == "--repeats") options.repeats = std::stoi(value);
-        else if (flag == "--seed") options.seed = std::stoull(value);
-        else throw std::invalid_argument(fmt::format("unknown option {}", flag));
+        if (flag == "--rows")
+            options.rows = std::stoi(value);
+        else if (flag == "--budget")
+            options.budget = std::stoi(value);
+        else if (flag == "--repeats")
+            options.repeats = std::stoi(value);
+        else if (flag == "--seed")
+            options.seed = std::stoull(value);
+        else
+            throw std::invalid_argument(fmt::format("unknown option {}", flag));
     }
     if (options.rows < 10 || options.budget < 6 || options.repeats < 1)
         throw std::invalid_argument("--rows must be >= 10, --budget >= 6, --repeats >= 1");
@@ -133,17 +138,22 @@ int main(int argc, char** argv) {
                 {{"release", {"random-projection", {{"r", "15"}, {"epsilon", "3"}}}},
                  {"surrogate",
                   {"gp",
-                   {{"kernel", "rbf"}, {"ard", "false"}, {"mean", "constant"}, {"standardise", "true"},
-                    {"fit", "marginal-likelihood"}, {"refit_every", "1"}}}}},
+                   {{"kernel", "rbf"},
+                    {"ard", "false"},
+                    {"mean", "constant"},
+                    {"standardise", "true"},
+                    {"fit", "marginal-likelihood"},
+                    {"refit_every", "1"}}}}},
                 seed);
             every_step.push_back(refitting.cpu_seconds);
         }
         std::filesystem::remove_all(folder);
         const double projection = dpbo::bench::median(projections);
         const double run = dpbo::bench::median(runs);
-        std::cout << fmt::format("n = {} rows in 3-D (bootstrapped loans), r = 15, T = {} after 5 random rows, medians "
-                                 "of {} seeded repeats, thread CPU seconds\n",
-                                 rows, options.budget - 5, options.repeats);
+        std::cout << fmt::format(
+            "n = {} rows in 3-D (bootstrapped loans), r = 15, T = {} after 5 random rows, medians "
+            "of {} seeded repeats, thread CPU seconds\n",
+            rows, options.budget - 5, options.repeats);
         std::cout << fmt::format("  release, random-projection   {:.4f} s   (target <= {} s)\n", projection,
                                  kReleaseTargetSeconds);
         std::cout << fmt::format("  release, noisy-projection    {:.4f} s   (target <= {} s)\n",

@@ -83,14 +83,18 @@ void write_repeat(const fs::path& folder, const json& model, int repeat, int eva
 
 int main(int argc, char** argv) {
     try {
-        if (argc < 2) throw std::invalid_argument("usage: dpbo_bench_report DPBO_EXECUTABLE [--repeats N] [--evaluations N]");
+        if (argc < 2)
+            throw std::invalid_argument("usage: dpbo_bench_report DPBO_EXECUTABLE [--repeats N] [--evaluations N]");
         const std::string dpbo = argv[1];
         int repeats = 100, evaluations = 1000;
         for (int i = 2; i + 1 < argc; i += 2) {
             const std::string flag = argv[i];
-            if (flag == "--repeats") repeats = std::stoi(argv[i + 1]);
-            else if (flag == "--evaluations") evaluations = std::stoi(argv[i + 1]);
-            else throw std::invalid_argument(fmt::format("unknown option {}", flag));
+            if (flag == "--repeats")
+                repeats = std::stoi(argv[i + 1]);
+            else if (flag == "--evaluations")
+                evaluations = std::stoi(argv[i + 1]);
+            else
+                throw std::invalid_argument(fmt::format("unknown option {}", flag));
         }
         const fs::path base = fs::temp_directory_path() / fmt::format("dpbo-report-bench-{}", ::getpid());
         fs::create_directories(base);
@@ -111,10 +115,10 @@ int main(int argc, char** argv) {
                 throw std::runtime_error("dpbo report failed");
             best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
         }
-        std::cout << fmt::format("dpbo report on {} repeats x {} evaluations: {:.2f} s (best of 3; target <= 5 s); "
-                                 "page {:.1f} MB\n",
-                                 repeats, evaluations, best,
-                                 static_cast<double>(fs::file_size(base / "report.html")) / 1e6);
+        std::cout << fmt::format(
+            "dpbo report on {} repeats x {} evaluations: {:.2f} s (best of 3; target <= 5 s); "
+            "page {:.1f} MB\n",
+            repeats, evaluations, best, static_cast<double>(fs::file_size(base / "report.html")) / 1e6);
         fs::remove_all(base);
         return 0;
     } catch (const std::exception& e) {

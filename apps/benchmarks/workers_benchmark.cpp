@@ -53,9 +53,12 @@ int main(int argc, char** argv) {
         double seconds = 0.1;
         for (int i = 1; i + 1 < argc; i += 2) {
             const std::string flag = argv[i];
-            if (flag == "--points") count = std::stoi(argv[i + 1]);
-            else if (flag == "--seconds") seconds = std::stod(argv[i + 1]);
-            else throw std::invalid_argument(fmt::format("unknown option {}", flag));
+            if (flag == "--points")
+                count = std::stoi(argv[i + 1]);
+            else if (flag == "--seconds")
+                seconds = std::stod(argv[i + 1]);
+            else
+                throw std::invalid_argument(fmt::format("unknown option {}", flag));
         }
         if (count < 2 || !(seconds > 0.0)) throw std::invalid_argument("--points must be >= 2, --seconds > 0");
         const std::string command = sleeper(seconds);
@@ -66,9 +69,10 @@ int main(int argc, char** argv) {
         dpbo::ParallelEvaluator parallel(2, {replica});
         const double one = best_seconds(serial, *objective, points);
         const double two = best_seconds(parallel, *objective, points);
-        std::cout << fmt::format("{} points at {} s each: 1 worker {:.3f} s, 2 workers {:.3f} s: {:.2f}x the throughput "
-                                 "(target >= 1.8x)\n",
-                                 count, seconds, one, two, one / two);
+        std::cout << fmt::format(
+            "{} points at {} s each: 1 worker {:.3f} s, 2 workers {:.3f} s: {:.2f}x the throughput "
+            "(target >= 1.8x)\n",
+            count, seconds, one, two, one / two);
         return 0;
     } catch (const std::exception& e) {
         std::cerr << "dpbo_bench_workers: " << e.what() << "\n";

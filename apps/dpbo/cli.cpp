@@ -10,11 +10,11 @@ namespace dpbo::cli {
 
 po::options_description common_options(CommonOptions& common) {
     po::options_description options("common options");
-    options.add_options()
-        ("plugin-path", po::value(&common.plugin_paths)->composing(),
-         "also search this directory for plugins, before DPBO_PLUGIN_PATH and the installed ones (repeatable)")
-        ("json", po::bool_switch(&common.json), "print machine-readable JSON on stdout")
-        ("help,h", po::bool_switch(&common.help), "describe this command");
+    options.add_options()(
+        "plugin-path", po::value(&common.plugin_paths)->composing(),
+        "also search this directory for plugins, before DPBO_PLUGIN_PATH and the installed ones (repeatable)")(
+        "json", po::bool_switch(&common.json), "print machine-readable JSON on stdout")(
+        "help,h", po::bool_switch(&common.help), "describe this command");
     return options;
 }
 
@@ -28,8 +28,10 @@ po::variables_map parse_command(const std::vector<std::string>& arguments, const
                                 const po::positional_options_description* positional) {
     po::variables_map values;
     auto parser = po::command_line_parser(arguments).options(options);
-    if (positional != nullptr) parser.positional(*positional);
-    else parser.positional(po::positional_options_description());
+    if (positional != nullptr)
+        parser.positional(*positional);
+    else
+        parser.positional(po::positional_options_description());
     po::store(parser.run(), values);
     po::notify(values);
     return values;

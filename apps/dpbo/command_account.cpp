@@ -29,24 +29,33 @@ int calibrate_command(const std::function<std::shared_ptr<Accountant>()>& make, 
                       const std::string& accountant_name, bool json_output) {
     const auto* subsampled = events.size() == 1 ? events.front().as<SubsampledGaussianEvent>() : nullptr;
     if (subsampled == nullptr || events.front().repetitions != 1)
-        throw ValidationError("--calibrate-sigma needs exactly one --event subsampled-gaussian:q=...,steps=...,sampling=... "
-                              "(no sigma, no repetitions) and no --mu");
+        throw ValidationError(
+            "--calibrate-sigma needs exactly one --event subsampled-gaussian:q=...,steps=...,sampling=... "
+            "(no sigma, no repetitions) and no --mu");
     if (epsilons.size() != 1 || deltas.size() != 1)
         throw ValidationError("--calibrate-sigma needs one --epsilon (the target) and one --delta");
     const SubsampledGaussianEvent& event = *subsampled;
-    const SigmaCalibration result = calibrate_sigma([&] {
-        auto fresh = make();
-        return std::unique_ptr<Accountant>(fresh->clone());
-    }, event, epsilons.front(), deltas.front());
+    const SigmaCalibration result = calibrate_sigma(
+        [&] {
+            auto fresh = make();
+            return std::unique_ptr<Accountant>(fresh->clone());
+        },
+        event, epsilons.front(), deltas.front());
     if (json_output) {
-        print_json(json{{"accountant", accountant_name}, {"sigma", result.sigma}, {"epsilon", result.epsilon},
-                        {"target_epsilon", epsilons.front()}, {"delta", deltas.front()},
-                        {"sampling_rate", event.sampling_rate}, {"steps", event.steps},
-                        {"sampling", to_string(event.sampling)}, {"neighbouring", to_string(event.neighbouring)}});
+        print_json(json{{"accountant", accountant_name},
+                        {"sigma", result.sigma},
+                        {"epsilon", result.epsilon},
+                        {"target_epsilon", epsilons.front()},
+                        {"delta", deltas.front()},
+                        {"sampling_rate", event.sampling_rate},
+                        {"steps", event.steps},
+                        {"sampling", to_string(event.sampling)},
+                        {"neighbouring", to_string(event.neighbouring)}});
         return kSuccess;
     }
-    std::cout << fmt::format("noise multiplier sigma = {:.9g} ({} accountant): ({:.6g}, {:.6g})-DP, target epsilon {:.6g}\n",
-                             result.sigma, accountant_name, result.epsilon, deltas.front(), epsilons.front());
+    std::cout << fmt::format(
+        "noise multiplier sigma = {:.9g} ({} accountant): ({:.6g}, {:.6g})-DP, target epsilon {:.6g}\n", result.sigma,
+        accountant_name, result.epsilon, deltas.front(), epsilons.front());
     return kSuccess;
 }
 
@@ -58,8 +67,10 @@ json events_json(const std::vector<PrivacyEvent>& events) {
         json parameters = json::object();
         for (const auto& [name, value] : event.description().parameters())
             std::visit([&, &key = name](const auto& v) { parameters[key] = v; }, value);
-        out.push_back({{"kind", std::string(event.kind())}, {"parameters", parameters},
-                       {"repetitions", event.repetitions}, {"describes", event.describe()}});
+        out.push_back({{"kind", std::string(event.kind())},
+                       {"parameters", parameters},
+                       {"repetitions", event.repetitions},
+                       {"describes", event.describe()}});
     }
     return out;
 }
@@ -72,21 +83,19 @@ int command_account(const std::vector<std::string>& arguments) {
     bool calibrate = false;
     std::vector<std::string> mus, events, epsilons, deltas;
     po::options_description options("options");
-    options.add_options()
-        ("accountant", po::value(&accountant_name),
-         "accountant module (default: gdp, or rdp when an event needs it, e.g. subsampled-gaussian)")
-        ("conversion", po::value(&conversion), "rdp accountant: RDP to (epsilon, delta) conversion, tight (default) or classic")
-        ("calibrate-sigma", po::bool_switch(&calibrate),
-         "find the smallest noise multiplier of the one subsampled-gaussian --event (give no sigma) whose epsilon at "
-         "--delta is at most --epsilon")
-        ("mu", po::value(&mus)->composing(), "compose a mu-GDP mechanism (repeatable)")
-        ("event", po::value(&events)->composing(),
-         fmt::format("compose an event KIND:key=value,...[xREPEATS], e.g. gaussian:sigma=2,sensitivity=1x100; kinds: "
-                     "{}, and the kinds plugins add (dpbo list --kind event; dpbo info KIND)",
-                     describe_builtin_event_kinds())
-             .c_str())
-        ("epsilon", po::value(&epsilons)->composing(), "report the delta at this epsilon (repeatable)")
-        ("delta", po::value(&deltas)->composing(), "report the epsilon at this delta (repeatable)");
+    options.add_options()("accountant", po::value(&accountant_name),
+                          "accountant module (default: gdp, or rdp when an event needs it, e.g. subsampled-gaussian)")(
+        "conversion", po::value(&conversion),
+        "rdp accountant: RDP to (epsilon, delta) conversion, tight (default) or classic")(
+        "calibrate-sigma", po::bool_switch(&calibrate),
+        "find the smallest noise multiplier of the one subsampled-gaussian --event (give no sigma) whose epsilon at "
+        "--delta is at most --epsilon")("mu", po::value(&mus)->composing(), "compose a mu-GDP mechanism (repeatable)")(
+        "event", po::value(&events)->composing(),
+        fmt::format("compose an event KIND:key=value,...[xREPEATS], e.g. gaussian:sigma=2,sensitivity=1x100; kinds: "
+                    "{}, and the kinds plugins add (dpbo list --kind event; dpbo info KIND)",
+                    describe_builtin_event_kinds())
+            .c_str())("epsilon", po::value(&epsilons)->composing(), "report the delta at this epsilon (repeatable)")(
+        "delta", po::value(&deltas)->composing(), "report the epsilon at this delta (repeatable)");
     options.add(common_options(common));
     parse_command(arguments, options);
     if (common.help) {
@@ -95,8 +104,7 @@ int command_account(const std::vector<std::string>& arguments) {
                    "pairs; or, with --calibrate-sigma, finds the noise multiplier that meets a target.");
         return kSuccess;
     }
-    if (mus.empty() && events.empty())
-        throw ValidationError("account needs at least one --mu or --event to compose");
+    if (mus.empty() && events.empty()) throw ValidationError("account needs at least one --mu or --event to compose");
 
     // Everything the user wrote is read and checked before any accountant code runs. The plugins are
     // loaded first: a plugin may add the kind of an --event.
@@ -147,7 +155,8 @@ int command_account(const std::vector<std::string>& arguments) {
             throw ValidationError(fmt::format("--conversion applies to the rdp accountant, not '{}'", accountant_name));
         settings["conversion"] = conversion;
     }
-    if (accountant_name == "rdp" && !delta_values.empty()) settings["delta"] = fmt::format("{:.17g}", delta_values.front());
+    if (accountant_name == "rdp" && !delta_values.empty())
+        settings["delta"] = fmt::format("{:.17g}", delta_values.front());
     auto make = [&] { return registry.create_as<Accountant>(accountant_name, settings); };
     auto accountant = make();
     // A named accountant that cannot take an event: say why (what it composes, what the event offers,
@@ -165,7 +174,8 @@ int command_account(const std::vector<std::string>& arguments) {
         }
         throw ValidationError(fmt::format("accountant '{}' {}{}", accountant_name, refusal, suggestion));
     }
-    if (calibrate) return calibrate_command(make, to_compose, epsilon_values, delta_values, accountant_name, common.json);
+    if (calibrate)
+        return calibrate_command(make, to_compose, epsilon_values, delta_values, accountant_name, common.json);
     const auto [total, pairs] = call_into_module(accountant->describe_origin(), "composing the events", [&] {
         for (const PrivacyEvent& event : to_compose) accountant->compose(event);
         json answers = json::array();

@@ -35,11 +35,13 @@ constexpr std::size_t kAlgorithmRuns = 4000;
 constexpr std::size_t kRowReleaseRuns = 20000;
 constexpr const char* kMechanismNeighbouring = "query answers x and x + Δ, Δ the stated sensitivity";
 constexpr const char* kMechanismUnit = "one answer of a query of sensitivity Δ";
-constexpr const char* kSelectionNeighbouring = "score vectors q and q′ (--scores, --neighbour-scores), each score moved "
-                                               "by at most Δq, the stated sensitivity";
+constexpr const char* kSelectionNeighbouring =
+    "score vectors q and q′ (--scores, --neighbour-scores), each score moved "
+    "by at most Δq, the stated sensitivity";
 constexpr const char* kSelectionUnit = "one dataset behind scores of sensitivity Δq";
-constexpr const char* kRowNeighbouring = "datasets D and D′ (--rows × --columns, uniform in the ball of radius "
-                                         "--norm-bound) where D′ moves row 0 by Δ in L2, Δ the stated sensitivity";
+constexpr const char* kRowNeighbouring =
+    "datasets D and D′ (--rows × --columns, uniform in the ball of radius "
+    "--norm-bound) where D′ moves row 0 by Δ in L2, Δ the stated sensitivity";
 constexpr const char* kRowUnit = "one row of a dataset, moved by at most Δ in L2";
 
 // The accountant that composes the mechanism's events: 'gdp' (its (ε, δ) equivalent at --delta)
@@ -69,19 +71,20 @@ struct AuditOptions {
 
 // What was audited and how, for the report.
 struct Subject {
-    json description;           // kind, modules, parameters, worlds
-    std::string line;           // one line for the text report
+    json description;  // kind, modules, parameters, worlds
+    std::string line;  // one line for the text report
     audit::AuditClaim claim;
-    std::string claim_source;   // the statement's mechanism line
+    std::string claim_source;  // the statement's mechanism line
 };
 
 std::size_t parse_runs(const std::string& text) {
     const std::uint64_t value = parse_whole_number(text, "--runs");
     if (value < 4)
-        throw ValidationError(fmt::format("--runs '{}' is not allowed; need a whole number ≥ 4 of releases per world "
-                                          "(half select the distinguishers — a quarter shapes them, a quarter scores "
-                                          "them — and half evaluate them)",
-                                          text));
+        throw ValidationError(
+            fmt::format("--runs '{}' is not allowed; need a whole number ≥ 4 of releases per world "
+                        "(half select the distinguishers — a quarter shapes them, a quarter scores "
+                        "them — and half evaluate them)",
+                        text));
     return value;
 }
 
@@ -112,10 +115,11 @@ JobSpec neighbour_job(const JobSpec& job, const std::vector<std::string>& neighb
         const auto eq = assignment.find('=');
         const std::string key = assignment.substr(0, eq);
         if (eq == std::string::npos || key.rfind("objective.", 0) != 0 || key.size() == 10)
-            throw ValidationError(fmt::format("--neighbour '{}' is not of the form objective.KEY=VALUE: only the "
-                                              "objective's data defines the neighbouring dataset (e.g. "
-                                              "--neighbour objective.neighbour_record=0)",
-                                              assignment));
+            throw ValidationError(
+                fmt::format("--neighbour '{}' is not of the form objective.KEY=VALUE: only the "
+                            "objective's data defines the neighbouring dataset (e.g. "
+                            "--neighbour objective.neighbour_record=0)",
+                            assignment));
         changed.objective.parameters[key.substr(10)] = assignment.substr(eq + 1);
     }
     return changed;
@@ -154,8 +158,11 @@ int report(const Subject& subject, const audit::AuditStatistics& statistics, std
     if (json_output) {
         json out;
         out["subject"] = subject.description;
-        out["claim"] = {{"headline", claim.headline}, {"epsilon", claim.epsilon}, {"delta", claim.delta},
-                        {"mu", claim.mu ? json(*claim.mu) : json(nullptr)}, {"mechanism", subject.claim_source}};
+        out["claim"] = {{"headline", claim.headline},
+                        {"epsilon", claim.epsilon},
+                        {"delta", claim.delta},
+                        {"mu", claim.mu ? json(*claim.mu) : json(nullptr)},
+                        {"mechanism", subject.claim_source}};
         out["runs_per_world"] = runs;
         out["evaluation_samples_per_world"] = statistics.evaluation_samples;
         out["confidence"] = options.confidence;
@@ -164,8 +171,8 @@ int report(const Subject& subject, const audit::AuditStatistics& statistics, std
         out["coordinates"] = {{"released", statistics.coordinates},
                               {"varying", statistics.varying_coordinates},
                               {"audited", statistics.audited_coordinates}};
-        out["lower_bound"] = {{"epsilon", epsilon}, {"delta", claim.delta},
-                              {"mu", claim.mu ? json(mu) : json(nullptr)}};
+        out["lower_bound"] = {
+            {"epsilon", epsilon}, {"delta", claim.delta}, {"mu", claim.mu ? json(mu) : json(nullptr)}};
         out["best"] = finding_json(best);
         if (claim.mu) out["best_for_mu"] = finding_json(best_mu);
         json events = json::array();
@@ -181,22 +188,25 @@ int report(const Subject& subject, const audit::AuditStatistics& statistics, std
         return refuted ? kClaimRefuted : kSuccess;
     }
     std::cout << fmt::format("dpbo audit: {}\n", subject.line);
-    std::cout << fmt::format("  releases         {} per world (half select distinguishers, half evaluate them); "
-                             "{} of {} released coordinates vary, {} audited\n",
-                             runs, statistics.varying_coordinates, statistics.coordinates,
-                             statistics.audited_coordinates);
+    std::cout << fmt::format(
+        "  releases         {} per world (half select distinguishers, half evaluate them); "
+        "{} of {} released coordinates vary, {} audited\n",
+        runs, statistics.varying_coordinates, statistics.coordinates, statistics.audited_coordinates);
     std::cout << fmt::format("  claim            {}{}\n", claim.headline,
                              claim.mu ? fmt::format(" = ({:.4g}, {:g})-DP", claim.epsilon, claim.delta) : "");
-    std::cout << fmt::format("  lower bound      ε ≥ {:.4g} at δ = {:g}{}, at {:g}% confidence over {} events "
-                             "(Clopper–Pearson, Bonferroni)\n",
-                             epsilon, claim.delta, claim.mu ? fmt::format(", μ ≥ {:.4g}", mu) : "",
-                             100.0 * options.confidence, statistics.findings.size());
+    std::cout << fmt::format(
+        "  lower bound      ε ≥ {:.4g} at δ = {:g}{}, at {:g}% confidence over {} events "
+        "(Clopper–Pearson, Bonferroni)\n",
+        epsilon, claim.delta, claim.mu ? fmt::format(", μ ≥ {:.4g}", mu) : "", 100.0 * options.confidence,
+        statistics.findings.size());
     std::cout << fmt::format("  best event       {}\n", finding_line(best));
     if (claim.mu && &best_mu != &best) std::cout << fmt::format("  best event for μ {}\n", finding_line(best_mu));
     std::cout << fmt::format("  largest possible ε ≥ {:.4g}{} with this many releases\n", statistics.detectable.epsilon,
                              claim.mu ? fmt::format(", μ ≥ {:.4g}", statistics.detectable.mu) : "");
-    if (!refuted && statistics.detectable.epsilon <= claim.epsilon && (!claim.mu || statistics.detectable.mu <= *claim.mu))
-        std::cout << "  note             this audit could not refute the claim whatever it saw; raise --runs for power\n";
+    if (!refuted && statistics.detectable.epsilon <= claim.epsilon &&
+        (!claim.mu || statistics.detectable.mu <= *claim.mu))
+        std::cout
+            << "  note             this audit could not refute the claim whatever it saw; raise --runs for power\n";
     std::cout << fmt::format("  experiment seed  {}{}\n", experiment_seed,
                              seeded ? " (from --seed; privacy noise keyed from --seed too)" : "");
     std::cout << fmt::format("verdict: {}\n", refuted ? "claim REFUTED: the empirical lower bound exceeds it (exit 3)"
@@ -212,30 +222,28 @@ int command_audit(const std::vector<std::string>& arguments) {
     JobOptions& job_options = options.job;
     po::options_description described("options");
     add_module_options(described, job_options);
-    described.add_options()
-        ("neighbour", po::value(&options.neighbour)->composing(),
-         "objective.KEY=VALUE turning the data D into its neighbour D' (repeatable; e.g. "
-         "objective.neighbour_record=0)")
-        ("sensitivity", po::value(&options.sensitivity)->default_value(1.0),
-         "mechanism audit: |x' - x|; selection audit: the quality sensitivity (each |q'_i - q_i| at most this)")
-        ("scores", po::value(&options.scores), "selection audit: the scores on D, comma-separated (e.g. 0,1,2)")
-        ("neighbour-scores", po::value(&options.neighbour_scores),
-         "selection audit: the scores on D', as many, each within --sensitivity of D's (e.g. 1,0,2)")
-        ("value", po::value(&options.value)->default_value(0.0), "mechanism audit: x")
-        ("rows", po::value(&options.rows)->default_value(200), "row-release audit: rows of the dataset D")
-        ("columns", po::value(&options.columns)->default_value(2), "row-release audit: columns of D")
-        ("norm-bound", po::value(&options.norm_bound)->default_value(25.0),
-         "row-release audit: D's rows are drawn uniformly from the L2 ball of this radius")
-        ("runs", po::value(&options.runs_text),
-         fmt::format("releases per world (default {} for a mechanism or selection, {} for a row release, {} for "
-                     "an algorithm)",
-                     kMechanismRuns, kRowReleaseRuns, kAlgorithmRuns).c_str())
-        ("delta", po::value(&options.delta)->default_value(1e-5, "1e-5"),
-         "the delta at which a mu-GDP claim is compared as (epsilon, delta)")
-        ("confidence", po::value(&options.confidence)->default_value(0.95, "0.95"),
-         "confidence of the lower bound")
-        ("seed", po::value(&job_options.seed_text),
-         "reproducible audit: experiment seed and each world's noise key derived from it");
+    described.add_options()("neighbour", po::value(&options.neighbour)->composing(),
+                            "objective.KEY=VALUE turning the data D into its neighbour D' (repeatable; e.g. "
+                            "objective.neighbour_record=0)")(
+        "sensitivity", po::value(&options.sensitivity)->default_value(1.0),
+        "mechanism audit: |x' - x|; selection audit: the quality sensitivity (each |q'_i - q_i| at most this)")(
+        "scores", po::value(&options.scores), "selection audit: the scores on D, comma-separated (e.g. 0,1,2)")(
+        "neighbour-scores", po::value(&options.neighbour_scores),
+        "selection audit: the scores on D', as many, each within --sensitivity of D's (e.g. 1,0,2)")(
+        "value", po::value(&options.value)->default_value(0.0), "mechanism audit: x")(
+        "rows", po::value(&options.rows)->default_value(200), "row-release audit: rows of the dataset D")(
+        "columns", po::value(&options.columns)->default_value(2), "row-release audit: columns of D")(
+        "norm-bound", po::value(&options.norm_bound)->default_value(25.0),
+        "row-release audit: D's rows are drawn uniformly from the L2 ball of this radius")(
+        "runs", po::value(&options.runs_text),
+        fmt::format("releases per world (default {} for a mechanism or selection, {} for a row release, {} for "
+                    "an algorithm)",
+                    kMechanismRuns, kRowReleaseRuns, kAlgorithmRuns)
+            .c_str())("delta", po::value(&options.delta)->default_value(1e-5, "1e-5"),
+                      "the delta at which a mu-GDP claim is compared as (epsilon, delta)")(
+        "confidence", po::value(&options.confidence)->default_value(0.95, "0.95"), "confidence of the lower bound")(
+        "seed", po::value(&job_options.seed_text),
+        "reproducible audit: experiment seed and each world's noise key derived from it");
     described.add(common_options(common));
     const po::variables_map given = parse_command(take_role_options(arguments, described, job_options), described);
     if (common.help) {
@@ -272,8 +280,9 @@ int command_audit(const std::vector<std::string>& arguments) {
     const std::string release_name = release_option == job_options.role_modules.end() ? "" : release_option->second;
     const int single_releases = !mechanism_name.empty() + !selection_name.empty() + !release_name.empty();
     if (!algorithm_audit && single_releases == 0)
-        throw ValidationError("audit needs --mechanism NAME, --selection NAME with --scores and --neighbour-scores, "
-                              "--release NAME, or --algorithm NAME with --objective NAME and --neighbour");
+        throw ValidationError(
+            "audit needs --mechanism NAME, --selection NAME with --scores and --neighbour-scores, "
+            "--release NAME, or --algorithm NAME with --objective NAME and --neighbour");
     if (!algorithm_audit && single_releases > 1)
         throw ValidationError("--mechanism, --selection and --release: audit one release at a time");
     const bool selection_audit = !algorithm_audit && !selection_name.empty();
@@ -283,17 +292,17 @@ int command_audit(const std::vector<std::string>& arguments) {
             throw ValidationError(fmt::format("--{} applies to row-release audits (--release NAME)", option));
     for (const char* option : {"scores", "neighbour-scores"})
         if (given.count(option) && !selection_audit)
-            throw ValidationError(fmt::format("--{} applies to selection audits (--selection NAME without --algorithm)",
-                                              option));
+            throw ValidationError(
+                fmt::format("--{} applies to selection audits (--selection NAME without --algorithm)", option));
     if (!(options.confidence > 0.0 && options.confidence < 1.0))
         throw ValidationError(fmt::format("--confidence {} must lie in (0, 1)", options.confidence));
     if (!(options.delta > 0.0 && options.delta < 1.0))
-        throw ValidationError(fmt::format("--delta {} must lie in (0, 1): the δ at which a μ-GDP claim is compared",
-                                          options.delta));
-    const std::size_t runs = given.count("runs")   ? parse_runs(options.runs_text)
-                             : algorithm_audit     ? kAlgorithmRuns
-                             : row_release_audit   ? kRowReleaseRuns
-                                                   : kMechanismRuns;
+        throw ValidationError(
+            fmt::format("--delta {} must lie in (0, 1): the δ at which a μ-GDP claim is compared", options.delta));
+    const std::size_t runs = given.count("runs") ? parse_runs(options.runs_text)
+                             : algorithm_audit   ? kAlgorithmRuns
+                             : row_release_audit ? kRowReleaseRuns
+                                                 : kMechanismRuns;
     const std::optional<std::uint64_t> seed_given = given_seed(job_options);
     const bool seeded = seed_given.has_value();
     const std::uint64_t seed = seed_given.value_or(0);
@@ -322,15 +331,17 @@ int command_audit(const std::vector<std::string>& arguments) {
         if (given.count("neighbour"))
             throw ValidationError(fmt::format("--neighbour applies to algorithm audits; a {} audit compares {}", kind,
                                               kind == "mechanism" ? "x = --value and x' = --value + --sensitivity"
-                                              : kind == "release" ? "a dataset and it with one row moved by --sensitivity"
-                                                                  : "--scores and --neighbour-scores"));
+                                              : kind == "release"
+                                                  ? "a dataset and it with one row moved by --sensitivity"
+                                                  : "--scores and --neighbour-scores"));
         for (const auto& [role, module] : job_options.role_modules)
             if (role != kind)
-                throw ValidationError(fmt::format("--{} {} names a module for an algorithm's role; a {} audit takes "
-                                                  "only --{} and {}.KEY=VALUE settings",
-                                                  role, module, kind, kind, kind));
-        const bool other_settings = std::any_of(job.roles.begin(), job.roles.end(),
-                                                [&](const auto& entry) { return entry.first != kind; });
+                throw ValidationError(
+                    fmt::format("--{} {} names a module for an algorithm's role; a {} audit takes "
+                                "only --{} and {}.KEY=VALUE settings",
+                                role, module, kind, kind, kind));
+        const bool other_settings =
+            std::any_of(job.roles.begin(), job.roles.end(), [&](const auto& entry) { return entry.first != kind; });
         if (!job.algorithm.parameters.empty() || !job.objective.parameters.empty() || other_settings)
             throw ValidationError(fmt::format("a {} audit takes only {}.KEY=VALUE settings", kind, kind));
         if (!std::isfinite(options.sensitivity) || options.sensitivity <= 0.0)
@@ -364,8 +375,9 @@ int command_audit(const std::vector<std::string>& arguments) {
             if (claimed.notion == PrivacyNotion::NotPrivate) {
                 const std::string disowned = release.guarantee().mechanism;
                 claimed = probe->spent();
-                claimed.mechanism = fmt::format("the claim its ledger event states ({}); the module's own guarantee: {}",
-                                                claimed.headline(), disowned);
+                claimed.mechanism =
+                    fmt::format("the claim its ledger event states ({}); the module's own guarantee: {}",
+                                claimed.headline(), disowned);
             }
             set_claim(claimed, who);
             const auto ledger_first = ledger(noise_first);
@@ -377,13 +389,15 @@ int command_audit(const std::vector<std::string>& arguments) {
     if (selection_audit) {
         const std::map<std::string, std::string> parameters = single_module_settings("selection");
         if (!given["value"].defaulted())
-            throw ValidationError("--value applies to mechanism audits; a selection audit takes --scores and "
-                                  "--neighbour-scores");
+            throw ValidationError(
+                "--value applies to mechanism audits; a selection audit takes --scores and "
+                "--neighbour-scores");
         for (const char* option : {"scores", "neighbour-scores"})
             if (!given.count(option))
-                throw ValidationError(fmt::format("a selection audit needs --{} (e.g. --scores 0,1,2 "
-                                                  "--neighbour-scores 1,0,2)",
-                                                  option));
+                throw ValidationError(
+                    fmt::format("a selection audit needs --{} (e.g. --scores 0,1,2 "
+                                "--neighbour-scores 1,0,2)",
+                                option));
         const audit::ScoreWorlds worlds =
             audit::score_worlds(options.scores, options.neighbour_scores, options.sensitivity);
         auto selection = registry.create_as<Selection>(selection_name, parameters);
@@ -397,7 +411,9 @@ int command_audit(const std::vector<std::string>& arguments) {
         const auto listed = [](const arma::vec& v) {
             return fmt::format("{}", fmt::join(std::vector<double>(v.begin(), v.end()), ","));
         };
-        subject.description = {{"kind", "selection"}, {"name", selection_name}, {"parameters", settings_json},
+        subject.description = {{"kind", "selection"},
+                               {"name", selection_name},
+                               {"parameters", settings_json},
                                {"scores", std::vector<double>(worlds.first.begin(), worlds.first.end())},
                                {"neighbour_scores", std::vector<double>(worlds.second.begin(), worlds.second.end())},
                                {"sensitivity", options.sensitivity}};
@@ -406,14 +422,17 @@ int command_audit(const std::vector<std::string>& arguments) {
     } else if (row_release_audit) {
         const std::map<std::string, std::string> parameters = single_module_settings("release");
         if (!given["value"].defaulted())
-            throw ValidationError("--value applies to mechanism audits; a row-release audit moves one row by "
-                                  "--sensitivity");
-        if (options.rows < 2 || options.columns < 1 || !(options.norm_bound > 0.0) || !std::isfinite(options.norm_bound))
-            throw ValidationError(fmt::format("--rows {} --columns {} --norm-bound {}: expected at least 2 rows, 1 "
-                                              "column and a finite bound > 0",
-                                              options.rows, options.columns, options.norm_bound));
-        const audit::RowWorlds worlds = audit::row_worlds(options.rows, options.columns, options.norm_bound,
-                                                          options.sensitivity, experiment_seed);
+            throw ValidationError(
+                "--value applies to mechanism audits; a row-release audit moves one row by "
+                "--sensitivity");
+        if (options.rows < 2 || options.columns < 1 || !(options.norm_bound > 0.0) ||
+            !std::isfinite(options.norm_bound))
+            throw ValidationError(
+                fmt::format("--rows {} --columns {} --norm-bound {}: expected at least 2 rows, 1 "
+                            "column and a finite bound > 0",
+                            options.rows, options.columns, options.norm_bound));
+        const audit::RowWorlds worlds =
+            audit::row_worlds(options.rows, options.columns, options.norm_bound, options.sensitivity, experiment_seed);
         auto release = registry.create_as<RowRelease>(release_name, parameters);
         const std::string who = fmt::format("row release '{}'", release_name);
         audit_release(*release, who, kRowNeighbouring, kRowUnit, "one release of the rows",
@@ -422,13 +441,17 @@ int command_audit(const std::vector<std::string>& arguments) {
                       });
         json settings_json = json::object();
         for (const auto& [key, value] : parameters) settings_json[key] = value;
-        subject.description = {{"kind", "row-release"}, {"name", release_name}, {"parameters", settings_json},
-                               {"rows", options.rows}, {"columns", options.columns},
-                               {"norm_bound", options.norm_bound}, {"sensitivity", options.sensitivity}};
-        subject.line = fmt::format("{} ({}), D: {} rows uniform in the {}-dimensional ball of radius {:g}, D′: row 0 "
-                                   "moved by {:g}",
-                                   who, subject.claim_source, options.rows, options.columns, options.norm_bound,
-                                   options.sensitivity);
+        subject.description = {{"kind", "row-release"},
+                               {"name", release_name},
+                               {"parameters", settings_json},
+                               {"rows", options.rows},
+                               {"columns", options.columns},
+                               {"norm_bound", options.norm_bound},
+                               {"sensitivity", options.sensitivity}};
+        subject.line = fmt::format(
+            "{} ({}), D: {} rows uniform in the {}-dimensional ball of radius {:g}, D′: row 0 "
+            "moved by {:g}",
+            who, subject.claim_source, options.rows, options.columns, options.norm_bound, options.sensitivity);
     } else if (!algorithm_audit) {
         const std::map<std::string, std::string> parameters = single_module_settings("mechanism");
         if (!std::isfinite(options.value) || !std::isfinite(options.value + options.sensitivity))
@@ -442,24 +465,30 @@ int command_audit(const std::vector<std::string>& arguments) {
                       });
         json settings_json = json::object();
         for (const auto& [key, value] : parameters) settings_json[key] = value;
-        subject.description = {{"kind", "mechanism"}, {"name", mechanism_name}, {"parameters", settings_json},
-                               {"x", options.value}, {"x_prime", options.value + options.sensitivity},
+        subject.description = {{"kind", "mechanism"},
+                               {"name", mechanism_name},
+                               {"parameters", settings_json},
+                               {"x", options.value},
+                               {"x_prime", options.value + options.sensitivity},
                                {"sensitivity", options.sensitivity}};
-        subject.line = fmt::format("{} ({}), D: x = {:g}, D′: x′ = {:g} (sensitivity {:g})", who,
-                                   subject.claim_source, options.value, options.value + options.sensitivity,
-                                   options.sensitivity);
+        subject.line = fmt::format("{} ({}), D: x = {:g}, D′: x′ = {:g} (sensitivity {:g})", who, subject.claim_source,
+                                   options.value, options.value + options.sensitivity, options.sensitivity);
     } else {
         if (job_options.algorithm.empty() || job_options.objective.empty())
-            throw ValidationError(fmt::format("an algorithm audit needs both --algorithm and --objective (missing: --{})",
-                                              job_options.algorithm.empty() ? "algorithm" : "objective"));
+            throw ValidationError(
+                fmt::format("an algorithm audit needs both --algorithm and --objective (missing: --{})",
+                            job_options.algorithm.empty() ? "algorithm" : "objective"));
         if (options.neighbour.empty())
-            throw ValidationError("an algorithm audit needs --neighbour objective.KEY=VALUE to define the neighbouring "
-                                  "dataset D' (e.g. --neighbour objective.neighbour_record=0); see 'dpbo info "
-                                  "OBJECTIVE'");
+            throw ValidationError(
+                "an algorithm audit needs --neighbour objective.KEY=VALUE to define the neighbouring "
+                "dataset D' (e.g. --neighbour objective.neighbour_record=0); see 'dpbo info "
+                "OBJECTIVE'");
         for (const char* option : {"sensitivity", "value"})
             if (!given[option].defaulted())
-                throw ValidationError(fmt::format("--{} applies to mechanism audits; an algorithm audit's neighbour "
-                                                  "is set with --neighbour", option));
+                throw ValidationError(
+                    fmt::format("--{} applies to mechanism audits; an algorithm audit's neighbour "
+                                "is set with --neighbour",
+                                option));
         job.algorithm.name = job_options.algorithm;
         job.objective.name = job_options.objective;
         name_roles(job, job_options);
@@ -469,9 +498,10 @@ int command_audit(const std::vector<std::string>& arguments) {
         if (first.modules().objective_parameters().values() == second.modules().objective_parameters().values()) {
             std::string given_text;
             for (const auto& n : options.neighbour) given_text += (given_text.empty() ? "" : ", ") + n;
-            throw ValidationError(fmt::format("--neighbour {} does not change objective '{}''s parameters (they are "
-                                              "already so in D): D and D′ would be the same dataset",
-                                              given_text, job.objective.name));
+            throw ValidationError(
+                fmt::format("--neighbour {} does not change objective '{}''s parameters (they are "
+                            "already so in D): D and D′ would be the same dataset",
+                            given_text, job.objective.name));
         }
         // The claim is checked, and the audit's power with it, before the many runs.
         PrivacyNoiseSource probe = PrivacyNoiseSource::from_seed(experiment_seed);
@@ -480,18 +510,22 @@ int command_audit(const std::vector<std::string>& arguments) {
         PrivacyStatement statement;
         samples = audit::sample_algorithm(first, second, runs, experiment_seed, noise_first, noise_second, statement);
         if (statement.headline() != subject.claim.headline)
-            throw RunError(fmt::format("{} stated '{}' in its first run but '{}' in the audit's runs: a claim that "
-                                       "changes between runs cannot be audited",
-                                       who, subject.claim.headline, statement.headline()));
+            throw RunError(
+                fmt::format("{} stated '{}' in its first run but '{}' in the audit's runs: a claim that "
+                            "changes between runs cannot be audited",
+                            who, subject.claim.headline, statement.headline()));
         json neighbour = json::object();
         for (const auto& n : options.neighbour) neighbour[n.substr(0, n.find('='))] = n.substr(n.find('=') + 1);
-        subject.description = {{"kind", "algorithm"}, {"algorithm", job.algorithm.name},
-                               {"objective", job.objective.name}, {"neighbour", neighbour}};
+        subject.description = {{"kind", "algorithm"},
+                               {"algorithm", job.algorithm.name},
+                               {"objective", job.objective.name},
+                               {"neighbour", neighbour}};
         std::string neighbour_text;
         for (const auto& n : options.neighbour) neighbour_text += " " + n;
-        subject.line = fmt::format("{} on objective '{}', D: the data as configured, D′: with{} (one record "
-                                   "replaced, as the claim's neighbouring relation assumes)",
-                                   who, job.objective.name, neighbour_text);
+        subject.line = fmt::format(
+            "{} on objective '{}', D: the data as configured, D′: with{} (one record "
+            "replaced, as the claim's neighbouring relation assumes)",
+            who, job.objective.name, neighbour_text);
     }
     const audit::AuditStatistics statistics =
         audit::audit_statistics(samples.first, samples.second, samples.coordinates, settings);

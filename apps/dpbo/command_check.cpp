@@ -33,8 +33,8 @@ json report_json(const ConformanceReport& report) {
     json checks = json::array();
     for (const auto& check : report.checks)
         checks.push_back({{"check", check.name}, {"passed", check.passed}, {"detail", check.detail}});
-    return {{"kind", to_string(report.kind)}, {"module", report.module}, {"passed", report.passed()},
-            {"checks", checks}};
+    return {
+        {"kind", to_string(report.kind)}, {"module", report.module}, {"passed", report.passed()}, {"checks", checks}};
 }
 
 ConformanceReport report_from_json(const json& j) {
@@ -42,8 +42,8 @@ ConformanceReport report_from_json(const json& j) {
     report.kind = *module_kind_from_string(j.at("kind").get<std::string>());
     report.module = j.at("module").get<std::string>();
     for (const auto& c : j.at("checks"))
-        report.checks.push_back({c.at("check").get<std::string>(), c.at("passed").get<bool>(),
-                                 c.at("detail").get<std::string>()});
+        report.checks.push_back(
+            {c.at("check").get<std::string>(), c.at("passed").get<bool>(), c.at("detail").get<std::string>()});
     return report;
 }
 
@@ -59,7 +59,8 @@ ConformanceReport check_in_child(PluginRegistry& registry, ModuleKind kind, cons
     // (naming the check it was in) becomes the failed check's detail.
     char stderr_path[] = "/tmp/dpbo-check-XXXXXX";
     const int stderr_fd = ::mkstemp(stderr_path);
-    if (stderr_fd < 0) throw RunError(fmt::format("dpbo check: cannot make a temporary file: {}", std::strerror(errno)));
+    if (stderr_fd < 0)
+        throw RunError(fmt::format("dpbo check: cannot make a temporary file: {}", std::strerror(errno)));
     const pid_t child = ::fork();
     if (child < 0) {
         ::close(stderr_fd);
@@ -88,7 +89,8 @@ ConformanceReport check_in_child(PluginRegistry& registry, ModuleKind kind, cons
     const auto deadline = std::chrono::steady_clock::now() + limit;
     bool timed_out = false;
     for (;;) {
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        const auto left =
+            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
         if (left.count() <= 0) {
             timed_out = true;
             break;
@@ -108,7 +110,8 @@ ConformanceReport check_in_child(PluginRegistry& registry, ModuleKind kind, cons
     }
     std::string printed;
     if (::lseek(stderr_fd, 0, SEEK_SET) == 0) {
-        for (ssize_t n; (n = ::read(stderr_fd, buffer, sizeof buffer)) > 0;) printed.append(buffer, static_cast<std::size_t>(n));
+        for (ssize_t n; (n = ::read(stderr_fd, buffer, sizeof buffer)) > 0;)
+            printed.append(buffer, static_cast<std::size_t>(n));
     }
     ::close(stderr_fd);
     ::unlink(stderr_path);
@@ -116,8 +119,8 @@ ConformanceReport check_in_child(PluginRegistry& registry, ModuleKind kind, cons
     if (const auto last = printed.rfind('\n'); last != std::string::npos) printed = printed.substr(last + 1);
     ConformanceReport report{kind, name, {}};
     if (timed_out) {
-        report.checks.push_back({"finishes its checks in time", false,
-                                 fmt::format("still running after {} s; killed", limit.count())});
+        report.checks.push_back(
+            {"finishes its checks in time", false, fmt::format("still running after {} s; killed", limit.count())});
         return report;
     }
     if (WIFSIGNALED(status)) {
@@ -128,11 +131,11 @@ ConformanceReport check_in_child(PluginRegistry& registry, ModuleKind kind, cons
     }
     const json parsed = json::parse(text, nullptr, false);
     if (parsed.is_discarded() || !parsed.is_object() || parsed.contains("error")) {
-        report.checks.push_back({"survives its checks", false,
-                                 WIFEXITED(status) && WEXITSTATUS(status) != 0
-                                     ? fmt::format("the module's code ended the process with exit status {}",
-                                                   WEXITSTATUS(status))
-                                     : "the checker failed to report"});
+        report.checks.push_back(
+            {"survives its checks", false,
+             WIFEXITED(status) && WEXITSTATUS(status) != 0
+                 ? fmt::format("the module's code ended the process with exit status {}", WEXITSTATUS(status))
+                 : "the checker failed to report"});
         return report;
     }
     return report_from_json(parsed);
@@ -153,12 +156,11 @@ int command_check(const std::vector<std::string>& arguments) {
     std::vector<std::string> files, settings;
     double timeout = 300;
     po::options_description options("options");
-    options.add_options()
-        ("file", po::value(&files)->composing(), "a plugin file to check (positional, repeatable)")
-        ("set", po::value(&settings)->composing(),
-         "KEY=VALUE: a parameter for every module checked; MODULE.KEY=VALUE: for the module of that name only "
-         "(e.g. --set gaussian.mu=1, --set table.file=data.csv)")
-        ("timeout", po::value(&timeout), "seconds one module's checks may take before it is killed (default 300)");
+    options.add_options()("file", po::value(&files)->composing(), "a plugin file to check (positional, repeatable)")(
+        "set", po::value(&settings)->composing(),
+        "KEY=VALUE: a parameter for every module checked; MODULE.KEY=VALUE: for the module of that name only "
+        "(e.g. --set gaussian.mu=1, --set table.file=data.csv)")(
+        "timeout", po::value(&timeout), "seconds one module's checks may take before it is killed (default 300)");
     options.add(common_options(common));
     po::positional_options_description positional;
     positional.add("file", -1);
@@ -219,8 +221,10 @@ int command_check(const std::vector<std::string>& arguments) {
             if (refused.path != path) continue;
             any = true;
             ++failed, ++checks;
-            if (common.json) all.push_back({{"file", path.string()}, {"refused", refused.reason}});
-            else std::cout << fmt::format("  FAIL loads as a dpbo plugin: {}\n", refused.reason);
+            if (common.json)
+                all.push_back({{"file", path.string()}, {"refused", refused.reason}});
+            else
+                std::cout << fmt::format("  FAIL loads as a dpbo plugin: {}\n", refused.reason);
         }
         for (const LoadedPlugin& plugin : registry.plugins()) {
             if (plugin.path != path) continue;
@@ -240,8 +244,10 @@ int command_check(const std::vector<std::string>& arguments) {
         }
         if (!any && !common.json) std::cout << "  no module (the file holds none this dpbo can read)\n";
     }
-    if (common.json) print_json(all);
-    else std::cout << fmt::format("{} passed, {} failed\n", checks - failed, failed);
+    if (common.json)
+        print_json(all);
+    else
+        std::cout << fmt::format("{} passed, {} failed\n", checks - failed, failed);
     return failed == 0 ? kSuccess : kRunFailure;
 }
 

@@ -33,9 +33,10 @@ std::shared_ptr<Objective> curator_data(PluginRegistry& registry, const JobOptio
     if (options.objective.empty()) throw ValidationError("dpbo curator needs --objective NAME: the curator's rows");
     auto data = registry.create_as<Objective>(options.objective, job.objective.parameters);
     if (!data->space().is_finite())
-        throw ValidationError(fmt::format("objective '{}' searches a box; the curator holds a finite set of rows "
-                                          "(e.g. table, loan-roi, property-price, or a grid objective)",
-                                          options.objective));
+        throw ValidationError(
+            fmt::format("objective '{}' searches a box; the curator holds a finite set of rows "
+                        "(e.g. table, loan-roi, property-price, or a grid objective)",
+                        options.objective));
     if (data->output_count() != 1)
         throw ValidationError(fmt::format("objective '{}' has {} outputs; the curator answers one response per row",
                                           options.objective, data->output_count()));
@@ -57,8 +58,7 @@ void refuse_roles_except(const JobOptions& options, const JobSpec& job, const st
         if (role != allowed)
             throw ValidationError(fmt::format("--set {}.…: dpbo curator takes settings for objective{}", role,
                                               allowed.empty() ? "" : " and " + allowed));
-    if (!job.algorithm.parameters.empty())
-        throw ValidationError("--set algorithm.…: dpbo curator runs no algorithm");
+    if (!job.algorithm.parameters.empty()) throw ValidationError("--set algorithm.…: dpbo curator runs no algorithm");
 }
 
 int curator_release(const std::vector<std::string>& arguments) {
@@ -67,20 +67,21 @@ int curator_release(const std::vector<std::string>& arguments) {
     double norm_bound = 25.0;
     po::options_description described("options");
     add_module_options(described, options);
-    described.add_options()
-        ("norm-bound", po::value(&norm_bound)->default_value(25.0),
-         "rows are scaled from their declared column bounds to L2 norm at most this (the paper: 25)")
-        ("seed", po::value(&options.seed_text), "reproducible release; its noise is then not secure")
-        ("out", po::value(&options.out), "folder for the release (required)");
+    described.add_options()(
+        "norm-bound", po::value(&norm_bound)->default_value(25.0),
+        "rows are scaled from their declared column bounds to L2 norm at most this (the paper: 25)")(
+        "seed", po::value(&options.seed_text), "reproducible release; its noise is then not secure")(
+        "out", po::value(&options.out), "folder for the release (required)");
     described.add(common_options(common));
     const po::variables_map given = parse_command(take_role_options(arguments, described, options), described);
     if (common.help) {
-        print_help("dpbo curator release --objective O [--set objective.K=V] [--release R] [--set release.K=V] "
-                   "[--norm-bound B] [--seed S] --out DIR",
-                   described,
-                   "Releases the rows of the curator's data privately for a PO-GP-UCB modeler: writes "
-                   "released_rows.csv (for the modeler), release.json (its privacy statement) and curator_only.json "
-                   "(figures about the data, never to be sent) into --out.");
+        print_help(
+            "dpbo curator release --objective O [--set objective.K=V] [--release R] [--set release.K=V] "
+            "[--norm-bound B] [--seed S] --out DIR",
+            described,
+            "Releases the rows of the curator's data privately for a PO-GP-UCB modeler: writes "
+            "released_rows.csv (for the modeler), release.json (its privacy statement) and curator_only.json "
+            "(figures about the data, never to be sent) into --out.");
         return kSuccess;
     }
     const JobSpec job = job_settings(options, given);
@@ -95,8 +96,9 @@ int curator_release(const std::vector<std::string>& arguments) {
     const std::string release_name =
         options.role_modules.count("release") ? options.role_modules.at("release") : "noisy-projection";
     const auto role_settings = job.roles.find("release");
-    auto release = registry.create_as<RowRelease>(
-        release_name, role_settings == job.roles.end() ? std::map<std::string, std::string>{} : role_settings->second.parameters);
+    auto release = registry.create_as<RowRelease>(release_name, role_settings == job.roles.end()
+                                                                    ? std::map<std::string, std::string>{}
+                                                                    : role_settings->second.parameters);
 
     const std::optional<std::uint64_t> seed = given_seed(options);
     PrivacyNoiseSource noise = seed ? PrivacyNoiseSource::from_seed(*seed) : PrivacyNoiseSource::from_os();
@@ -110,19 +112,18 @@ int curator_release(const std::vector<std::string>& arguments) {
                                               released.rows.n_rows, released.rows.n_cols)};
     described_release.assumptions.push_back(released.scaling);
     if (seed)
-        described_release.assumptions.push_back(
-            fmt::format("the noise is keyed from --seed {}: reproducible, and no protection once the seed is known",
-                        *seed));
+        described_release.assumptions.push_back(fmt::format(
+            "the noise is keyed from --seed {}: reproducible, and no protection once the seed is known", *seed));
     const PrivacyStatement statement = ledger.statement_for(described_release);
 
     const std::filesystem::path out(options.out);
     std::filesystem::create_directories(out);
     const std::string csv = released_rows_csv(released.rows);
     json release_json;
-    release_json["release"] = {{"name", release_name},
-                               {"parameters", role_settings == job.roles.end() ? json::object()
-                                                                               : json(role_settings->second.parameters)},
-                               {"norm_bound", norm_bound}};
+    release_json["release"] = {
+        {"name", release_name},
+        {"parameters", role_settings == job.roles.end() ? json::object() : json(role_settings->second.parameters)},
+        {"norm_bound", norm_bound}};
     release_json["objective"] = {{"name", options.objective}, {"description", data_description(*data)}};
     release_json["rows"] = released.rows.n_rows;
     release_json["columns"] = released.rows.n_cols;
@@ -138,13 +139,15 @@ int curator_release(const std::vector<std::string>& arguments) {
         print_json(release_json);
     } else {
         std::cout << fmt::format("dpbo curator release: {} rows of objective '{}' released by '{}' into {}\n",
-                                 released.rows.n_rows, options.objective, release_name, (out / "released_rows.csv").string());
+                                 released.rows.n_rows, options.objective, release_name,
+                                 (out / "released_rows.csv").string());
         std::cout << statement.describe() << "\n";
         if (seed)
-            std::cout << fmt::format("warning: the noise is keyed from --seed {}: reproducible, for experiments; it "
-                                     "protects nothing once the seed is known, so do not send this release for real "
-                                     "data\n",
-                                     *seed);
+            std::cout << fmt::format(
+                "warning: the noise is keyed from --seed {}: reproducible, for experiments; it "
+                "protects nothing once the seed is known, so do not send this release for real "
+                "data\n",
+                *seed);
     }
     return kSuccess;
 }
@@ -154,7 +157,8 @@ int curator_release(const std::vector<std::string>& arguments) {
 std::string answer_line(const std::string& line, Objective& data, ExperimentRng& rng) {
     const auto request = json::parse(line, nullptr, false);
     const auto refuse = [&](const std::string& why) {
-        return json{{"error", fmt::format("request '{}': {}", line.size() > 200 ? line.substr(0, 200) + "…" : line, why)}}
+        return json{
+            {"error", fmt::format("request '{}': {}", line.size() > 200 ? line.substr(0, 200) + "…" : line, why)}}
             .dump();
     };
     if (request.is_discarded() || !request.is_object() || !request.contains("rows") || !request["rows"].is_array())
@@ -183,9 +187,8 @@ int curator_answer(const std::vector<std::string>& arguments) {
     std::string rows_text;
     po::options_description described("options");
     add_module_options(described, options);
-    described.add_options()
-        ("rows", po::value(&rows_text), "answer these 0-based row indices once and exit")
-        ("seed", po::value(&options.seed_text), "seed of the objective's observation noise (default: from the OS)");
+    described.add_options()("rows", po::value(&rows_text), "answer these 0-based row indices once and exit")(
+        "seed", po::value(&options.seed_text), "seed of the objective's observation noise (default: from the OS)");
     described.add(common_options(common));
     const po::variables_map given = parse_command(take_role_options(arguments, described, options), described);
     if (common.help) {
@@ -215,7 +218,8 @@ int curator_answer(const std::vector<std::string>& arguments) {
         }
         const std::string answer = answer_line(request.dump(), *data, rng);
         if (json::parse(answer).contains("error"))
-            throw ValidationError(fmt::format("--rows {}: {}", rows_text, json::parse(answer)["error"].get<std::string>()));
+            throw ValidationError(
+                fmt::format("--rows {}: {}", rows_text, json::parse(answer)["error"].get<std::string>()));
         std::cout << answer << "\n";
         return kSuccess;
     }

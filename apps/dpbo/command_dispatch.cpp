@@ -43,15 +43,17 @@ std::string top_usage() {
 
 // `path`: the group's command path, e.g. "dpbo study".
 std::string group_usage(const std::string& path, const Command& group) {
-    return fmt::format("usage: {} <subcommand> [options]\n\n{}\n\nsubcommands:\n{}\n'{} <subcommand> --help' describes a "
-                       "subcommand's options.\n",
-                       path, group.summary, listing(group.subcommands()), path);
+    return fmt::format(
+        "usage: {} <subcommand> [options]\n\n{}\n\nsubcommands:\n{}\n'{} <subcommand> --help' describes a "
+        "subcommand's options.\n",
+        path, group.summary, listing(group.subcommands()), path);
 }
 
 // Every command path under `table`, one a line: groups, then each of their subcommands.
 void list_paths(const std::string& prefix, std::span<const Command> table) {
     for (const Command& command : table) {
-        const std::string path = prefix.empty() ? std::string(command.name) : fmt::format("{} {}", prefix, command.name);
+        const std::string path =
+            prefix.empty() ? std::string(command.name) : fmt::format("{} {}", prefix, command.name);
         std::cout << path << "\n";
         if (command.subcommands != nullptr) list_paths(path, command.subcommands());
     }
@@ -64,8 +66,8 @@ void list_paths(const std::string& prefix, std::span<const Command> table) {
     if (path == "dpbo")
         throw ValidationError(
             fmt::format("unknown command '{}'{}; commands: {}", word, suggestion, fmt::join(known, ", ")));
-    throw ValidationError(fmt::format("{}: unknown subcommand '{}'{}; subcommands: {}", path.substr(5), word, suggestion,
-                                      fmt::join(known, ", ")));
+    throw ValidationError(fmt::format("{}: unknown subcommand '{}'{}; subcommands: {}", path.substr(5), word,
+                                      suggestion, fmt::join(known, ", ")));
 }
 
 }  // namespace
@@ -103,7 +105,8 @@ int dispatch(std::vector<std::string> words, std::string& path) {
         if (command == nullptr) refuse_unknown(words[at], path, table);
         path += " " + words[at];
         if (command->run != nullptr)
-            return command->run(std::vector<std::string>(words.begin() + static_cast<std::ptrdiff_t>(at) + 1, words.end()));
+            return command->run(
+                std::vector<std::string>(words.begin() + static_cast<std::ptrdiff_t>(at) + 1, words.end()));
         group = command;
         table = command->subcommands();
     }

@@ -81,25 +81,35 @@ int command_info(const std::vector<std::string>& arguments) {
     std::string unlisted;
     const auto roles = algorithm_roles(registry, plugin, unlisted);
     std::string constants_unlisted;
-    const auto constants = list_constants ? objective_constants(registry, plugin, constants_unlisted)
-                                          : std::vector<DeclaredConstant>{};
+    const auto constants =
+        list_constants ? objective_constants(registry, plugin, constants_unlisted) : std::vector<DeclaredConstant>{};
     if (list_constants && m.kind != ModuleKind::Objective)
-        throw ValidationError(fmt::format("--constants applies to objectives; '{}' is a {}", m.name, to_string(m.kind)));
+        throw ValidationError(
+            fmt::format("--constants applies to objectives; '{}' is a {}", m.name, to_string(m.kind)));
 
     if (common.json) {
         json parameters = json::array();
         for (const auto& spec : m.schema.specs()) parameters.push_back(spec_json(spec));
         json roles_json = json::array();
         for (const auto& r : roles)
-            roles_json.push_back({{"name", r.name}, {"kind", to_string(r.kind)}, {"required", r.required},
-                                  {"default", r.default_module}, {"default_parameters", r.default_parameters},
+            roles_json.push_back({{"name", r.name},
+                                  {"kind", to_string(r.kind)},
+                                  {"required", r.required},
+                                  {"default", r.default_module},
+                                  {"default_parameters", r.default_parameters},
                                   {"doc", r.doc}});
         json constants_json = json::array();
         for (const auto& c : constants)
             constants_json.push_back({{"name", c.name}, {"value", c.value}, {"doc", c.doc}});
-        print_json({{"name", m.name}, {"kind", to_string(m.kind)}, {"version", m.version}, {"summary", m.summary},
-                    {"reference", m.reference}, {"file", plugin.path.string()}, {"compiler", plugin.compiler},
-                    {"parameters", parameters}, {"roles", roles_json},
+        print_json({{"name", m.name},
+                    {"kind", to_string(m.kind)},
+                    {"version", m.version},
+                    {"summary", m.summary},
+                    {"reference", m.reference},
+                    {"file", plugin.path.string()},
+                    {"compiler", plugin.compiler},
+                    {"parameters", parameters},
+                    {"roles", roles_json},
                     {"declared_constants", list_constants ? constants_json : json(nullptr)}});
         return kSuccess;
     }
@@ -112,10 +122,9 @@ int command_info(const std::vector<std::string>& arguments) {
             std::string defaults;
             for (const auto& [key, value] : r.default_parameters)
                 defaults += fmt::format("{}{}={}", defaults.empty() ? " with " : ", ", key, value);
-            std::cout << fmt::format("  --{:<14} {} {}{}{}: {}\n", r.name, r.required ? "required" : "optional",
-                                     to_string(r.kind),
-                                     r.default_module.empty() ? "" : fmt::format(", default '{}'", r.default_module),
-                                     defaults, r.doc);
+            std::cout << fmt::format(
+                "  --{:<14} {} {}{}{}: {}\n", r.name, r.required ? "required" : "optional", to_string(r.kind),
+                r.default_module.empty() ? "" : fmt::format(", default '{}'", r.default_module), defaults, r.doc);
         }
     } else if (!unlisted.empty()) {
         std::cout << fmt::format("roles: not listed ({})\n", unlisted);

@@ -10,9 +10,9 @@ namespace dpbo::cli {
 
 namespace {
 
-constexpr ModuleKind kKinds[] = {ModuleKind::Algorithm, ModuleKind::Objective, ModuleKind::Surrogate,
-                                 ModuleKind::Acquisition, ModuleKind::Mechanism, ModuleKind::Selection,
-                                 ModuleKind::RowRelease, ModuleKind::Accountant, ModuleKind::Event};
+constexpr ModuleKind kKinds[] = {ModuleKind::Algorithm,   ModuleKind::Objective,  ModuleKind::Surrogate,
+                                 ModuleKind::Acquisition, ModuleKind::Mechanism,  ModuleKind::Selection,
+                                 ModuleKind::RowRelease,  ModuleKind::Accountant, ModuleKind::Event};
 
 std::optional<ModuleKind> parse_kind(const std::string& text) {
     if (text.empty()) return std::nullopt;
@@ -24,8 +24,7 @@ std::optional<ModuleKind> parse_kind(const std::string& text) {
     for (const auto k : kKinds) names.emplace_back(to_string(k));
     const auto near = closest_match(text, names);
     throw ValidationError(fmt::format("--kind '{}' is not a module kind{}; expected one of: {}", text,
-                                      near ? fmt::format(" (did you mean '{}'?)", *near) : "",
-                                      fmt::join(names, ", ")));
+                                      near ? fmt::format(" (did you mean '{}'?)", *near) : "", fmt::join(names, ", ")));
 }
 
 }  // namespace
@@ -53,14 +52,17 @@ int command_list(const std::vector<std::string>& arguments) {
         json modules = json::array();
         for (const auto& p : registry.plugins()) {
             if (only && p.manifest.kind != *only) continue;
-            modules.push_back({{"kind", to_string(p.manifest.kind)}, {"name", p.manifest.name},
-                               {"version", p.manifest.version}, {"summary", p.manifest.summary},
+            modules.push_back({{"kind", to_string(p.manifest.kind)},
+                               {"name", p.manifest.name},
+                               {"version", p.manifest.version},
+                               {"summary", p.manifest.summary},
                                {"file", p.path.string()}});
         }
         json refused = json::array();
         for (const auto& r : registry.refused()) refused.push_back({{"file", r.path.string()}, {"reason", r.reason}});
         json searched = json::array();
-        for (const auto& d : registry.searched()) searched.push_back({{"directory", d.path.string()}, {"origin", d.origin}});
+        for (const auto& d : registry.searched())
+            searched.push_back({{"directory", d.path.string()}, {"origin", d.origin}});
         out["modules"] = modules;
         out["refused"] = refused;
         out["searched"] = searched;
@@ -75,8 +77,8 @@ int command_list(const std::vector<std::string>& arguments) {
             if (p.manifest.kind == kind) of_kind.push_back(&p);
         std::cout << fmt::format("{}s ({})\n", to_string(kind), of_kind.size());
         for (const auto* p : of_kind)
-            std::cout << fmt::format("  {:<22} {:<8} {}\n  {:<22} {:<8} from {}\n", p->manifest.name, p->manifest.version,
-                                     p->manifest.summary, "", "", p->path.string());
+            std::cout << fmt::format("  {:<22} {:<8} {}\n  {:<22} {:<8} from {}\n", p->manifest.name,
+                                     p->manifest.version, p->manifest.summary, "", "", p->path.string());
     }
     if (!registry.refused().empty()) {
         std::cout << fmt::format("refused files ({})\n", registry.refused().size());

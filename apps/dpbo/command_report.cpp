@@ -32,11 +32,13 @@ std::vector<report::FigureSection> figure_sections(const std::vector<report::Rep
     std::vector<report::FigureSection> sections;
     sections.push_back({"Traces over the run", report::trace_figures(folders), {}});
     report::DeclaredFigures declared = report::declared_figures(folders);
-    sections.push_back({"Comparisons across folders, as the algorithms declare them", std::move(declared.across_folders), {}});
+    sections.push_back(
+        {"Comparisons across folders, as the algorithms declare them", std::move(declared.across_folders), {}});
     for (std::size_t f = 0; f < folders.size(); ++f) {
         const report::ReportFolder& folder = folders[f];
         report::FigureSection own{fmt::format("{}'s own figures: {}", folder.algorithm(), folder.label),
-                                  std::move(declared.per_folder[f]), {}};
+                                  std::move(declared.per_folder[f]),
+                                  {}};
         for (report::Figure& figure : report::path_figures(folder)) own.figures.push_back(std::move(figure));
         sections.push_back(std::move(own));
     }
@@ -47,8 +49,8 @@ std::vector<report::FigureSection> figure_sections(const std::vector<report::Rep
 void check_writable(const fs::path& out) {
     const fs::path parent = out.parent_path().empty() ? fs::path(".") : out.parent_path();
     if (fs::is_directory(out))
-        throw ValidationError(fmt::format("report: --out '{}' is a folder; expected the HTML file to write",
-                                          out.string()));
+        throw ValidationError(
+            fmt::format("report: --out '{}' is a folder; expected the HTML file to write", out.string()));
     if (!fs::is_directory(parent))
         throw ValidationError(fmt::format("report: cannot write --out '{}': its folder '{}' does not exist",
                                           out.string(), parent.string()));

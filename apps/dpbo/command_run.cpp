@@ -62,30 +62,31 @@ RunCommand read_run_command(const std::vector<std::string>& arguments, bool dist
     std::string mpi_timeout_text;
     po::options_description described("options");
     add_module_options(described, options);
-    described.add_options()
-        ("seed", po::value(&options.seed_text),
-         "make the run reproducible; privacy noise is then not secure (default: seeds from the OS CSPRNG)")
-        ("repeat", po::value(&options.repeat_text), "independent repeats (default 1)")
-        ("budget", po::value(&options.budget),
-         "privacy budget the run may spend: mu=M (mu-GDP), epsilon=E,delta=D or epsilon=E; the release that "
-         "would exceed it is refused before its noise is drawn, and what was released until then is written")
-        ("out", po::value(&options.out), "output folder (default: results/ALGORITHM-OBJECTIVE-TIME); "
-                                         "finished repeats found there are kept, not rerun")
-        ("workers", po::value(&workers_text),
-         "threads evaluating each batch (default 1); an objective that is not thread-safe is built once per "
-         "worker. A randomised objective's values then depend on the number of workers")
-        ("mpi-timeout", po::value(&mpi_timeout_text),
-         fmt::format("under mpirun: the longest wait, in seconds, for a worker rank's answer to one batch or for "
-                     "its report at the start (default {:g}); a rank silent for longer stops the run with an error "
-                     "naming it",
-                     mpi::kDefaultTimeoutSeconds)
-             .c_str())
-        ("candidates", po::value(&candidates),
-         "PO-GP-UCB's modeler: the released rows (released_rows.csv of 'dpbo curator release'); with --curator, "
-         "short for --objective curator --set objective.candidates=FILE")
-        ("curator", po::value(&curator_command),
-         "PO-GP-UCB's modeler: the curator program answering row queries (e.g. 'ssh host dpbo curator answer "
-         "--objective loan-roi'), short for --set objective.command=COMMAND");
+    described.add_options()(
+        "seed", po::value(&options.seed_text),
+        "make the run reproducible; privacy noise is then not secure (default: seeds from the OS CSPRNG)")(
+        "repeat", po::value(&options.repeat_text), "independent repeats (default 1)")(
+        "budget", po::value(&options.budget),
+        "privacy budget the run may spend: mu=M (mu-GDP), epsilon=E,delta=D or epsilon=E; the release that "
+        "would exceed it is refused before its noise is drawn, and what was released until then is written")(
+        "out", po::value(&options.out),
+        "output folder (default: results/ALGORITHM-OBJECTIVE-TIME); "
+        "finished repeats found there are kept, not rerun")(
+        "workers", po::value(&workers_text),
+        "threads evaluating each batch (default 1); an objective that is not thread-safe is built once per "
+        "worker. A randomised objective's values then depend on the number of workers")(
+        "mpi-timeout", po::value(&mpi_timeout_text),
+        fmt::format("under mpirun: the longest wait, in seconds, for a worker rank's answer to one batch or for "
+                    "its report at the start (default {:g}); a rank silent for longer stops the run with an error "
+                    "naming it",
+                    mpi::kDefaultTimeoutSeconds)
+            .c_str())(
+        "candidates", po::value(&candidates),
+        "PO-GP-UCB's modeler: the released rows (released_rows.csv of 'dpbo curator release'); with --curator, "
+        "short for --objective curator --set objective.candidates=FILE")(
+        "curator", po::value(&curator_command),
+        "PO-GP-UCB's modeler: the curator program answering row queries (e.g. 'ssh host dpbo curator answer "
+        "--objective loan-roi'), short for --set objective.command=COMMAND");
     described.add(common_options(common));
     const po::variables_map given = parse_command(take_role_options(arguments, described, options), described);
     if (common.help) {
@@ -98,19 +99,22 @@ RunCommand read_run_command(const std::vector<std::string>& arguments, bool dist
     job = job_settings(options, given);
     if (given.count("candidates") || given.count("curator")) {
         if (!given.count("candidates") || !given.count("curator"))
-            throw ValidationError(fmt::format("--{} needs --{}: the modeler searches the released rows and asks the "
-                                              "curator program for their responses",
-                                              given.count("candidates") ? "candidates" : "curator",
-                                              given.count("candidates") ? "curator" : "candidates"));
+            throw ValidationError(
+                fmt::format("--{} needs --{}: the modeler searches the released rows and asks the "
+                            "curator program for their responses",
+                            given.count("candidates") ? "candidates" : "curator",
+                            given.count("candidates") ? "curator" : "candidates"));
         if (!options.objective.empty())
-            throw ValidationError(fmt::format("--objective {} with --candidates and --curator: the curator's rows are "
-                                              "the objective; leave --objective out",
-                                              options.objective));
+            throw ValidationError(
+                fmt::format("--objective {} with --candidates and --curator: the curator's rows are "
+                            "the objective; leave --objective out",
+                            options.objective));
         for (const char* key : {"candidates", "command"})
             if (job.objective.parameters.count(key))
-                throw ValidationError(fmt::format("--set objective.{} with --candidates and --curator: they set it; "
-                                                  "give it once",
-                                                  key));
+                throw ValidationError(
+                    fmt::format("--set objective.{} with --candidates and --curator: they set it; "
+                                "give it once",
+                                key));
         options.objective = "curator";
         job.objective.parameters["candidates"] = candidates;
         job.objective.parameters["command"] = curator_command;
@@ -119,7 +123,8 @@ RunCommand read_run_command(const std::vector<std::string>& arguments, bool dist
     if (default_modules) {
         // The user's settings refine the default job rather than replace it.
         JobSpec fallback = default_job();
-        const auto overlay = [](std::map<std::string, std::string>& base, const std::map<std::string, std::string>& top) {
+        const auto overlay = [](std::map<std::string, std::string>& base,
+                                const std::map<std::string, std::string>& top) {
             for (const auto& [key, value] : top) base[key] = value;
         };
         overlay(fallback.algorithm.parameters, job.algorithm.parameters);
@@ -139,9 +144,10 @@ RunCommand read_run_command(const std::vector<std::string>& arguments, bool dist
             std::cerr << fmt::format("dpbo run: no modules named; running the default job ({} on {})\n",
                                      job.algorithm.name, job.objective.name);
     } else if (options.algorithm.empty() || options.objective.empty()) {
-        throw ValidationError(fmt::format("run needs both --algorithm and --objective (missing: --{}); "
-                                          "'dpbo run' with neither runs the default job",
-                                          options.algorithm.empty() ? "algorithm" : "objective"));
+        throw ValidationError(
+            fmt::format("run needs both --algorithm and --objective (missing: --{}); "
+                        "'dpbo run' with neither runs the default job",
+                        options.algorithm.empty() ? "algorithm" : "objective"));
     } else {
         job.algorithm.name = options.algorithm;
         job.objective.name = options.objective;
@@ -150,8 +156,8 @@ RunCommand read_run_command(const std::vector<std::string>& arguments, bool dist
     job.seed = given_seed(options);
     if (options.given("budget")) {
         if (options.budget.empty())
-            throw ValidationError(fmt::format("{} is empty; expected mu=M, epsilon=E,delta=D or epsilon=E",
-                                              options.source("budget")));
+            throw ValidationError(
+                fmt::format("{} is empty; expected mu=M, epsilon=E,delta=D or epsilon=E", options.source("budget")));
         job.budget = PrivacyBudget::parse(options.budget);
     }
     job.repeat = given_repeat(options);
@@ -159,29 +165,32 @@ RunCommand read_run_command(const std::vector<std::string>& arguments, bool dist
         const std::uint64_t workers = parse_whole_number(workers_text, "--workers");
         constexpr std::uint64_t kMostWorkers = 256;
         if (workers == 0 || workers > kMostWorkers)
-            throw ValidationError(fmt::format("--workers {}: expected a whole number from 1 to {}", workers_text,
-                                              kMostWorkers));
+            throw ValidationError(
+                fmt::format("--workers {}: expected a whole number from 1 to {}", workers_text, kMostWorkers));
         job.workers = static_cast<std::size_t>(workers);
     }
     if (distributed && job.workers > 1)
-        throw ValidationError(fmt::format("--workers {} under mpirun: the worker ranks evaluate the batches; give "
-                                          "either --workers (threads on one machine) or mpirun -np K (processes), "
-                                          "not both",
-                                          workers_text));
+        throw ValidationError(
+            fmt::format("--workers {} under mpirun: the worker ranks evaluate the batches; give "
+                        "either --workers (threads on one machine) or mpirun -np K (processes), "
+                        "not both",
+                        workers_text));
     if (given.count("mpi-timeout")) {
         if (!distributed)
-            throw ValidationError(fmt::format("--mpi-timeout {}: this run was not started by mpirun as several ranks "
-                                              "(OMPI_COMM_WORLD_SIZE > 1); the option applies only there",
-                                              mpi_timeout_text));
+            throw ValidationError(
+                fmt::format("--mpi-timeout {}: this run was not started by mpirun as several ranks "
+                            "(OMPI_COMM_WORLD_SIZE > 1); the option applies only there",
+                            mpi_timeout_text));
         command.mpi_timeout = parse_finite_number(mpi_timeout_text, "--mpi-timeout");
         if (command.mpi_timeout <= 0.0)
-            throw ValidationError(fmt::format("--mpi-timeout {}: expected a number of seconds greater than 0",
-                                              mpi_timeout_text));
+            throw ValidationError(
+                fmt::format("--mpi-timeout {}: expected a number of seconds greater than 0", mpi_timeout_text));
     }
     if (options.given("out") && options.out.empty())
-        throw ValidationError(fmt::format("{} is empty; name a folder, or leave --out out for the default "
-                                          "results/ALGORITHM-OBJECTIVE-TIME",
-                                          options.source("out")));
+        throw ValidationError(
+            fmt::format("{} is empty; name a folder, or leave --out out for the default "
+                        "results/ALGORITHM-OBJECTIVE-TIME",
+                        options.source("out")));
     if (runs_job) job.out_dir = options.out.empty() ? default_out_dir(job) : std::filesystem::path(options.out);
     return command;
 }

@@ -32,7 +32,10 @@ json point_json(const arma::rowvec& point) {
 }
 
 json trial_json(const StoredTrial& trial, bool with_values) {
-    json out{{"id", trial.id}, {"batch", trial.batch + 1}, {"state", to_string(trial.state)}, {"point", point_json(trial.point)}};
+    json out{{"id", trial.id},
+             {"batch", trial.batch + 1},
+             {"state", to_string(trial.state)},
+             {"point", point_json(trial.point)}};
     if (with_values && trial.state == TrialState::Done) {
         out["values"] = point_json(trial.values);
         if (!trial.auxiliary.is_empty()) out["auxiliary"] = point_json(trial.auxiliary);
@@ -96,8 +99,8 @@ std::optional<po::variables_map> parse_study_command(const std::vector<std::stri
     described.add(common_options(common));
     po::positional_options_description positional;
     for (const char* name : positionals) positional.add(name, 1);
-    po::variables_map given = parse_command(roles != nullptr ? take_role_options(arguments, described, *roles) : arguments,
-                                            described, &positional);
+    po::variables_map given = parse_command(
+        roles != nullptr ? take_role_options(arguments, described, *roles) : arguments, described, &positional);
     if (!common.help) return given;
     print_help(help.synopsis, described, help.about);
     return std::nullopt;
@@ -114,13 +117,12 @@ int study_create(const std::vector<std::string>& arguments) {
     std::string file, space;
     po::options_description described("options");
     add_module_options(described, options);
-    described.add_options()
-        ("study", po::value(&file), "the study file to create (SQLite)")
-        ("space", po::value(&space),
-         "the objective's declaration as a dpbo-objective spec file (space, outputs, records; README 'Objectives in any "
-         "language'): the study's clients compute it, dpbo never runs it")
-        ("seed", po::value(&options.seed_text), "reproducible: the study is then the run 'dpbo run --seed' makes")
-        ("budget", po::value(&options.budget), "privacy budget, as for dpbo run");
+    described.add_options()("study", po::value(&file), "the study file to create (SQLite)")(
+        "space", po::value(&space),
+        "the objective's declaration as a dpbo-objective spec file (space, outputs, records; README 'Objectives in any "
+        "language'): the study's clients compute it, dpbo never runs it")(
+        "seed", po::value(&options.seed_text), "reproducible: the study is then the run 'dpbo run --seed' makes")(
+        "budget", po::value(&options.budget), "privacy budget, as for dpbo run");
     const auto parsed = parse_study_command(
         arguments, described, common, {"study"},
         {"dpbo study create FILE --algorithm A (--objective O | --space SPEC.json) [--ROLE MODULE ...] [options]",
@@ -132,8 +134,8 @@ int study_create(const std::vector<std::string>& arguments) {
     JobSpec job = job_settings(options, given);
     if (!space.empty()) {
         if (!options.objective.empty())
-            throw ValidationError(fmt::format("--objective {} with --space {}: --space declares the objective; give one",
-                                              options.objective, space));
+            throw ValidationError(fmt::format(
+                "--objective {} with --space {}: --space declares the objective; give one", options.objective, space));
         options.objective = "command";
         job.objective.parameters["spec"] = space;
         job.objective.parameters["mode"] = "one-shot";
@@ -172,11 +174,11 @@ int study_show(const std::vector<std::string>& arguments) {
     std::string file;
     po::options_description described("options");
     described.add_options()("study", po::value(&file), "the study file");
-    const auto parsed =
-        parse_study_command(arguments, described, common, {"study"},
-                            {"dpbo study show FILE [--json]", "The study's trials, their states and values, the best "
-                                                              "value told, the privacy spent and, once finished, the "
-                                                              "result."});
+    const auto parsed = parse_study_command(arguments, described, common, {"study"},
+                                            {"dpbo study show FILE [--json]",
+                                             "The study's trials, their states and values, the best "
+                                             "value told, the privacy spent and, once finished, the "
+                                             "result."});
     if (!parsed) return kSuccess;
     const po::variables_map& given = *parsed;
     file = one_positional(given, "study show");
@@ -197,9 +199,15 @@ int study_show(const std::vector<std::string>& arguments) {
     std::map<std::string, std::size_t> counts = {{"waiting", 0}, {"running", 0}, {"done", 0}, {"failed", 0}};
     for (const StoredTrial& t : trials) ++counts[to_string(t.state)];
 
-    json out{{"study", file}, {"job", study.job()}, {"names", names_json(study)}, {"finished", state.finished},
-             {"batches", state.batches}, {"counts", counts}, {"privacy_spent", state.privacy_so_far}};
-    out["best_told"] = best ? json{{"trial", trial_json(*best, true)}, {"evaluation_only", true},
+    json out{{"study", file},
+             {"job", study.job()},
+             {"names", names_json(study)},
+             {"finished", state.finished},
+             {"batches", state.batches},
+             {"counts", counts},
+             {"privacy_spent", state.privacy_so_far}};
+    out["best_told"] = best ? json{{"trial", trial_json(*best, true)},
+                                   {"evaluation_only", true},
                                    {"note", "the best value a client told: computed from the data, not released"}}
                             : json(nullptr);
     json listed = json::array();
@@ -216,9 +224,9 @@ int study_show(const std::vector<std::string>& arguments) {
                              counts["running"], counts["waiting"], counts["failed"], state.batches);
     if (best)
         std::cout << fmt::format("  best told (evaluation only): trial {} value {:.6g}\n", best->id, best->values(0));
-    std::cout << fmt::format("  privacy spent: {}\n",
-                             state.privacy_so_far.is_null() ? std::string("nothing released privately yet")
-                                                            : state.privacy_so_far["headline"].get<std::string>());
+    std::cout << fmt::format("  privacy spent: {}\n", state.privacy_so_far.is_null()
+                                                          ? std::string("nothing released privately yet")
+                                                          : state.privacy_so_far["headline"].get<std::string>());
     if (state.finished) std::cout << "  finished; result:\n" << state.result.dump(2) << "\n";
     return kSuccess;
 }
@@ -240,12 +248,11 @@ int command_ask(const std::vector<std::string>& arguments) {
     CommonOptions common;
     std::string file, count_text = "1", wait_text = "0";
     po::options_description described("options");
-    described.add_options()
-        ("study", po::value(&file), "the study file")
-        ("count", po::value(&count_text), "hand out up to N trials of the batch the algorithm waits for (default 1)")
-        ("wait", po::value(&wait_text),
-         "when every trial of that batch is out with other clients, wait up to SECONDS for one to be told and the "
-         "algorithm to ask for more (default 0: answer at once, with \"trials\": [] and \"waiting_for\")");
+    described.add_options()("study", po::value(&file), "the study file")(
+        "count", po::value(&count_text), "hand out up to N trials of the batch the algorithm waits for (default 1)")(
+        "wait", po::value(&wait_text),
+        "when every trial of that batch is out with other clients, wait up to SECONDS for one to be told and the "
+        "algorithm to ask for more (default 0: answer at once, with \"trials\": [] and \"waiting_for\")");
     const auto parsed = parse_study_command(
         arguments, described, common, {"study"},
         {"dpbo ask FILE [--count N] [--wait SECONDS]",
@@ -295,17 +302,16 @@ int command_tell(const std::vector<std::string>& arguments) {
     std::vector<std::string> named;
     bool failed = false;
     po::options_description described("options");
-    described.add_options()
-        ("study", po::value(&file), "the study file")
-        ("id", po::value(&id_text), "the trial's id, as dpbo ask printed it")
-        ("value", po::value(&value_text), "the value of a one-output objective")
-        ("values", po::value(&values_text), "one value per output, as a JSON array")
-        ("output", po::value(&named)->composing(), "NAME=V: an output or auxiliary output by name (repeatable)")
-        ("per-record", po::value(&per_record_file),
-         "a file holding the per-record values, a JSON array of n numbers (or '-': standard input); with one output "
-         "and no --value, the value is their mean")
-        ("failed", po::bool_switch(&failed), "the trial failed: its point is handed out again as a new trial")
-        ("reason", po::value(&reason), "with --failed: why, kept with the trial");
+    described.add_options()("study", po::value(&file), "the study file")(
+        "id", po::value(&id_text), "the trial's id, as dpbo ask printed it")("value", po::value(&value_text),
+                                                                             "the value of a one-output objective")(
+        "values", po::value(&values_text), "one value per output, as a JSON array")(
+        "output", po::value(&named)->composing(), "NAME=V: an output or auxiliary output by name (repeatable)")(
+        "per-record", po::value(&per_record_file),
+        "a file holding the per-record values, a JSON array of n numbers (or '-': standard input); with one output "
+        "and no --value, the value is their mean")("failed", po::bool_switch(&failed),
+                                                   "the trial failed: its point is handed out again as a new trial")(
+        "reason", po::value(&reason), "with --failed: why, kept with the trial");
     const auto parsed = parse_study_command(
         arguments, described, common, {"study", "id"},
         {"dpbo tell FILE ID (--value V | --values '[V1, V2]' | --output NAME=V ...) [--per-record FILE]\n"
@@ -345,9 +351,11 @@ int command_tell(const std::vector<std::string>& arguments) {
             text << std::cin.rdbuf();
         } else {
             std::ifstream in(per_record_file);
-            if (!in) throw ValidationError(fmt::format("--per-record '{}' cannot be read; expected a file holding a JSON "
-                                                       "array of numbers",
-                                                       per_record_file));
+            if (!in)
+                throw ValidationError(
+                    fmt::format("--per-record '{}' cannot be read; expected a file holding a JSON "
+                                "array of numbers",
+                                per_record_file));
             text << in.rdbuf();
         }
         told.per_record = read_numbers(text.str(), fmt::format("--per-record '{}'", per_record_file));

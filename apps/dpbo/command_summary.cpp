@@ -56,7 +56,8 @@ int command_summary(const std::vector<std::string>& arguments) {
                              out["objective"].get<std::string>(), results.size(), fmt::join(headlines, " | "));
     for (const char* section : {"released", "evaluation_only"}) {
         if (out[section].empty()) continue;
-        std::cout << fmt::format("{}:\n", std::string(section) == "released" ? "released" : "evaluation only (not released)");
+        std::cout << fmt::format("{}:\n",
+                                 std::string(section) == "released" ? "released" : "evaluation only (not released)");
         for (const auto& [name, s] : out[section].items()) {
             std::cout << fmt::format("  {:<26} median {:.6g}   mean {:.6g}   range [{:.6g}, {:.6g}]   n = {}\n", name,
                                      s["median"].get<double>(), s["mean"].get<double>(), s["min"].get<double>(),

@@ -8,13 +8,16 @@ namespace dpbo::cli {
 // kernel, B = 0.5, b = 3, T = 150 AdaGrad steps, and the whole path 2-GDP.
 inline JobSpec default_job() {
     JobSpec job;
-    job.algorithm = {"dp-gibo",
-                     {{"iterations", "150"}, {"mu", "2"}, {"clipping_bound", "0.5"}, {"batch_size", "3"}}};
+    job.algorithm = {"dp-gibo", {{"iterations", "150"}, {"mu", "2"}, {"clipping_bound", "0.5"}, {"batch_size", "3"}}};
     job.objective = {"normal-location", {}};
     job.roles["surrogate"] = ModuleChoice{"gp",
-                                 {{"kernel", "polynomial"}, {"polynomial_degree", "2"}, {"polynomial_offset", "1"},
-                                  {"mean", "zero"}, {"standardise", "false"}, {"fit", "none"},
-                                  {"noise_variance", "1e-6"}}};
+                                          {{"kernel", "polynomial"},
+                                           {"polynomial_degree", "2"},
+                                           {"polynomial_offset", "1"},
+                                           {"mean", "zero"},
+                                           {"standardise", "false"},
+                                           {"fit", "none"},
+                                           {"noise_variance", "1e-6"}}};
     return job;
 }
 

@@ -26,9 +26,8 @@ namespace {
 
 bool role_like(const std::string& name) {
     if (name.empty() || !(name.front() >= 'a' && name.front() <= 'z')) return false;
-    return std::all_of(name.begin(), name.end(), [](char c) {
-        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
-    });
+    return std::all_of(name.begin(), name.end(),
+                       [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-'; });
 }
 
 std::map<std::string, std::string>& parameters_for(JobSpec& job, const std::string& role) {
@@ -52,8 +51,10 @@ std::optional<std::size_t> first_non_text_byte(std::string_view text) {
             ++i;
             continue;
         }
-        const std::size_t length = byte >= 0xc2 && byte <= 0xdf ? 2 : byte >= 0xe0 && byte <= 0xef ? 3
-                                 : byte >= 0xf0 && byte <= 0xf4 ? 4 : 0;
+        const std::size_t length = byte >= 0xc2 && byte <= 0xdf   ? 2
+                                   : byte >= 0xe0 && byte <= 0xef ? 3
+                                   : byte >= 0xf0 && byte <= 0xf4 ? 4
+                                                                  : 0;
         if (length == 0 || i + length > text.size()) return i;
         for (std::size_t k = 1; k < length; ++k)
             if ((static_cast<unsigned char>(text[i + k]) & 0xc0) != 0x80) return i;
@@ -77,8 +78,8 @@ std::string read_config_text(const std::string& file) {
         throw ValidationError(fmt::format("--config '{}' is not a text file: byte {} is 0x{:02x}; expected an INI file",
                                           file, *bad, static_cast<unsigned char>(text[*bad])));
     if (text.size() > kConfigMaxBytes)
-        throw ValidationError(fmt::format("--config '{}' is larger than {} bytes; expected a short INI file", file,
-                                          kConfigMaxBytes));
+        throw ValidationError(
+            fmt::format("--config '{}' is larger than {} bytes; expected a short INI file", file, kConfigMaxBytes));
     return text;
 }
 
@@ -101,7 +102,8 @@ std::vector<std::string> take_role_options(const std::vector<std::string>& argum
             break;
         }
         const auto eq = token.find('=');
-        const std::string name = token.rfind("--", 0) == 0 ? token.substr(2, eq == std::string::npos ? std::string::npos : eq - 2) : "";
+        const std::string name =
+            token.rfind("--", 0) == 0 ? token.substr(2, eq == std::string::npos ? std::string::npos : eq - 2) : "";
         if (name.empty() || known.find_nothrow(name, false) != nullptr || !role_like(name)) {
             rest.push_back(token);
             continue;
@@ -113,12 +115,13 @@ std::vector<std::string> take_role_options(const std::vector<std::string>& argum
             module = arguments[++i];
         }
         if (module.empty())
-            throw ValidationError(fmt::format("--{} needs a module name: --{} MODULE (a role of the algorithm; see "
-                                              "'dpbo info ALGORITHM')",
-                                              name, name));
+            throw ValidationError(
+                fmt::format("--{} needs a module name: --{} MODULE (a role of the algorithm; see "
+                            "'dpbo info ALGORITHM')",
+                            name, name));
         if (!options.role_modules.emplace(name, module).second)
-            throw ValidationError(fmt::format("--{} is given twice ('{}' and '{}')", name, options.role_modules[name],
-                                              module));
+            throw ValidationError(
+                fmt::format("--{} is given twice ('{}' and '{}')", name, options.role_modules[name], module));
     }
     return rest;
 }
@@ -127,13 +130,13 @@ void apply_setting(JobSpec& job, const std::string& key, const std::string& valu
     const auto dot = key.find('.');
     const std::string role = key.substr(0, dot);
     if (dot == std::string::npos || dot + 1 == key.size() || !role_like(role))
-        throw ValidationError(fmt::format("{}: '{}' is not of the form ROLE.KEY (e.g. objective.dim=10, "
-                                          "surrogate.kernel=rbf)",
-                                          source, key));
+        throw ValidationError(
+            fmt::format("{}: '{}' is not of the form ROLE.KEY (e.g. objective.dim=10, "
+                        "surrogate.kernel=rbf)",
+                        source, key));
     auto& parameters = parameters_for(job, role);
     const std::string name = key.substr(dot + 1);
-    if (parameters.count(name) != 0)
-        throw ValidationError(fmt::format("{}: '{}' is set twice", source, key));
+    if (parameters.count(name) != 0) throw ValidationError(fmt::format("{}: '{}' is set twice", source, key));
     parameters[name] = value;
 }
 
@@ -148,8 +151,8 @@ void read_config(const std::string& file, JobOptions& options, const po::variabl
     std::istringstream in(read_config_text(file));
     po::options_description known;
     std::string algorithm, objective, out, seed, budget, repeat;
-    known.add_options()("algorithm", po::value(&algorithm))("objective", po::value(&objective))(
-        "out", po::value(&out))("seed", po::value(&seed))("repeat", po::value(&repeat))("budget", po::value(&budget));
+    known.add_options()("algorithm", po::value(&algorithm))("objective", po::value(&objective))("out", po::value(&out))(
+        "seed", po::value(&seed))("repeat", po::value(&repeat))("budget", po::value(&budget));
     po::variables_map values;
     po::parsed_options parsed(nullptr);
     try {
@@ -181,7 +184,8 @@ void read_config(const std::string& file, JobOptions& options, const po::variabl
             // ROLE = MODULE; a module named on the command line for the same role wins. A key one edit
             // from a command key is a typo, not a role (a role may well be a few edits from one:
             // po-gp-ucb's `release` against `repeat`).
-            const auto near = closest_match(option.string_key, {"algorithm", "objective", "seed", "repeat", "out", "budget"});
+            const auto near =
+                closest_match(option.string_key, {"algorithm", "objective", "seed", "repeat", "out", "budget"});
             if (near && edit_distance(option.string_key, *near) <= 1)
                 throw ValidationError(fmt::format("--config '{}': unknown key '{}' (did you mean '{}'?)", file,
                                                   option.string_key, *near));
@@ -214,11 +218,11 @@ JobSpec job_settings(JobOptions& options, const po::variables_map& given) {
 }
 
 void add_module_options(po::options_description& options, JobOptions& job) {
-    options.add_options()
-        ("algorithm", po::value(&job.algorithm), "algorithm module (see 'dpbo list --kind algorithm')")
-        ("objective", po::value(&job.objective), "objective module")
-        ("set", po::value(&job.settings)->composing(), "ROLE.KEY=VALUE module parameter (repeatable)")
-        ("config", po::value(&job.config), "INI file with the same keys ([objective] dim = 10, seed = 3, ...)");
+    options.add_options()("algorithm", po::value(&job.algorithm),
+                          "algorithm module (see 'dpbo list --kind algorithm')")(
+        "objective", po::value(&job.objective), "objective module")("set", po::value(&job.settings)->composing(),
+                                                                    "ROLE.KEY=VALUE module parameter (repeatable)")(
+        "config", po::value(&job.config), "INI file with the same keys ([objective] dim = 10, seed = 3, ...)");
 }
 
 void name_roles(JobSpec& job, const JobOptions& options) {
@@ -229,7 +233,8 @@ std::uint64_t parse_whole_number(const std::string& text, const std::string& opt
     // Digits only: stoull would skip leading blanks and wrap a minus sign (" -5" to 2^64 - 5).
     std::uint64_t value = 0;
     const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-    const bool digits = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+    const bool digits =
+        !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
     if (!digits || end != text.data() + text.size())
         throw ValidationError(fmt::format("{} '{}' is not a non-negative integer", option, text));
     if (error == std::errc::result_out_of_range)
@@ -260,8 +265,8 @@ std::size_t given_repeat(const JobOptions& options) {
     if (!options.given("repeat")) return 1;
     const std::uint64_t repeat = parse_whole_number(options.repeat_text, options.source("repeat"));
     if (repeat == 0)
-        throw ValidationError(fmt::format("{} '{}': a job needs at least 1 repeat", options.source("repeat"),
-                                          options.repeat_text));
+        throw ValidationError(
+            fmt::format("{} '{}': a job needs at least 1 repeat", options.source("repeat"), options.repeat_text));
     return static_cast<std::size_t>(repeat);
 }
 

@@ -18,7 +18,7 @@ namespace dpbo::cli {
 struct JobOptions {
     std::string algorithm, objective, config, out;
     std::map<std::string, std::string> role_modules;  // --ROLE MODULE, by role name
-    std::vector<std::string> settings;                 // --set ROLE.KEY=VALUE
+    std::vector<std::string> settings;                // --set ROLE.KEY=VALUE
     std::string seed_text;
     std::string budget;  // --budget as typed (dpbo run)
     std::string repeat_text;

@@ -19,8 +19,8 @@ SigmaCalibration calibrate_sigma(const std::function<std::unique_ptr<Accountant>
     while (at_hi > target_epsilon) {
         hi *= 2.0;
         if (hi > 1e6)
-            throw ValidationError(fmt::format("--calibrate-sigma: no noise multiplier up to 1e6 reaches --epsilon {}",
-                                              target_epsilon));
+            throw ValidationError(
+                fmt::format("--calibrate-sigma: no noise multiplier up to 1e6 reaches --epsilon {}", target_epsilon));
         at_hi = epsilon(hi);
     }
     double lo = hi / 2.0;

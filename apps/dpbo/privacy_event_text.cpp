@@ -49,8 +49,8 @@ EventText split(const std::string& text) {
         const std::string item = body.substr(start, end - start);
         const auto eq = item.find('=');
         if (item.empty())
-            throw ValidationError(fmt::format("--event '{}': item {} is empty (a stray comma?); expected key=value", text,
-                                              out.values.size() + 1));
+            throw ValidationError(fmt::format("--event '{}': item {} is empty (a stray comma?); expected key=value",
+                                              text, out.values.size() + 1));
         if (eq == std::string::npos || eq == 0)
             throw ValidationError(fmt::format("--event '{}': '{}' is not key=value", text, item));
         if (!out.values.emplace(item.substr(0, eq), item.substr(eq + 1)).second)
@@ -75,13 +75,14 @@ void check_keys(const std::string& text, const EventText& event, const Parameter
         const auto given = event.values.find(spec.name);
         if (given == event.values.end()) {
             if (spec.required)
-                throw ValidationError(fmt::format("--event '{}': kind '{}' needs key '{}'", text, event.kind, spec.name));
+                throw ValidationError(
+                    fmt::format("--event '{}': kind '{}' needs key '{}'", text, event.kind, spec.name));
             continue;
         }
         if (spec.type == ParameterType::Choice &&
             std::find(spec.choices.begin(), spec.choices.end(), given->second) == spec.choices.end())
-            throw ValidationError(fmt::format("--event '{}' key '{}': '{}' is not allowed; allowed: {}", text, spec.name,
-                                              given->second, fmt::join(spec.choices, ", ")));
+            throw ValidationError(fmt::format("--event '{}' key '{}': '{}' is not allowed; allowed: {}", text,
+                                              spec.name, given->second, fmt::join(spec.choices, ", ")));
     }
 }
 
@@ -102,9 +103,10 @@ std::shared_ptr<const EventDescription> plugin_event(const std::string& text, co
     auto description = call_into_module(who, "building its event", [&] { return module->event(); });
     if (!description) throw RunError(fmt::format("--event '{}': {} built no event (a null description)", text, who));
     if (description->kind() != event.kind)
-        throw RunError(fmt::format("--event '{}': {} built an event of kind '{}'; an event module must be named as the "
-                                   "kind it builds",
-                                   text, who, description->kind()));
+        throw RunError(
+            fmt::format("--event '{}': {} built an event of kind '{}'; an event module must be named as the "
+                        "kind it builds",
+                        text, who, description->kind()));
     return description;
 }
 

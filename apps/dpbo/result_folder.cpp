@@ -24,9 +24,10 @@ std::vector<fs::path> result_files(const fs::path& folder, const std::string& co
     }
     std::sort(files.begin(), files.end());
     if (files.empty()) {
-        throw ValidationError(fmt::format("{}: '{}' holds no result.json and no repeat-*/result.json; expected a "
-                                          "run's --out folder",
-                                          command, folder.string()));
+        throw ValidationError(
+            fmt::format("{}: '{}' holds no result.json and no repeat-*/result.json; expected a "
+                        "run's --out folder",
+                        command, folder.string()));
     }
     return files;
 }
@@ -69,10 +70,11 @@ ResultFolder read_result_folder(const fs::path& folder, const std::string& comma
     for (const fs::path& file : read.files) read.results.push_back(read_result(file, command));
     for (std::size_t i = 1; i < read.results.size(); ++i)
         if (read.results[i]["job"] != read.results.front()["job"])
-            throw ValidationError(fmt::format("{}: '{}' and '{}' are results of different jobs; {} each job's folder "
-                                              "on its own",
-                                              command, read.files.front().string(), read.files[i].string(),
-                                              command == "summary" ? "summarise" : "pass"));
+            throw ValidationError(
+                fmt::format("{}: '{}' and '{}' are results of different jobs; {} each job's folder "
+                            "on its own",
+                            command, read.files.front().string(), read.files[i].string(),
+                            command == "summary" ? "summarise" : "pass"));
     return read;
 }
 
@@ -102,7 +104,8 @@ std::map<std::string, std::vector<double>> scalars(const std::vector<json>& resu
     for (const json& result : results) {
         if (!result.contains(section)) continue;
         for (const auto& [name, entry] : result[section].items())
-            if (entry.contains("value") && entry["value"].is_number()) found[name].push_back(entry["value"].get<double>());
+            if (entry.contains("value") && entry["value"].is_number())
+                found[name].push_back(entry["value"].get<double>());
     }
     return found;
 }

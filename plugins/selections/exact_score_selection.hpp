@@ -44,9 +44,10 @@ public:
         // 2Δq is the divisor of γ (McSherry & Talwar 2007; Dwork & Roth 2014, Thm 3.10): it must be a
         // finite double too.
         if (!std::isfinite(sensitivity) || sensitivity <= 0.0 || !std::isfinite(2.0 * sensitivity)) {
-            throw ValidationError(fmt::format("{}: sensitivity = {} is not allowed; the quality sensitivity Δq must be "
-                                              "a finite number > 0 and below 8.9e307 (2Δq must be finite)",
-                                              owner_, sensitivity));
+            throw ValidationError(
+                fmt::format("{}: sensitivity = {} is not allowed; the quality sensitivity Δq must be "
+                            "a finite number > 0 and below 8.9e307 (2Δq must be finite)",
+                            owner_, sensitivity));
         }
         sensitivity_ = sensitivity;
     }
@@ -63,9 +64,10 @@ protected:
     double best_score(const arma::vec& scores) const {
         for (arma::uword i = 0; i < scores.n_elem; ++i)
             if (!std::isfinite(scores[i]))
-                throw RunError(fmt::format("{}: score {} of {} is not finite (its value is not shown: scores are "
-                                           "sensitive); every score must be a finite number",
-                                           owner_, i, scores.n_elem));
+                throw RunError(
+                    fmt::format("{}: score {} of {} is not finite (its value is not shown: scores are "
+                                "sensitive); every score must be a finite number",
+                                owner_, i, scores.n_elem));
         return scores.max();
     }
 
@@ -78,9 +80,10 @@ protected:
 
     double require_sensitivity(const char* operation) const {
         if (!sensitivity_)
-            throw RunError(fmt::format("{}: {} called before calibrate(sensitivity); the selection's weights depend "
-                                       "on the quality sensitivity Δq",
-                                       owner_, operation));
+            throw RunError(
+                fmt::format("{}: {} called before calibrate(sensitivity); the selection's weights depend "
+                            "on the quality sensitivity Δq",
+                            owner_, operation));
         return *sensitivity_;
     }
 
@@ -88,11 +91,12 @@ protected:
     PrivacyStatement pure_statement(const std::string& how) const {
         const double sensitivity = require_sensitivity("guarantee()");
         auto statement = PrivacyStatement::pure_dp(epsilon_);
-        statement.mechanism = fmt::format("{}, weights exp(−ε·(q* − q_i)/({}Δq)) with ε = {}, Δq = {}; exact sampling "
-                                          "(Bernoulli(exp(−γ)) with γ an exact rational, uniform integers), no slack",
-                                          how, monotone_ ? "" : "2", epsilon_, sensitivity);
-        statement.assumptions.push_back(fmt::format(
-            "any one score moves by at most Δq = {} between neighbouring datasets", sensitivity));
+        statement.mechanism = fmt::format(
+            "{}, weights exp(−ε·(q* − q_i)/({}Δq)) with ε = {}, Δq = {}; exact sampling "
+            "(Bernoulli(exp(−γ)) with γ an exact rational, uniform integers), no slack",
+            how, monotone_ ? "" : "2", epsilon_, sensitivity);
+        statement.assumptions.push_back(
+            fmt::format("any one score moves by at most Δq = {} between neighbouring datasets", sensitivity));
         if (monotone_)
             statement.assumptions.push_back(
                 "monotone scores: for every pair of neighbouring datasets all scores move in the same direction "

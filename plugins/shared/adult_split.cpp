@@ -15,10 +15,13 @@ std::string data_path(const ParameterSet& parameters, const std::string& file_ke
 
 void add_adult_split_parameters(ParameterSchema& schema, std::int64_t least_training_rows) {
     schema
-        .integer("training_records", {.fallback = 32561, .lower = least_training_rows, .unit = "rows",
+        .integer("training_records", {.fallback = 32561,
+                                      .lower = least_training_rows,
+                                      .unit = "rows",
                                       .doc = "first rows of the training file used (a9a: 32561)"})
-        .integer("test_records", {.fallback = 16281, .lower = 1, .unit = "rows",
-                                  .doc = "first rows of the test file used (a9a.t: 16281)"})
+        .integer(
+            "test_records",
+            {.fallback = 16281, .lower = 1, .unit = "rows", .doc = "first rows of the test file used (a9a.t: 16281)"})
         .text("training_file", std::nullopt, "LIBSVM training file (default: the shipped a9a)")
         .text("test_file", std::nullopt, "LIBSVM test file (default: the shipped a9a.t)");
 }

@@ -59,9 +59,9 @@ bool DataFileLines::next(std::string& line) {
         line.append(chunk, length);
         terminated = length > 0 && chunk[length - 1] == '\n';
         if (line.size() > description_.max_line_bytes + (terminated ? 1 : 0))
-            throw ValidationError(fmt::format("{}: {} line {} is longer than {} bytes; expected {}",
-                                              description_.owner, path_, line_number_ + 1,
-                                              description_.max_line_bytes, description_.expected));
+            throw ValidationError(fmt::format("{}: {} line {} is longer than {} bytes; expected {}", description_.owner,
+                                              path_, line_number_ + 1, description_.max_line_bytes,
+                                              description_.expected));
     }
     // An unterminated line is the last one, or the point where the stream broke off.
     if (!terminated) check_stream();

@@ -4,8 +4,7 @@
 
 namespace dpbo::plugin_data {
 
-double FixedLotEpsilon::operator()(std::size_t rows, std::size_t lot_size, double noise_multiplier,
-                                   std::size_t steps) {
+double FixedLotEpsilon::operator()(std::size_t rows, std::size_t lot_size, double noise_multiplier, std::size_t steps) {
     const auto key = std::make_tuple(rows, lot_size, noise_multiplier, steps);
     {
         const std::lock_guard lock(mutex_);

@@ -26,7 +26,8 @@ using GzFile = std::unique_ptr<gzFile_s, GzCloser>;
 class IdxInput {
 public:
     IdxInput(const std::string& path, const std::string& setting, std::size_t rank, const std::string& owner)
-        : path_(path), owner_(owner),
+        : path_(path),
+          owner_(owner),
           expected_(fmt::format("an IDX file of unsigned bytes with {} dimension(s) (magic number 0x{:08x}), e.g. "
                                 "MNIST's t10k-{}-idx{}-ubyte.gz",
                                 rank, 0x800U + rank, rank == 1 ? "labels" : "images", rank)) {
@@ -104,7 +105,8 @@ IdxBytes read_idx_bytes(const std::string& path, const std::string& setting, std
     if (got != payload)
         input.fail(fmt::format("ends after {} of the {} payload bytes its header announces (truncated)", got, payload));
     std::uint8_t extra = 0;
-    if (input.read(&extra, 1) != 0) input.fail(fmt::format("has bytes after the {} payload bytes its header announces", payload));
+    if (input.read(&extra, 1) != 0)
+        input.fail(fmt::format("has bytes after the {} payload bytes its header announces", payload));
     return result;
 }
 

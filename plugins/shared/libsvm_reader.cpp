@@ -20,15 +20,16 @@ constexpr std::size_t kMaxLineBytes = 1 << 16;
 
 SparseRows read_libsvm(const std::string& path, const std::string& file_parameter, std::size_t rows,
                        const std::string& rows_parameter, std::size_t features, const std::string& owner) {
-    dpbo::plugin_data::DataFileLines lines(path, {owner, file_parameter, "LIBSVM lines 'label idx:value ...'",
-                                                  kMaxLineBytes});
+    dpbo::plugin_data::DataFileLines lines(
+        path, {owner, file_parameter, "LIBSVM lines 'label idx:value ...'", kMaxLineBytes});
     SparseRows out;
     std::vector<double> labels;
     std::string line;
     const auto fail = [&](const std::string& what) {
-        return dpbo::RunError(fmt::format("{}: {} line {}: {}; expected LIBSVM lines 'label idx:value ...' with label "
-                                          "+1 or -1, increasing indices 1..{} and finite values",
-                                          owner, path, lines.line_number(), what, features));
+        return dpbo::RunError(
+            fmt::format("{}: {} line {}: {}; expected LIBSVM lines 'label idx:value ...' with label "
+                        "+1 or -1, increasing indices 1..{} and finite values",
+                        owner, path, lines.line_number(), what, features));
     };
     while (labels.size() < rows && lines.next(line)) {
         std::string_view rest(line);
@@ -87,15 +88,17 @@ double linear_accuracy(const SparseRows& rows, const arma::vec& w) {
     return static_cast<double>(correct) / static_cast<double>(rows.rows());
 }
 
-void scale_to_unit_norm(SparseRows& rows, double squared_norm_bound, const std::string& path, const std::string& owner) {
+void scale_to_unit_norm(SparseRows& rows, double squared_norm_bound, const std::string& path,
+                        const std::string& owner) {
     const double scale = 1.0 / std::sqrt(squared_norm_bound);
     for (std::size_t r = 0; r < rows.rows(); ++r) {
         double squared = 0.0;
         for (std::size_t k = rows.starts[r]; k < rows.starts[r + 1]; ++k) squared += rows.value[k] * rows.value[k];
         if (!(squared <= squared_norm_bound))
-            throw dpbo::RunError(fmt::format("{}: {} line {} has squared norm above the public bound {}, so after "
-                                             "scaling it would exceed norm 1 and break the Lipschitz constants",
-                                             owner, path, r + 1, squared_norm_bound));
+            throw dpbo::RunError(
+                fmt::format("{}: {} line {} has squared norm above the public bound {}, so after "
+                            "scaling it would exceed norm 1 and break the Lipschitz constants",
+                            owner, path, r + 1, squared_norm_bound));
         for (std::size_t k = rows.starts[r]; k < rows.starts[r + 1]; ++k) rows.value[k] *= scale;
     }
 }

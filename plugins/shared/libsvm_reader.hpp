@@ -15,7 +15,7 @@ struct SparseRows {
     std::vector<std::size_t> starts{0};
     std::vector<std::uint32_t> index;  // 0-based feature
     std::vector<double> value;
-    arma::vec labels;                  // ±1
+    arma::vec labels;  // ±1
 
     std::size_t rows() const { return starts.size() - 1; }
 };

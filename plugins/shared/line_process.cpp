@@ -35,7 +35,10 @@ std::string last_lines(const std::string& path, std::size_t count) {
 }  // namespace
 
 LineProcess::LineProcess(std::string command, double timeout_seconds, std::string owner, std::string role)
-    : command_(std::move(command)), timeout_seconds_(timeout_seconds), owner_(std::move(owner)), role_(std::move(role)) {
+    : command_(std::move(command)),
+      timeout_seconds_(timeout_seconds),
+      owner_(std::move(owner)),
+      role_(std::move(role)) {
     // A program that exits before reading a request must not kill dpbo with SIGPIPE.
     std::signal(SIGPIPE, SIG_IGN);
     char pattern[] = "/tmp/dpbo-program-stderr-XXXXXX";
@@ -45,9 +48,11 @@ LineProcess::LineProcess(std::string command, double timeout_seconds, std::strin
     int in_pipe[2];
     int out_pipe[2];
     if (pipe2(in_pipe, O_CLOEXEC) != 0 || pipe2(out_pipe, O_CLOEXEC) != 0)
-        throw dpbo::RunError(fmt::format("{}: cannot create pipes for `{}`: {}", owner_, command_, std::strerror(errno)));
+        throw dpbo::RunError(
+            fmt::format("{}: cannot create pipes for `{}`: {}", owner_, command_, std::strerror(errno)));
     pid_ = fork();
-    if (pid_ < 0) throw dpbo::RunError(fmt::format("{}: cannot start `{}`: {}", owner_, command_, std::strerror(errno)));
+    if (pid_ < 0)
+        throw dpbo::RunError(fmt::format("{}: cannot start `{}`: {}", owner_, command_, std::strerror(errno)));
     if (pid_ == 0) {
         // Its own process group, so the whole pipeline the shell starts can be stopped at once.
         setpgid(0, 0);
@@ -123,11 +128,12 @@ std::string LineProcess::receive(const std::string& waiting_for) {
             if (!line.empty() && line.back() == '\r') line.pop_back();
             return line;
         }
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        const auto left =
+            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
         if (left.count() <= 0) {
             timed_out_ = true;
-            throw dpbo::RunError(describe_failure(fmt::format("sent no {} within {} s (objective.timeout)", waiting_for,
-                                                              timeout_seconds_)));
+            throw dpbo::RunError(describe_failure(
+                fmt::format("sent no {} within {} s (objective.timeout)", waiting_for, timeout_seconds_)));
         }
         pollfd ready{from_child_, POLLIN, 0};
         const int polled = poll(&ready, 1, static_cast<int>(left.count()));
@@ -154,9 +160,10 @@ std::string LineProcess::receive(const std::string& waiting_for) {
         }
         buffer_.append(chunk, static_cast<std::size_t>(n));
         if (buffer_.size() > (1U << 24))
-            throw dpbo::RunError(describe_failure(fmt::format("wrote more than 16 MiB without a newline while a {} "
-                                                              "was awaited",
-                                                              waiting_for)));
+            throw dpbo::RunError(
+                describe_failure(fmt::format("wrote more than 16 MiB without a newline while a {} "
+                                             "was awaited",
+                                             waiting_for)));
     }
 }
 

@@ -15,10 +15,11 @@ LotHyperparameters lot_hyperparameters(const arma::rowvec& point, arma::uword in
     const auto positive = [](double x) { return x > 0 && std::isfinite(x); };
     if (epochs != std::round(epochs) || lot != std::round(lot) || epochs < 1 || lot < 1 ||
         lot > static_cast<double>(rows) || !positive(point(2)) || !positive(point(3)) || !positive(point(4)))
-        throw RunError(fmt::format("{}: point {} = ({}, {}, {}, {}, {}) is outside the domain: integer epochs ≥ 1, an "
-                                   "integer lot size in 1..{} (the training rows), and finite positive learning "
-                                   "rate, noise variance and clipping norm",
-                                   owner, index, epochs, lot, point(2), point(3), point(4), rows));
+        throw RunError(
+            fmt::format("{}: point {} = ({}, {}, {}, {}, {}) is outside the domain: integer epochs ≥ 1, an "
+                        "integer lot size in 1..{} (the training rows), and finite positive learning "
+                        "rate, noise variance and clipping norm",
+                        owner, index, epochs, lot, point(2), point(3), point(4), rows));
     return {.epochs = static_cast<std::size_t>(epochs),
             .lot_size = static_cast<std::size_t>(lot),
             .learning_rate = point(2),
@@ -30,9 +31,10 @@ Evaluations evaluate_lot_oracle(const arma::mat& points, std::size_t rows, const
                                 FixedLotEpsilon& epsilon,
                                 const std::function<std::vector<double>(const LotHyperparameters&)>& utilities) {
     if (points.n_cols != 5)
-        throw RunError(fmt::format("{}: points have {} columns; expected 5 (epochs, lot_size, learning_rate, "
-                                   "noise_variance, clipping_norm)",
-                                   owner, points.n_cols));
+        throw RunError(
+            fmt::format("{}: points have {} columns; expected 5 (epochs, lot_size, learning_rate, "
+                        "noise_variance, clipping_norm)",
+                        owner, points.n_cols));
     Evaluations result;
     result.points = points;
     result.values.set_size(points.n_rows, 2);
@@ -47,8 +49,6 @@ Evaluations evaluate_lot_oracle(const arma::mat& points, std::size_t rows, const
     return result;
 }
 
-std::vector<Output> privacy_utility_outputs() {
-    return {{"epsilon", Sense::Minimise}, {"error", Sense::Minimise}};
-}
+std::vector<Output> privacy_utility_outputs() { return {{"epsilon", Sense::Minimise}, {"error", Sense::Minimise}}; }
 
 }  // namespace dpbo::plugin_data

@@ -22,7 +22,8 @@ SearchSpace space_of(const arma::mat& released) {
     double half_range = arma::abs(released).max();
     if (half_range == 0.0) half_range = 1.0;  // all rows at the origin: any common scale will do
     std::vector<Dimension> bounds;
-    for (arma::uword j = 0; j < released.n_cols; ++j) bounds.push_back({fmt::format("z{}", j), -half_range, half_range});
+    for (arma::uword j = 0; j < released.n_cols; ++j)
+        bounds.push_back({fmt::format("z{}", j), -half_range, half_range});
     return SearchSpace::candidates_within(released, std::move(bounds));
 }
 
@@ -36,9 +37,10 @@ arma::uvec RowIndex::rows_of(const arma::mat& points, const std::string& owner) 
     for (arma::uword i = 0; i < points.n_rows; ++i) {
         const auto found = index_.find(row_key(points.row(i)));
         if (found == index_.end())
-            throw ValidationError(fmt::format("{}: point {} is not one of the {} released rows; the curator answers "
-                                              "for released rows only",
-                                              owner, i, index_.size()));
+            throw ValidationError(
+                fmt::format("{}: point {} is not one of the {} released rows; the curator answers "
+                            "for released rows only",
+                            owner, i, index_.size()));
         rows(i) = found->second;
     }
     return rows;
@@ -49,16 +51,17 @@ ReleasedRowsObjective::ReleasedRowsObjective(const arma::mat& released, Sense se
 
 Evaluations ReleasedRowsObjective::evaluate(const arma::mat& points, const EvaluationRequest& request) {
     if (request.per_record)
-        throw ValidationError(fmt::format("{}: per-record values were asked of released rows; the curator answers "
-                                          "one value per row",
-                                          owner_));
+        throw ValidationError(
+            fmt::format("{}: per-record values were asked of released rows; the curator answers "
+                        "one value per row",
+                        owner_));
     Evaluations evaluations;
     evaluations.points = points;
     evaluations.candidate_rows = index_.rows_of(points, owner_);
     const arma::vec values = answer(evaluations.candidate_rows, request);
     if (values.n_elem != points.n_rows)
-        throw RunError(fmt::format("{}: the curator answered {} values for {} rows", owner_, values.n_elem,
-                                   points.n_rows));
+        throw RunError(
+            fmt::format("{}: the curator answered {} values for {} rows", owner_, values.n_elem, points.n_rows));
     evaluations.values = values;
     return evaluations;
 }

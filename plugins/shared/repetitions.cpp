@@ -54,13 +54,18 @@ std::vector<double> repetition_values(std::size_t count, std::size_t threads,
 
 void add_repetition_parameters(ParameterSchema& schema, std::int64_t paper_repetitions) {
     schema
-        .integer("repetitions", {.fallback = paper_repetitions, .lower = 1, .upper = 100000,
-                                 .doc = fmt::format("trainings the test error is averaged over (paper: {})",
-                                                    paper_repetitions)})
-        .integer("seed", {.fallback = 1, .lower = 0,
+        .integer("repetitions",
+                 {.fallback = paper_repetitions,
+                  .lower = 1,
+                  .upper = 100000,
+                  .doc = fmt::format("trainings the test error is averaged over (paper: {})", paper_repetitions)})
+        .integer("seed", {.fallback = 1,
+                          .lower = 0,
                           .doc = "the learner's randomness: repetition r draws from streams seeded by (seed, r) at "
                                  "every point (common random numbers), so the oracle is a function of its point"})
-        .integer("threads", {.fallback = 2, .lower = 1, .upper = 256,
+        .integer("threads", {.fallback = 2,
+                             .lower = 1,
+                             .upper = 256,
                              .doc = "threads the repetitions run on (results do not depend on it)"});
 }
 
@@ -69,7 +74,8 @@ RepetitionErrors repetition_errors(const std::vector<double>& utilities) {
     double total = 0.0;
     for (const double utility : utilities) total += utility;
     const auto [lowest, highest] = std::minmax_element(utilities.begin(), utilities.end());
-    return {.mean = 1.0 - total / static_cast<double>(utilities.size()), .best = 1.0 - *highest, .worst = 1.0 - *lowest};
+    return {
+        .mean = 1.0 - total / static_cast<double>(utilities.size()), .best = 1.0 - *highest, .worst = 1.0 - *lowest};
 }
 
 std::vector<AuxiliaryOutput> repetition_auxiliary_outputs(const std::string& utility) {

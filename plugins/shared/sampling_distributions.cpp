@@ -61,7 +61,8 @@ DimensionDistribution parse_distribution(const std::string& text, const std::str
     }
     auto expect_arguments = [&](std::size_t count, const char* form) {
         if (arguments.size() != count)
-            throw ValidationError(fmt::format("{}: in '{}', {} takes {} argument(s): {}", key, part, kind, count, form));
+            throw ValidationError(
+                fmt::format("{}: in '{}', {} takes {} argument(s): {}", key, part, kind, count, form));
     };
     if (kind == "uniform") {
         if (open != std::string::npos) expect_arguments(0, "uniform (over the dimension's bounds and scale)");
@@ -73,13 +74,12 @@ DimensionDistribution parse_distribution(const std::string& text, const std::str
     } else if (kind == "shifted-exponential") {
         expect_arguments(2, "shifted-exponential(RATE, SHIFT)");
         distribution.kind = DimensionDistribution::Kind::ShiftedExponential;
-        if (!(arguments[0] > 0.0))
-            throw ValidationError(fmt::format("{}: in '{}', the rate must be > 0", key, part));
+        if (!(arguments[0] > 0.0)) throw ValidationError(fmt::format("{}: in '{}', the rate must be > 0", key, part));
     } else {
-        throw ValidationError(fmt::format(
-            "{}: in '{}', unknown distribution '{}'; expected uniform, normal(MEAN, STDDEV) or "
-            "shifted-exponential(RATE, SHIFT)",
-            key, part, kind));
+        throw ValidationError(
+            fmt::format("{}: in '{}', unknown distribution '{}'; expected uniform, normal(MEAN, STDDEV) or "
+                        "shifted-exponential(RATE, SHIFT)",
+                        key, part, kind));
     }
     if (arguments.size() == 2) {
         distribution.first = arguments[0];
@@ -96,14 +96,15 @@ Distributions::Distributions(const SearchSpace& space)
 Distributions::Distributions(const SearchSpace& space, const std::string& spec, const std::string& key)
     : Distributions(space) {
     if (space.is_finite())
-        throw ValidationError(fmt::format("{}: per-dimension distributions need a box; the objective's space is a "
-                                          "finite set of candidates",
-                                          key));
+        throw ValidationError(
+            fmt::format("{}: per-dimension distributions need a box; the objective's space is a "
+                        "finite set of candidates",
+                        key));
     std::set<std::string> named;
     for (const std::string& part : split(spec, ';')) {
         if (part.empty())
-            throw ValidationError(fmt::format("{}: '{}' has an empty entry; expected NAME:KIND(ARGS) separated by ';'",
-                                              key, spec));
+            throw ValidationError(
+                fmt::format("{}: '{}' has an empty entry; expected NAME:KIND(ARGS) separated by ';'", key, spec));
         const auto colon = part.find(':');
         if (colon == std::string::npos)
             throw ValidationError(fmt::format("{}: '{}' is not NAME:KIND(ARGS)", key, part));
@@ -112,9 +113,10 @@ Distributions::Distributions(const SearchSpace& space, const std::string& spec, 
         for (std::size_t j = 0; j < space.dim(); ++j)
             if (space.dimensions()[j].name == name) index = j;
         if (index == space.dim())
-            throw ValidationError(fmt::format("{}: '{}' names no dimension of the objective's space; its dimensions "
-                                              "are {}",
-                                              key, name, known_dimensions(space)));
+            throw ValidationError(
+                fmt::format("{}: '{}' names no dimension of the objective's space; its dimensions "
+                            "are {}",
+                            key, name, known_dimensions(space)));
         if (!named.insert(name).second)
             throw ValidationError(fmt::format("{}: dimension '{}' is given twice", key, name));
         distributions_[index] = parse_distribution(trim(part.substr(colon + 1)), key, part);
@@ -137,9 +139,10 @@ double Distributions::draw(std::size_t j, ExperimentRng& rng) const {
         if (dimension.integer) value = std::round(value);
         if (value >= dimension.lower && value <= dimension.upper) return value;
     }
-    throw RunError(fmt::format("sampling dimension '{}' from {}: no draw in {} landed in its range [{}, {}]; "
-                               "choose a distribution that reaches the range",
-                               dimension.name, distribution.text, kMaxAttempts, dimension.lower, dimension.upper));
+    throw RunError(
+        fmt::format("sampling dimension '{}' from {}: no draw in {} landed in its range [{}, {}]; "
+                    "choose a distribution that reaches the range",
+                    dimension.name, distribution.text, kMaxAttempts, dimension.lower, dimension.upper));
 }
 
 arma::mat Distributions::sample(std::size_t count, ExperimentRng& rng) const {

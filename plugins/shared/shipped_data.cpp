@@ -28,9 +28,10 @@ std::string shipped_data_file(const std::string& name, const std::string& owner,
     const std::filesystem::path plugin = std::filesystem::absolute(info.dli_fname, error);
     const std::filesystem::path file = (plugin.parent_path() / "../../../share/dpbo/data" / name).lexically_normal();
     if (!std::filesystem::is_regular_file(file, error))
-        throw RunError(fmt::format("{}: the data shipped with the plugin is missing: expected {} (share/dpbo/data "
-                                   "three levels above the plugin {}); rebuild or reinstall dpbo, or {}",
-                                   owner, file.string(), plugin.string(), instead));
+        throw RunError(
+            fmt::format("{}: the data shipped with the plugin is missing: expected {} (share/dpbo/data "
+                        "three levels above the plugin {}); rebuild or reinstall dpbo, or {}",
+                        owner, file.string(), plugin.string(), instead));
     return file.string();
 }
 

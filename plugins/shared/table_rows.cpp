@@ -42,9 +42,10 @@ std::vector<std::string> split_csv_fields(const std::string& line, char delimite
         }
     }
     if (quoted)
-        throw ValidationError(fmt::format("{}: a quote opened in field {} is never closed; expected \"...\" around "
-                                          "a field (a quote inside one written \"\")",
-                                          where, fields.size()));
+        throw ValidationError(
+            fmt::format("{}: a quote opened in field {} is never closed; expected \"...\" around "
+                        "a field (a quote inside one written \"\")",
+                        where, fields.size()));
     for (auto& field : fields) {
         const auto first = field.find_first_not_of(" \t");
         const auto last = field.find_last_not_of(" \t");
@@ -61,7 +62,6 @@ std::optional<double> finite_number(const std::string& text) {
     return value;
 }
 
-
 std::vector<Dimension> parse_bounds(const std::string& text, const std::vector<std::string>& names,
                                     const std::string& owner, const std::string& key) {
     std::vector<std::string> pairs;
@@ -75,18 +75,20 @@ std::vector<Dimension> parse_bounds(const std::string& text, const std::vector<s
         }
     }
     if (pairs.size() != names.size())
-        throw ValidationError(fmt::format("{}: {} = '{}' gives {} ranges for the {} columns ({}); expected one lo:hi "
-                                          "per column",
-                                          owner, key, text, pairs.size(), names.size(), fmt::join(names, ", ")));
+        throw ValidationError(
+            fmt::format("{}: {} = '{}' gives {} ranges for the {} columns ({}); expected one lo:hi "
+                        "per column",
+                        owner, key, text, pairs.size(), names.size(), fmt::join(names, ", ")));
     std::vector<Dimension> bounds;
     for (std::size_t j = 0; j < pairs.size(); ++j) {
         const auto colon = pairs[j].find(':');
         const auto lo = colon == std::string::npos ? std::nullopt : finite_number(pairs[j].substr(0, colon));
         const auto hi = colon == std::string::npos ? std::nullopt : finite_number(pairs[j].substr(colon + 1));
         if (!lo || !hi || *lo >= *hi)
-            throw ValidationError(fmt::format("{}: {} has '{}' for column '{}'; expected lo:hi with finite lo < hi "
-                                              "(the range the data owner declares for it, not read from the data)",
-                                              owner, key, pairs[j], names[j]));
+            throw ValidationError(
+                fmt::format("{}: {} has '{}' for column '{}'; expected lo:hi with finite lo < hi "
+                            "(the range the data owner declares for it, not read from the data)",
+                            owner, key, pairs[j], names[j]));
         bounds.push_back({names[j], *lo, *hi});
     }
     return bounds;
@@ -97,7 +99,8 @@ void add_shipped_table_parameters(ParameterSchema& schema, const std::string& da
     add_noise_parameter(schema);
 }
 
-std::string shipped_or_given_file(const ParameterSet& parameters, const std::string& shipped, const std::string& owner) {
+std::string shipped_or_given_file(const ParameterSet& parameters, const std::string& shipped,
+                                  const std::string& owner) {
     if (parameters.has("data_file")) return parameters.text("data_file");
     return shipped_data_file(shipped, owner, "set data_file to a copy in the same schema");
 }
@@ -114,8 +117,8 @@ TableRows read_table(const TableSpec& spec) {
         return fmt::format("{}: {} '{}' line {}", spec.owner, spec.setting, spec.file, number);
     };
     if (!lines.next(line))
-        throw ValidationError(fmt::format("{}: {} '{}' is empty; expected a header line", spec.owner, spec.setting,
-                                          spec.file));
+        throw ValidationError(
+            fmt::format("{}: {} '{}' is empty; expected a header line", spec.owner, spec.setting, spec.file));
     const std::vector<std::string> header = split_csv_fields(line, spec.delimiter, where(1));
     // `key` is the parameter that named the column; empty when the objective's own schema needs it.
     const auto column_of = [&](const std::string& name, const std::string& key) {
@@ -127,15 +130,15 @@ TableRows read_table(const TableSpec& spec) {
                     return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
                 });
             });
-            const auto near = same_letters != header.end() ? std::optional<std::string>(*same_letters)
-                                                           : closest_match(name, header);
+            const auto near =
+                same_letters != header.end() ? std::optional<std::string>(*same_letters) : closest_match(name, header);
             const std::string asked =
                 key.empty() ? fmt::format("needs a column '{}'", name) : fmt::format("{} names column '{}'", key, name);
-            throw ValidationError(fmt::format("{}: {}, but the header (line 1) of {} '{}' has none{}; its columns: {} "
-                                              "(delimiter '{}')",
-                                              spec.owner, asked, spec.setting, spec.file,
-                                              near ? fmt::format(" (did you mean '{}'?)", *near) : "",
-                                              fmt::join(header, ", "), spec.delimiter));
+            throw ValidationError(fmt::format(
+                "{}: {}, but the header (line 1) of {} '{}' has none{}; its columns: {} "
+                "(delimiter '{}')",
+                spec.owner, asked, spec.setting, spec.file, near ? fmt::format(" (did you mean '{}'?)", *near) : "",
+                fmt::join(header, ", "), spec.delimiter));
         }
         return static_cast<std::size_t>(found - header.begin());
     };
@@ -210,12 +213,13 @@ TableRows read_table(const TableSpec& spec) {
         }
         if (spec.transform == ResponseTransform::Log) {
             if (!(*response > 0.0)) {
-                unusable(fmt::format("column '{}': the response {} has no logarithm (transform = log needs responses "
-                                     "> 0){}",
-                                     spec.response, *response,
-                                     spec.drop_key.empty() || spec.drop_unusable
-                                         ? std::string()
-                                         : fmt::format("; set {} = drop to drop such rows", spec.drop_key)));
+                unusable(
+                    fmt::format("column '{}': the response {} has no logarithm (transform = log needs responses "
+                                "> 0){}",
+                                spec.response, *response,
+                                spec.drop_key.empty() || spec.drop_unusable
+                                    ? std::string()
+                                    : fmt::format("; set {} = drop to drop such rows", spec.drop_key)));
                 continue;
             }
             *response = std::log(*response);
@@ -235,8 +239,8 @@ TableRows read_table(const TableSpec& spec) {
     return out;
 }
 
-TableObjective::TableObjective(TableRows table, std::vector<Dimension> features, double noise_stddev,
-                               std::string owner, std::string description)
+TableObjective::TableObjective(TableRows table, std::vector<Dimension> features, double noise_stddev, std::string owner,
+                               std::string description)
     : space_(SearchSpace::candidates_within(table.rows, std::move(features))),
       responses_(std::move(table.responses)),
       index_(table.rows),
@@ -264,7 +268,8 @@ std::optional<KnownOptimum> TableObjective::known_optimum() const {
 
 std::vector<ReleasedValue> TableObjective::reference_values() const {
     return {{"rows", "rows kept", arma::mat{static_cast<double>(responses_.n_elem)}},
-            {"rows_clipped", "rows with a feature clipped to its declared bounds", arma::mat{static_cast<double>(clipped_)}},
+            {"rows_clipped", "rows with a feature clipped to its declared bounds",
+             arma::mat{static_cast<double>(clipped_)}},
             {"rows_dropped", "rows dropped as unusable (NA, or a response with no logarithm)",
              arma::mat{static_cast<double>(dropped_)}},
             {"rows_duplicated", "rows dropped because their features repeat an earlier row's",

@@ -42,8 +42,8 @@ struct TableSpec {
 };
 
 struct TableRows {
-    arma::mat rows;       // n × d, within the declared bounds
-    arma::vec responses;  // n, transformed
+    arma::mat rows;              // n × d, within the declared bounds
+    arma::vec responses;         // n, transformed
     std::size_t clipped = 0;     // rows with a feature clipped to its bounds
     std::size_t dropped = 0;     // unusable rows dropped (drop_unusable)
     std::size_t duplicates = 0;  // rows whose features repeat an earlier row's: dropped, the first kept

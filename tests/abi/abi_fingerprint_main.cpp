@@ -19,11 +19,12 @@
 namespace {
 
 int usage() {
-    std::fputs("usage: dpbo_abi_fingerprint [--version HEADER NAME] INCLUDE_ROOT\n"
-               "       dpbo_abi_fingerprint [--version HEADER NAME] --check FINGERPRINT_FILE INCLUDE_ROOT\n"
-               "INCLUDE_ROOT is the directory that holds dpbo/ (core/contract/include in the source tree);\n"
-               "HEADER NAME: where the version is stated (default: dpbo/abi.hpp kAbiVersion)\n",
-               stderr);
+    std::fputs(
+        "usage: dpbo_abi_fingerprint [--version HEADER NAME] INCLUDE_ROOT\n"
+        "       dpbo_abi_fingerprint [--version HEADER NAME] --check FINGERPRINT_FILE INCLUDE_ROOT\n"
+        "INCLUDE_ROOT is the directory that holds dpbo/ (core/contract/include in the source tree);\n"
+        "HEADER NAME: where the version is stated (default: dpbo/abi.hpp kAbiVersion)\n",
+        stderr);
     return 2;
 }
 

@@ -177,9 +177,7 @@ std::string sha256_hex(const std::string& bytes) {
     return hex;
 }
 
-std::regex version_definition(const std::string& name) {
-    return std::regex("\\b" + name + "=([0-9]+)[uU]?;");
-}
+std::regex version_definition(const std::string& name) { return std::regex("\\b" + name + "=([0-9]+)[uU]?;"); }
 
 }  // namespace
 
@@ -189,8 +187,8 @@ std::uint32_t read_abi_version(const fs::path& abi_header, const std::string& na
     const std::string normalised = normalise_header(read_text(abi_header));
     std::smatch match;
     if (!std::regex_search(normalised, match, version_definition(name))) {
-        throw std::runtime_error(fmt::format("{} defines no '{} = N;'; expected the ABI version there",
-                                             abi_header.string(), name));
+        throw std::runtime_error(
+            fmt::format("{} defines no '{} = N;'; expected the ABI version there", abi_header.string(), name));
     }
     return static_cast<std::uint32_t>(std::stoul(match[1].str()));
 }
@@ -231,15 +229,17 @@ std::vector<RecordedFingerprint> read_fingerprint_file(const fs::path& file) {
         if (line.empty() || line.front() == '#') continue;
         std::smatch match;
         if (!std::regex_match(line, match, pattern)) {
-            throw std::runtime_error(fmt::format("{}:{}: '{}' is not a fingerprint line; expected 'VERSION SHA256': "
-                                                 "the ABI version, one space, 64 lower-case hex digits",
-                                                 file.string(), number, line));
+            throw std::runtime_error(
+                fmt::format("{}:{}: '{}' is not a fingerprint line; expected 'VERSION SHA256': "
+                            "the ABI version, one space, 64 lower-case hex digits",
+                            file.string(), number, line));
         }
         const auto version = static_cast<std::uint32_t>(std::stoul(match[1].str()));
         if (!recorded.empty() && version <= recorded.back().version) {
-            throw std::runtime_error(fmt::format("{}:{}: version {} follows version {}; expected one line per "
-                                                 "version, in increasing order",
-                                                 file.string(), number, version, recorded.back().version));
+            throw std::runtime_error(
+                fmt::format("{}:{}: version {} follows version {}; expected one line per "
+                            "version, in increasing order",
+                            file.string(), number, version, recorded.back().version));
         }
         recorded.push_back({version, match[2].str()});
     }
@@ -256,10 +256,10 @@ FingerprintVerdict check_fingerprint(const fs::path& include_root, const fs::pat
     const auto current = std::find_if(recorded.begin(), recorded.end(),
                                       [&](const RecordedFingerprint& r) { return r.version == version; });
     if (!recorded.empty() && recorded.back().version > version) {
-        return {false, fmt::format("{} records ABI version {}, but {} says {} = {}; the version must never "
-                                   "go back",
-                                   fingerprint_file.string(), recorded.back().version, abi_header.string(), name,
-                                   version)};
+        return {false,
+                fmt::format("{} records ABI version {}, but {} says {} = {}; the version must never "
+                            "go back",
+                            fingerprint_file.string(), recorded.back().version, abi_header.string(), name, version)};
     }
     if (current == recorded.end()) {
         return {false, fmt::format("{} has no fingerprint for {} {} (set in {}). Record the line\n  {} {}\n"
@@ -274,8 +274,8 @@ FingerprintVerdict check_fingerprint(const fs::path& include_root, const fs::pat
                             "load and would meet other layouts or meanings. Bump {} in {} to {} and record "
                             "the line\n  {} {}\nin {} ('{}' prints it). Comment and whitespace edits do not count.",
                             (include_root / "dpbo").string(), name, version, current->sha256, actual, name,
-                            abi_header.string(),
-                            version + 1, version + 1, actual, fingerprint_file.string(), print_command)};
+                            abi_header.string(), version + 1, version + 1, actual, fingerprint_file.string(),
+                            print_command)};
     }
     return {true, fmt::format("the installed headers under {} match the fingerprint recorded for {} {} "
                               "({})",

@@ -58,7 +58,7 @@ struct FingerprintVerdict {
 // `print_command` is the command a developer runs to print the line to record; it is quoted in
 // the failure message.
 FingerprintVerdict check_fingerprint(const std::filesystem::path& include_root,
-                                     const std::filesystem::path& fingerprint_file,
-                                     const std::string& print_command, const VersionSpec& spec = {});
+                                     const std::filesystem::path& fingerprint_file, const std::string& print_command,
+                                     const VersionSpec& spec = {});
 
 }  // namespace dpbo::abi_guard

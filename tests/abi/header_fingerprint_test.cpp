@@ -69,8 +69,8 @@ TEST_CASE("abi fingerprint: comments and whitespace do not count") {
     CHECK(base.find("block") == std::string::npos);
     CHECK(normalise_header(replaced(kHeader, "// A comment that may change.", "// Reworded entirely.")) == base);
     CHECK(normalise_header(replaced(kHeader, "/* block\n   comment */", "")) == base);
-    CHECK(normalise_header(replaced(kHeader, "std::uint32_t magic;   // trailing comment",
-                                    "std::uint32_t   magic ;")) == base);
+    CHECK(normalise_header(
+              replaced(kHeader, "std::uint32_t magic;   // trailing comment", "std::uint32_t   magic ;")) == base);
     CHECK(normalise_header(replaced(kHeader, "template <class T> using", "template<class T>\n  using")) == base);
     CHECK(normalise_header(replaced(kHeader, "\n\nnamespace demo {", "\n\n\n\nnamespace demo\n{")) == base);
 }
@@ -107,7 +107,8 @@ TEST_CASE("abi fingerprint: the check passes on the recorded line and names the 
     CHECK_FALSE(changed.ok);
     const std::string now = fingerprint_headers(tree.root);
     CHECK(now != fingerprint);
-    CHECK(changed.message.find("The installed headers under " + (tree.root / "dpbo").string() + " changed") != std::string::npos);
+    CHECK(changed.message.find("The installed headers under " + (tree.root / "dpbo").string() + " changed") !=
+          std::string::npos);
     CHECK(changed.message.find("Bump kAbiVersion in " + (tree.root / "dpbo" / "abi.hpp").string() + " to 8") !=
           std::string::npos);
     CHECK(changed.message.find("\n  8 " + now + "\n") != std::string::npos);

@@ -34,5 +34,4 @@ private:
 };
 }  // namespace
 
-DPBO_PLUGIN(SharedCloneAccountant, "shared-clone", "1.0.0", "pure-DP sum whose clones share the original's sum",
-            "none")
+DPBO_PLUGIN(SharedCloneAccountant, "shared-clone", "1.0.0", "pure-DP sum whose clones share the original's sum", "none")

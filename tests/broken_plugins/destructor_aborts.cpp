@@ -9,8 +9,8 @@
 namespace {
 class DestructorAborts : public broken_cases::Sphere {
 public:
-    using Sphere::Sphere;
     using Sphere::schema;
+    using Sphere::Sphere;
     ~DestructorAborts() override { std::abort(); }
 };
 }  // namespace

@@ -9,8 +9,8 @@
 namespace {
 class Aborts : public broken_cases::Sphere {
 public:
-    using Sphere::Sphere;
     using Sphere::schema;
+    using Sphere::Sphere;
     dpbo::Evaluations evaluate(const arma::mat&, const dpbo::EvaluationRequest&) override { std::abort(); }
 };
 }  // namespace

@@ -7,8 +7,8 @@
 namespace {
 class DereferencesNull : public broken_cases::Sphere {
 public:
-    using Sphere::Sphere;
     using Sphere::schema;
+    using Sphere::Sphere;
     dpbo::Evaluations evaluate(const arma::mat& points, const dpbo::EvaluationRequest& request) override {
         // Volatile pointer and target: the compiler can neither see the null (and emit a trap instead)
         // nor drop the load.

@@ -7,8 +7,8 @@
 namespace {
 class ThrowsInt : public broken_cases::Sphere {
 public:
-    using Sphere::Sphere;
     using Sphere::schema;
+    using Sphere::Sphere;
     dpbo::Evaluations evaluate(const arma::mat&, const dpbo::EvaluationRequest&) override { throw 42; }
 };
 }  // namespace

@@ -24,5 +24,4 @@ public:
 
 }  // namespace
 
-DPBO_PLUGIN(MeanMismatch, "mean-mismatch", "1.0.0", "test objective whose values are not its per-record means",
-            "none")
+DPBO_PLUGIN(MeanMismatch, "mean-mismatch", "1.0.0", "test objective whose values are not its per-record means", "none")

@@ -19,5 +19,4 @@ public:
 
 }  // namespace
 
-DPBO_PLUGIN(WrongShape, "wrong-shape", "1.0.0", "test objective that returns two value columns for one output",
-            "none")
+DPBO_PLUGIN(WrongShape, "wrong-shape", "1.0.0", "test objective that returns two value columns for one output", "none")

@@ -6,8 +6,7 @@
 
 namespace {
 dpbo::Manifest never_called() { std::abort(); }
-const dpbo::PluginHeader header{dpbo::kPluginMagic, dpbo::kAbiVersion + 1, DPBO_BUILD_SIGNATURE, "test",
-                                &never_called};
+const dpbo::PluginHeader header{dpbo::kPluginMagic, dpbo::kAbiVersion + 1, DPBO_BUILD_SIGNATURE, "test", &never_called};
 const dpbo::PluginHeader* entry() { return &header; }
 }  // namespace
 

@@ -12,8 +12,7 @@ dpbo::BuildSignature next_patch_release() {
     ++signature.armadillo_patch;
     return signature;
 }
-const dpbo::PluginHeader header{dpbo::kPluginMagic, dpbo::kAbiVersion, next_patch_release(), "test",
-                                &never_called};
+const dpbo::PluginHeader header{dpbo::kPluginMagic, dpbo::kAbiVersion, next_patch_release(), "test", &never_called};
 const dpbo::PluginHeader* entry() { return &header; }
 }  // namespace
 

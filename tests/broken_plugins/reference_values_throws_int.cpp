@@ -7,12 +7,12 @@
 namespace {
 class ReferenceThrowsInt : public broken_cases::Sphere, public dpbo::SensitiveData {
 public:
-    using Sphere::Sphere;
     using Sphere::schema;
+    using Sphere::Sphere;
     std::string data_description() const override { return {}; }
     std::vector<dpbo::ReleasedValue> reference_values() const override { throw 7; }
 };
 }  // namespace
 
-DPBO_PLUGIN(ReferenceThrowsInt, "int-throwing-reference-objective", "1.0.0",
-            "its reference_values throws an int", "none")
+DPBO_PLUGIN(ReferenceThrowsInt, "int-throwing-reference-objective", "1.0.0", "its reference_values throws an int",
+            "none")

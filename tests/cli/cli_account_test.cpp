@@ -56,10 +56,10 @@ TEST_CASE("cli account: bad input exits 2 naming the option or value") {
 }
 
 TEST_CASE("cli account: typed events of every kind the basic accountant takes, and clear refusals") {
-    const auto basic = run_dpbo({"account", "--accountant", "basic", "--event", "laplace:scale=2,sensitivity=1",
-                                 "--event", "exponential:epsilon=0.25,quality_sensitivity=1x2", "--event",
-                                 "pure:epsilon=0.1", "--event", "approx:epsilon=0.2,delta=1e-6", "--epsilon", "1.3",
-                                 "--json"});
+    const auto basic =
+        run_dpbo({"account", "--accountant", "basic", "--event", "laplace:scale=2,sensitivity=1", "--event",
+                  "exponential:epsilon=0.25,quality_sensitivity=1x2", "--event", "pure:epsilon=0.1", "--event",
+                  "approx:epsilon=0.2,delta=1e-6", "--epsilon", "1.3", "--json"});
     CAPTURE(basic.err);
     REQUIRE(basic.exit_code == 0);
     const auto out = nlohmann::json::parse(basic.out);
@@ -108,41 +108,43 @@ TEST_CASE("cli account: typed events of every kind the basic accountant takes, a
 
 TEST_CASE("cli account: the rdp accountant for subsampled Gaussians, text and json, and sigma calibration") {
     // The issue's command, without --accountant: gdp cannot take the event, so rdp is chosen.
-    const auto text = run_dpbo({"account", "--event", "subsampled-gaussian:q=0.01,sigma=4,steps=10000,sampling=poisson",
-                                "--delta", "1e-5"});
+    const auto text = run_dpbo(
+        {"account", "--event", "subsampled-gaussian:q=0.01,sigma=4,steps=10000,sampling=poisson", "--delta", "1e-5"});
     CAPTURE(text.err);
     REQUIRE(text.exit_code == 0);
     CHECK(contains(text.out, "rdp accountant"));
     CHECK(contains(text.out, "tight conversion"));
     CHECK(contains(text.out, "attained at order"));
-    const auto classic = run_dpbo({"account", "--accountant", "rdp", "--conversion", "classic", "--event",
-                                   "subsampled-gaussian:q=0.01,sigma=4,steps=10000,sampling=poisson", "--delta", "1e-5",
-                                   "--json"});
+    const auto classic =
+        run_dpbo({"account", "--accountant", "rdp", "--conversion", "classic", "--event",
+                  "subsampled-gaussian:q=0.01,sigma=4,steps=10000,sampling=poisson", "--delta", "1e-5", "--json"});
     REQUIRE(classic.exit_code == 0);
     const auto out = nlohmann::json::parse(classic.out);
     CHECK(out["accountant"] == "rdp");
     CHECK(contains(out["mechanism"].get<std::string>(), "classic conversion"));
     CHECK(out["epsilon_delta"][0]["epsilon"].get<double>() == doctest::Approx(1.26).epsilon(0.005));
-    const auto wor = run_dpbo({"account", "--event",
-                               "subsampled-gaussian:q=0.01,sigma=4,steps=10000,sampling=without-replacement",
-                               "--delta", "1e-5", "--json"});
+    const auto wor =
+        run_dpbo({"account", "--event", "subsampled-gaussian:q=0.01,sigma=4,steps=10000,sampling=without-replacement",
+                  "--delta", "1e-5", "--json"});
     REQUIRE(wor.exit_code == 0);
     CHECK(nlohmann::json::parse(wor.out)["neighbouring"] == "replace one record");
 
-    const auto calibrated = run_dpbo({"account", "--accountant", "rdp", "--calibrate-sigma", "--epsilon", "2", "--delta",
-                                      "1e-5", "--event", "subsampled-gaussian:q=0.01,steps=1000,sampling=poisson", "--json"});
+    const auto calibrated =
+        run_dpbo({"account", "--accountant", "rdp", "--calibrate-sigma", "--epsilon", "2", "--delta", "1e-5", "--event",
+                  "subsampled-gaussian:q=0.01,steps=1000,sampling=poisson", "--json"});
     CAPTURE(calibrated.err);
     REQUIRE(calibrated.exit_code == 0);
     const auto c = nlohmann::json::parse(calibrated.out);
     CHECK(c["epsilon"].get<double>() <= 2.0);
     CHECK(c["epsilon"].get<double>() > 2.0 * (1 - 1e-4));  // bisection to 1e-6 relative in σ
 
-    const auto named_gdp = run_dpbo({"account", "--accountant", "gdp", "--event",
-                                     "subsampled-gaussian:q=0.01,sigma=4,steps=10,sampling=poisson"});
+    const auto named_gdp = run_dpbo(
+        {"account", "--accountant", "gdp", "--event", "subsampled-gaussian:q=0.01,sigma=4,steps=10,sampling=poisson"});
     CHECK(named_gdp.exit_code == 2);
     CHECK(contains(named_gdp.err, "it accepts: gaussian, gdp; use --accountant rdp"));
-    const auto mismatch = run_dpbo({"account", "--event",
-                                    "subsampled-gaussian:q=0.01,sigma=4,steps=10,sampling=poisson,neighbouring=replace-one"});
+    const auto mismatch =
+        run_dpbo({"account", "--event",
+                  "subsampled-gaussian:q=0.01,sigma=4,steps=10,sampling=poisson,neighbouring=replace-one"});
     CHECK(mismatch.exit_code == 2);
     CHECK(contains(mismatch.err, "neighbouring = replace-one is refused"));
     const auto bad_q = run_dpbo({"account", "--event", "subsampled-gaussian:q=1.5,sigma=4,steps=10,sampling=poisson"});

@@ -27,9 +27,23 @@ nlohmann::json read_result(const std::filesystem::path& dir) {
 
 // Private random search: 20 values released through the Gaussian mechanism at μ = 0.5 each.
 std::vector<std::string> private_random_search(const std::string& out) {
-    return {"run", "--algorithm", "random-search", "--objective", "branin", "--mechanism", "gaussian",
-            "--set", "mechanism.mu=0.5", "--set", "algorithm.value_sensitivity=0.1", "--set",
-            "algorithm.budget=20", "--seed", "3", "--out", out};
+    return {"run",
+            "--algorithm",
+            "random-search",
+            "--objective",
+            "branin",
+            "--mechanism",
+            "gaussian",
+            "--set",
+            "mechanism.mu=0.5",
+            "--set",
+            "algorithm.value_sensitivity=0.1",
+            "--set",
+            "algorithm.budget=20",
+            "--seed",
+            "3",
+            "--out",
+            out};
 }
 
 }  // namespace
@@ -105,9 +119,9 @@ TEST_CASE("cli --accountant: not an accountant, or an unknown one, is a usage er
 
 TEST_CASE("cli --accountant: an algorithm's own accountant role takes it (dp-gd composed in rdp)") {
     TemporaryDirectory dir;
-    const auto r = run_dpbo({"run", "--algorithm", "dp-gd", "--objective", "huber-regression", "--set",
-                             "algorithm.mu=0.9", "--set", "algorithm.iterations=9", "--seed", "4",
-                             "--accountant", "rdp", "--out", dir.path()});
+    const auto r =
+        run_dpbo({"run", "--algorithm", "dp-gd", "--objective", "huber-regression", "--set", "algorithm.mu=0.9",
+                  "--set", "algorithm.iterations=9", "--seed", "4", "--accountant", "rdp", "--out", dir.path()});
     CAPTURE(r.err);
     REQUIRE(r.exit_code == 0);
     CHECK(read_result(dir.path())["job"]["accountant"]["name"] == "rdp");
@@ -116,10 +130,10 @@ TEST_CASE("cli --accountant: an algorithm's own accountant role takes it (dp-gd 
 TEST_CASE("cli study create --accountant: the study records the accountant it composes with") {
     TemporaryDirectory dir;
     const auto study = (std::filesystem::path(dir.path()) / "s.db").string();
-    const auto created = run_dpbo({"study", "create", study, "--algorithm", "random-search", "--objective", "branin",
-                                   "--mechanism", "gaussian", "--set", "mechanism.mu=0.5", "--set",
-                                   "algorithm.value_sensitivity=0.1", "--set", "algorithm.budget=4", "--seed", "1",
-                                   "--accountant", "rdp"});
+    const auto created =
+        run_dpbo({"study", "create", study, "--algorithm", "random-search", "--objective", "branin", "--mechanism",
+                  "gaussian", "--set", "mechanism.mu=0.5", "--set", "algorithm.value_sensitivity=0.1", "--set",
+                  "algorithm.budget=4", "--seed", "1", "--accountant", "rdp"});
     CAPTURE(created.err);
     REQUIRE(created.exit_code == 0);
     const auto shown = run_dpbo({"study", "show", study, "--json"});

@@ -29,10 +29,10 @@ void check_not_refuted(std::vector<std::string> arguments) {
     CAPTURE(r.err);
     REQUIRE((r.exit_code == 0 || r.exit_code == 3));
     const auto out = nlohmann::json::parse(r.out);
-    const std::string summary =
-        out["claim"]["headline"].get<std::string>() + ": empirical epsilon >= " + out["lower_bound"]["epsilon"].dump() +
-        " at delta " + out["lower_bound"]["delta"].dump() + ", mu >= " + out["lower_bound"]["mu"].dump() +
-        "; best event: " + out["best"].dump();
+    const std::string summary = out["claim"]["headline"].get<std::string>() +
+                                ": empirical epsilon >= " + out["lower_bound"]["epsilon"].dump() + " at delta " +
+                                out["lower_bound"]["delta"].dump() + ", mu >= " + out["lower_bound"]["mu"].dump() +
+                                "; best event: " + out["best"].dump();
     CAPTURE(summary);
     CHECK(out["refuted"] == false);
     CHECK(r.exit_code == 0);
@@ -51,10 +51,29 @@ std::vector<std::string> mechanism(const std::string& name, const std::vector<st
 // representation unchanged (η = 0.3 would round it away and hide a leaky sampler): the auditor
 // chooses the public parameters. 10000 runs per world: ε up to 6.6 and μ up to 6.0 can show.
 std::vector<std::string> dp_gibo(const std::string& mu, const std::string& iterations) {
-    return {"audit", "--algorithm", "dp-gibo", "--objective", "normal-location", "--set", "objective.dim=2",
-            "--set", "objective.records=8", "--set", "algorithm.mu=" + mu, "--set", "algorithm.iterations=" + iterations,
-            "--set", "algorithm.optimizer=plain", "--set", "algorithm.lr=0.5", "--set", "algorithm.clipping_bound=0.5",
-            "--neighbour", "objective.neighbour_record=0", "--runs", "10000"};
+    return {"audit",
+            "--algorithm",
+            "dp-gibo",
+            "--objective",
+            "normal-location",
+            "--set",
+            "objective.dim=2",
+            "--set",
+            "objective.records=8",
+            "--set",
+            "algorithm.mu=" + mu,
+            "--set",
+            "algorithm.iterations=" + iterations,
+            "--set",
+            "algorithm.optimizer=plain",
+            "--set",
+            "algorithm.lr=0.5",
+            "--set",
+            "algorithm.clipping_bound=0.5",
+            "--neighbour",
+            "objective.neighbour_record=0",
+            "--runs",
+            "10000"};
 }
 
 // A selection audited on the scores q (D) and q′ (D′), Δq = 1: candidate 0 loses 1 and the nine
@@ -63,8 +82,15 @@ std::vector<std::string> dp_gibo(const std::string& mu, const std::string& itera
 // move in opposite directions, so the monotone mode's ε·q/Δq is not valid.
 std::vector<std::string> selection(const std::string& name, const std::vector<std::string>& settings,
                                    const std::string& runs) {
-    std::vector<std::string> arguments = {"audit", "--selection", name, "--runs", runs, "--scores",
-                                          "1,0,0,0,0,0,0,0,0,0", "--neighbour-scores", "0,1,1,1,1,1,1,1,1,1"};
+    std::vector<std::string> arguments = {"audit",
+                                          "--selection",
+                                          name,
+                                          "--runs",
+                                          runs,
+                                          "--scores",
+                                          "1,0,0,0,0,0,0,0,0,0",
+                                          "--neighbour-scores",
+                                          "0,1,1,1,1,1,1,1,1,1"};
     for (const auto& s : settings) arguments.insert(arguments.end(), {"--set", "selection." + s});
     return arguments;
 }
@@ -74,11 +100,33 @@ std::vector<std::string> selection(const std::string& name, const std::vector<st
 // λ term of the sensitivity, (λ_max − λ_min)L/(λ_max λ_min) = 0.11, does not drown the record term:
 // the claim's noise is as small as the paper's bound allows. Record 0's label flipped in D′.
 std::vector<std::string> dp_ucb_lipschitz(const std::string& runs) {
-    return {"audit", "--algorithm", "dp-ucb", "--set", "algorithm.variant=lipschitz", "--set", "algorithm.epsilon=1",
-            "--set", "mechanism.epsilon=1", "--set", "algorithm.budget=6", "--objective", "logreg-validation",
-            "--set", "objective.gain=ramp", "--set", "objective.training_records=500", "--set",
-            "objective.validation_records=2", "--set", "objective.lambda_min=0.9", "--set", "objective.lambda_max=1",
-            "--neighbour", "objective.neighbour_record=0", "--runs", runs};
+    return {"audit",
+            "--algorithm",
+            "dp-ucb",
+            "--set",
+            "algorithm.variant=lipschitz",
+            "--set",
+            "algorithm.epsilon=1",
+            "--set",
+            "mechanism.epsilon=1",
+            "--set",
+            "algorithm.budget=6",
+            "--objective",
+            "logreg-validation",
+            "--set",
+            "objective.gain=ramp",
+            "--set",
+            "objective.training_records=500",
+            "--set",
+            "objective.validation_records=2",
+            "--set",
+            "objective.lambda_min=0.9",
+            "--set",
+            "objective.lambda_max=1",
+            "--neighbour",
+            "objective.neighbour_record=0",
+            "--runs",
+            runs};
 }
 
 }  // namespace

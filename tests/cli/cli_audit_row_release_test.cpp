@@ -12,8 +12,8 @@
 using dpbo::test::run_dpbo;
 
 TEST_CASE("cli audit: random-projection's (ε, δ)-DP claim is refuted, noisy-projection's is not") {
-    const auto refuted = run_dpbo({"audit", "--release", "random-projection", "--set", "release.epsilon=3",
-                                   "--runs", "2000", "--seed", "1", "--json"});
+    const auto refuted = run_dpbo({"audit", "--release", "random-projection", "--set", "release.epsilon=3", "--runs",
+                                   "2000", "--seed", "1", "--json"});
     CAPTURE(refuted.err);
     CHECK(refuted.exit_code == 3);
     const auto report = nlohmann::json::parse(refuted.out);

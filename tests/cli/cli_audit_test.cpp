@@ -17,10 +17,21 @@ namespace {
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 // A tiny DP-GIBO job on normal-location: 1 step, 2 dimensions, 8 records.
-const std::vector<std::string> kTinyDpGibo = {
-    "audit", "--algorithm", "dp-gibo", "--objective", "normal-location", "--set", "objective.dim=2",
-    "--set", "objective.records=8", "--set", "algorithm.iterations=1", "--set", "algorithm.optimizer=plain",
-    "--set", "algorithm.lr=0.5"};
+const std::vector<std::string> kTinyDpGibo = {"audit",
+                                              "--algorithm",
+                                              "dp-gibo",
+                                              "--objective",
+                                              "normal-location",
+                                              "--set",
+                                              "objective.dim=2",
+                                              "--set",
+                                              "objective.records=8",
+                                              "--set",
+                                              "algorithm.iterations=1",
+                                              "--set",
+                                              "algorithm.optimizer=plain",
+                                              "--set",
+                                              "algorithm.lr=0.5"};
 
 std::vector<std::string> plus(std::vector<std::string> base, const std::vector<std::string>& more) {
     base.insert(base.end(), more.begin(), more.end());
@@ -40,8 +51,8 @@ void check_refused(const std::vector<std::string>& arguments, const std::string&
 TEST_CASE("cli audit: floating-point Laplace noise is refuted (exit 3) through its representation") {
     // leaky-laplace adds b·(log U − log U′) in floating point, claiming 1-DP. The audit's 20000
     // evaluation releases per world can show up to ε ≈ ln(20000 / ln(160)) ≈ 8.2.
-    const auto r = run_dpbo({"audit", "--mechanism", "leaky-laplace", "--set", "mechanism.epsilon=1", "--runs",
-                             "40000", "--seed", "1", "--json", "--plugin-path", DPBO_TEST_FLAWED_PLUGIN_DIR});
+    const auto r = run_dpbo({"audit", "--mechanism", "leaky-laplace", "--set", "mechanism.epsilon=1", "--runs", "40000",
+                             "--seed", "1", "--json", "--plugin-path", DPBO_TEST_FLAWED_PLUGIN_DIR});
     CAPTURE(r.err);
     CAPTURE(r.out);
     REQUIRE(r.exit_code == 3);
@@ -81,9 +92,9 @@ TEST_CASE("cli audit: bad input is refused with exit code 2, naming what is wron
     check_refused({"audit", "--mechanism", "gausian", "--set", "mechanism.mu=1"}, "gaussian");
     check_refused({"audit", "--mechanism", "gaussian", "--set", "mechanism.mu=1", "--runs", "0"}, "--runs '0'");
     check_refused({"audit", "--mechanism", "gaussian", "--set", "mechanism.mu=1", "--runs", "-5"}, "--runs '-5'");
-    check_refused({"audit", "--mechanism", "gaussian", "--set", "mechanism.mu=1", "--runs", "6", "--confidence",
-                   "0.999"},
-                  "too few");
+    check_refused(
+        {"audit", "--mechanism", "gaussian", "--set", "mechanism.mu=1", "--runs", "6", "--confidence", "0.999"},
+        "too few");
     check_refused({"audit", "--mechanism", "gaussian", "--set", "mechanism.mu=1", "--delta", "1"}, "--delta 1");
     check_refused({"audit", "--mechanism", "gaussian", "--set", "mechanism.mu=1", "--confidence", "1.5"},
                   "--confidence 1.5");
@@ -98,9 +109,9 @@ TEST_CASE("cli audit: bad input is refused with exit code 2, naming what is wron
     check_refused(plus(kTinyDpGibo, {"--neighbour", "objective.neighbour_record=8"}), "neighbour_record = 8");
     check_refused(plus(kTinyDpGibo, {"--neighbour", "objective.neighbour_record=0", "--sensitivity", "2"}),
                   "--sensitivity");
-    check_refused({"audit", "--algorithm", "random-search", "--objective", "quadratic", "--neighbour",
-                   "objective.dim=3"},
-                  "no privacy claim");
+    check_refused(
+        {"audit", "--algorithm", "random-search", "--objective", "quadratic", "--neighbour", "objective.dim=3"},
+        "no privacy claim");
 }
 
 TEST_CASE("cli audit: a selection audit's scores are checked, each error named") {
@@ -122,8 +133,7 @@ TEST_CASE("cli audit: a selection audit's scores are checked, each error named")
                   "only selection.KEY=VALUE");
     check_refused({"audit", "--mechanism", "laplace", "--set", "mechanism.epsilon=1", "--scores", "0,1"},
                   "--scores applies to selection audits");
-    check_refused({"audit", "--selection", "exponential", "--scores", "0,1", "--neighbour-scores", "1,0"},
-                  "epsilon");
+    check_refused({"audit", "--selection", "exponential", "--scores", "0,1", "--neighbour-scores", "1,0"}, "epsilon");
 }
 
 TEST_CASE("cli audit: 'dpbo --help' lists the command and its exit code 3") {

@@ -23,8 +23,21 @@ bool contains(const std::string& text, const std::string& part) { return text.fi
 // DP-GD with T = 9 steps at μ = 0.9: each release is 0.3-GDP, so a budget of μ = 0.5 admits two
 // (√2·0.3 ≈ 0.42) and refuses the third (√3·0.3 ≈ 0.52).
 std::vector<std::string> dp_gd(const std::string& out, const std::string& budget) {
-    return {"run", "--algorithm", "dp-gd", "--objective", "huber-regression", "--set", "algorithm.mu=0.9",
-            "--set", "algorithm.iterations=9", "--seed", "4", "--budget", budget, "--out", out};
+    return {"run",
+            "--algorithm",
+            "dp-gd",
+            "--objective",
+            "huber-regression",
+            "--set",
+            "algorithm.mu=0.9",
+            "--set",
+            "algorithm.iterations=9",
+            "--seed",
+            "4",
+            "--budget",
+            budget,
+            "--out",
+            out};
 }
 
 nlohmann::json read_result(const std::string& dir) {

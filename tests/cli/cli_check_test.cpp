@@ -45,8 +45,9 @@ TEST_CASE("cli check: shipped mechanisms, a selection, a row release and an acco
 }
 
 TEST_CASE("cli check: a nonconforming mechanism and accountant are named with each broken promise, exit 1") {
-    const auto r = run_dpbo({"check", plugin(DPBO_TEST_NONCONFORMING_PLUGIN_DIR, "nonconforming-mechanism_own_randomness.so"),
-                             plugin(DPBO_TEST_NONCONFORMING_PLUGIN_DIR, "nonconforming-accountant_shared_clone.so")});
+    const auto r =
+        run_dpbo({"check", plugin(DPBO_TEST_NONCONFORMING_PLUGIN_DIR, "nonconforming-mechanism_own_randomness.so"),
+                  plugin(DPBO_TEST_NONCONFORMING_PLUGIN_DIR, "nonconforming-accountant_shared_clone.so")});
     CAPTURE(r.out);
     CHECK(r.exit_code == 1);
     CHECK(contains(r.out, "mechanism 'own-randomness': 2 check(s) failed"));
@@ -54,8 +55,8 @@ TEST_CASE("cli check: a nonconforming mechanism and accountant are named with ea
     CHECK(contains(r.out, "FAIL refuses to calibrate to a sensitivity that is not finite and > 0"));
     CHECK(contains(r.out, "FAIL a clone is independent of the original"));
 
-    const auto j = run_dpbo({"check", "--json", plugin(DPBO_TEST_NONCONFORMING_PLUGIN_DIR,
-                                                       "nonconforming-accountant_shared_clone.so")});
+    const auto j = run_dpbo(
+        {"check", "--json", plugin(DPBO_TEST_NONCONFORMING_PLUGIN_DIR, "nonconforming-accountant_shared_clone.so")});
     CHECK(j.exit_code == 1);
     const auto reports = nlohmann::json::parse(j.out);
     REQUIRE(reports.size() == 1);

@@ -18,7 +18,8 @@ namespace {
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
-const std::string kExample = std::string("python3 ") + DPBO_SOURCE_DIR + "/sdk/examples/python-objective/record_objective.py";
+const std::string kExample =
+    std::string("python3 ") + DPBO_SOURCE_DIR + "/sdk/examples/python-objective/record_objective.py";
 
 nlohmann::json result_of(const std::string& out) {
     std::ifstream in(out + "/result.json");
@@ -27,8 +28,9 @@ nlohmann::json result_of(const std::string& out) {
 
 dpbo::test::CommandResult run_command(const std::string& out, const std::string& algorithm, const std::string& command,
                                       const std::vector<std::string>& extra = {}) {
-    std::vector<std::string> arguments = {"run", "--algorithm", algorithm, "--objective", "command", "--set",
-                                          "objective.command=" + command, "--seed", "1", "--out", out};
+    std::vector<std::string> arguments = {
+        "run", "--algorithm", algorithm, "--objective", "command", "--set", "objective.command=" + command, "--seed",
+        "1",   "--out",       out};
     arguments.insert(arguments.end(), extra.begin(), extra.end());
     return run_dpbo(arguments, {}, 60);
 }
@@ -47,7 +49,8 @@ TEST_CASE("cli command objective: a Python objective with per-record losses, one
         trusted = trusted || contains(assumption.get<std::string>(), "inside the trust boundary");
     CHECK(trusted);
 
-    const auto ucb = run_command(dir.path() + "/ucb", "gp-ucb", kExample + " --dim 2", {"--set", "algorithm.budget=15"});
+    const auto ucb =
+        run_command(dir.path() + "/ucb", "gp-ucb", kExample + " --dim 2", {"--set", "algorithm.budget=15"});
     CAPTURE(ucb.err);
     REQUIRE(ucb.exit_code == 0);
     const auto ucb_result = result_of(dir.path() + "/ucb");
@@ -68,16 +71,17 @@ TEST_CASE("cli command objective: one-shot mode reads its space from a spec file
     std::ofstream(spec) << R"({"protocol":"dpbo-objective","version":1,"space":[{"name":"x","lower":-2,"upper":2}]})";
     const std::string program =
         R"py(python3 -c "import json,sys; r=json.loads(sys.stdin.readline()); print(json.dumps({'values':[p[0]**2 for p in r['points']]}))")py";
-    const auto run = run_command(dir.path() + "/one", "random-search", program,
-                                 {"--set", "objective.mode=one-shot", "--set", "objective.spec=" + spec, "--set",
-                                  "algorithm.budget=6"});
+    const auto run = run_command(
+        dir.path() + "/one", "random-search", program,
+        {"--set", "objective.mode=one-shot", "--set", "objective.spec=" + spec, "--set", "algorithm.budget=6"});
     CAPTURE(run.err);
     REQUIRE(run.exit_code == 0);
     const auto result = result_of(dir.path() + "/one");
     const auto& point = result["released"]["best_point"]["value"];
     const double x = point.is_number() ? point.get<double>() : point[0].get<double>();
     CHECK(result["released"]["best_value"]["value"].get<double>() == doctest::Approx(x * x));
-    const auto missing = run_command(dir.path() + "/two", "random-search", program, {"--set", "objective.mode=one-shot"});
+    const auto missing =
+        run_command(dir.path() + "/two", "random-search", program, {"--set", "objective.mode=one-shot"});
     CHECK(missing.exit_code == 2);
     CHECK(contains(missing.err, "mode = one-shot needs spec = FILE"));
 }
@@ -87,8 +91,8 @@ TEST_CASE("cli command objective: every way a program fails is a clear error nam
     const std::string hello =
         R"(echo '{"protocol":"dpbo-objective","version":1,"space":[{"lower":0,"upper":1}],"records":2}'; )";
     int n = 0;
-    const auto fails = [&](const std::string& program, const std::string& message, const std::vector<std::string>& extra = {},
-                           const std::string& algorithm = "random-search") {
+    const auto fails = [&](const std::string& program, const std::string& message,
+                           const std::vector<std::string>& extra = {}, const std::string& algorithm = "random-search") {
         CAPTURE(program);
         std::vector<std::string> settings = extra;
         if (algorithm == "random-search") settings.insert(settings.end(), {"--set", "algorithm.budget=3"});
@@ -105,7 +109,8 @@ TEST_CASE("cli command objective: every way a program fails is a clear error nam
     fails(hello + "while read l; do echo 'not json'; done", "answered 'not json', which is not valid JSON");
     fails(hello + R"(while read l; do echo '{"values":[NaN]}'; done)", "not valid JSON (numbers must be finite)");
     fails(hello + R"(while read l; do echo '{"values":[1]}'; done)", "answered 1 values for 3 points");
-    fails(hello + R"(while read l; do echo '{"error":"out of memory"}'; done)", "refused a batch of 3 points: out of memory");
+    fails(hello + R"(while read l; do echo '{"error":"out of memory"}'; done)",
+          "refused a batch of 3 points: out of memory");
     fails(hello + "sleep 20", "sent no answer within 1 s", {"--set", "objective.timeout=1"});
     // The program inherits stdin, stdout and stderr and nothing else dpbo holds open (the shell's own
     // command substitution adds one pipe, fd 3).

@@ -34,8 +34,11 @@ std::string write_rows(const std::string& dir) {
 }
 
 std::vector<std::string> table_settings(const std::string& rows) {
-    return {"--objective", "table", "--set", "objective.file=" + rows, "--set", "objective.columns=x,y",
-            "--set", "objective.response=worth", "--set", "objective.bounds=0:4,0:7"};
+    return {"--objective", "table",
+            "--set",       "objective.file=" + rows,
+            "--set",       "objective.columns=x,y",
+            "--set",       "objective.response=worth",
+            "--set",       "objective.bounds=0:4,0:7"};
 }
 
 std::string quoted(const std::vector<std::string>& words) {
@@ -73,10 +76,10 @@ TEST_CASE("cli curator: release, then a modeler in one process asks a curator in
     // The modeler's run: the curator is a separate `dpbo curator answer` process.
     std::vector<std::string> answer = {DPBO_EXECUTABLE, "curator", "answer"};
     for (const auto& s : table_settings(rows)) answer.push_back(s);
-    const auto modeler = run_dpbo({"run", "--algorithm", "po-gp-ucb", "--candidates",
-                                   dir.path() + "/release/released_rows.csv", "--curator", quoted(answer),
-                                   "--set", "algorithm.budget=12", "--set", "algorithm.initial_points=3", "--seed", "1",
-                                   "--out", dir.path() + "/modeler"});
+    const auto modeler =
+        run_dpbo({"run", "--algorithm", "po-gp-ucb", "--candidates", dir.path() + "/release/released_rows.csv",
+                  "--curator", quoted(answer), "--set", "algorithm.budget=12", "--set", "algorithm.initial_points=3",
+                  "--seed", "1", "--out", dir.path() + "/modeler"});
     CAPTURE(modeler.err);
     REQUIRE(modeler.exit_code == 0);
     const auto result = read_json(dir.path() + "/modeler/result.json");
@@ -170,9 +173,20 @@ struct ModelerFixture {
     }
 
     dpbo::test::CommandResult modeler(const std::string& command, const std::vector<std::string>& extra = {}) {
-        std::vector<std::string> arguments = {"run", "--algorithm", "po-gp-ucb", "--candidates", z, "--curator",
-                                              command, "--set", "algorithm.budget=8", "--set",
-                                              "algorithm.initial_points=3", "--seed", "1", "--out",
+        std::vector<std::string> arguments = {"run",
+                                              "--algorithm",
+                                              "po-gp-ucb",
+                                              "--candidates",
+                                              z,
+                                              "--curator",
+                                              command,
+                                              "--set",
+                                              "algorithm.budget=8",
+                                              "--set",
+                                              "algorithm.initial_points=3",
+                                              "--seed",
+                                              "1",
+                                              "--out",
                                               dir.path() + "/m" + std::to_string(++runs)};
         arguments.insert(arguments.end(), extra.begin(), extra.end());
         return run_dpbo(arguments, {}, 30);

@@ -26,8 +26,9 @@ TEST_CASE("cli run: dp-gd on huber-regression writes a mu-GDP result with evalua
                              "algorithm.clipping_bound=1", "--seed", "1", "--out", dir.path()});
     CAPTURE(r.err);
     REQUIRE(r.exit_code == 0);
-    CHECK(contains(r.out, "privacy: not private (reproducible run: noise known to anyone with the seed; with secret "
-                          "noise: 1-GDP)"));
+    CHECK(contains(r.out,
+                   "privacy: not private (reproducible run: noise known to anyone with the seed; with secret "
+                   "noise: 1-GDP)"));
     std::ifstream in(std::filesystem::path(dir.path()) / "result.json");
     const auto result = nlohmann::json::parse(in);
     CHECK(result["privacy"]["notion"] == "not private");
@@ -56,8 +57,8 @@ TEST_CASE("cli run: dp-gd on huber-regression writes a mu-GDP result with evalua
 
 TEST_CASE("cli run: dp-gd refuses an objective without per-record data, with exit code 2") {
     TemporaryDirectory dir;
-    const auto r = run_dpbo({"run", "--algorithm", "dp-gd", "--objective", "branin", "--seed", "1", "--out",
-                             dir.path()});
+    const auto r =
+        run_dpbo({"run", "--algorithm", "dp-gd", "--objective", "branin", "--seed", "1", "--out", dir.path()});
     CAPTURE(r.err);
     CHECK(r.exit_code == 2);
     CHECK(contains(r.err, "dp-gd"));

@@ -30,11 +30,36 @@ TEST_CASE("cli dp-ucb: a candidates file is validated, errors name the file and 
     const std::string file = folder.path() + "/candidates.csv";
     const auto run_with = [&](const std::string& content) {
         std::ofstream(file) << content;
-        return run_dpbo({"run", "--algorithm", "dp-ucb", "--set", "algorithm.epsilon=1", "--set", "algorithm.delta=1e-4",
-                         "--set", "algorithm.one_minus_k1=0.01", "--set", "algorithm.lengthscale=0.2", "--set",
-                         "algorithm.candidates=" + file, "--set", "algorithm.budget=3", "--objective", "quadratic",
-                         "--set", "objective.dim=2", "--set", "objective.noise_stddev=0.1", "--selection", "permute-and-flip", "--set",
-                         "selection.epsilon=1", "--seed", "1", "--out", folder.path() + "/run", "--json"});
+        return run_dpbo({"run",
+                         "--algorithm",
+                         "dp-ucb",
+                         "--set",
+                         "algorithm.epsilon=1",
+                         "--set",
+                         "algorithm.delta=1e-4",
+                         "--set",
+                         "algorithm.one_minus_k1=0.01",
+                         "--set",
+                         "algorithm.lengthscale=0.2",
+                         "--set",
+                         "algorithm.candidates=" + file,
+                         "--set",
+                         "algorithm.budget=3",
+                         "--objective",
+                         "quadratic",
+                         "--set",
+                         "objective.dim=2",
+                         "--set",
+                         "objective.noise_stddev=0.1",
+                         "--selection",
+                         "permute-and-flip",
+                         "--set",
+                         "selection.epsilon=1",
+                         "--seed",
+                         "1",
+                         "--out",
+                         folder.path() + "/run",
+                         "--json"});
     };
     const auto columns = run_with("# a comment\n0.1, 0.2\n0.3\n");
     CHECK(columns.exit_code == 2);

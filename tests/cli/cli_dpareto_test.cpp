@@ -69,11 +69,23 @@ const std::vector<dpbo::Sense> kMinimiseBoth = {dpbo::Sense::Minimise, dpbo::Sen
 // Runs dpareto on the toy and checks what every run must satisfy; returns the points file.
 Csv check_run(const std::vector<std::string>& extra, std::size_t budget, std::size_t initial, std::size_t batch) {
     TemporaryDirectory dir;
-    std::vector<std::string> args = {"run", "--algorithm", "dpareto", "--objective", "privacy-utility-toy",
-                                     "--plugin-path", DPBO_TEST_FLAWED_PLUGIN_DIR, "--set",
-                                     "algorithm.budget=" + std::to_string(budget), "--set",
-                                     "algorithm.initial_points=" + std::to_string(initial), "--set",
-                                     "algorithm.batch=" + std::to_string(batch), "--seed", "3", "--out", dir.path(),
+    std::vector<std::string> args = {"run",
+                                     "--algorithm",
+                                     "dpareto",
+                                     "--objective",
+                                     "privacy-utility-toy",
+                                     "--plugin-path",
+                                     DPBO_TEST_FLAWED_PLUGIN_DIR,
+                                     "--set",
+                                     "algorithm.budget=" + std::to_string(budget),
+                                     "--set",
+                                     "algorithm.initial_points=" + std::to_string(initial),
+                                     "--set",
+                                     "algorithm.batch=" + std::to_string(batch),
+                                     "--seed",
+                                     "3",
+                                     "--out",
+                                     dir.path(),
                                      "--json"};
     args.insert(args.end(), extra.begin(), extra.end());
     const auto r = run_dpbo(args);
@@ -103,8 +115,10 @@ Csv check_run(const std::vector<std::string>& extra, std::size_t budget, std::si
         // The design is iteration 0, then q points per iteration.
         const double expected_iteration = i < initial ? 0.0 : std::floor(double(i - initial) / double(batch)) + 1.0;
         CHECK(points.rows[i][points.column("iteration")] == expected_iteration);
-        if (i < initial) CHECK(points.rows[i][points.column("random")] == 1.0);
-        else random_draws += points.rows[i][points.column("random")];
+        if (i < initial)
+            CHECK(points.rows[i][points.column("random")] == 1.0);
+        else
+            random_draws += points.rows[i][points.column("random")];
     }
     // Every model-based choice the acquisition gave no positive HVPoI was replaced by a random draw.
     CHECK(result["released"]["plateau_draws"]["value"].get<double>() == random_draws);
@@ -219,9 +233,20 @@ TEST_CASE("cli dpareto: an oracle's best and worst repetition are reported with 
 TEST_CASE("cli dpareto: refusals name what is wrong") {
     TemporaryDirectory dir;
     const auto run = [&](const std::vector<std::string>& extra, const std::string& objective) {
-        std::vector<std::string> args = {"run", "--algorithm", "dpareto", "--objective", objective,
-                                         "--plugin-path", DPBO_TEST_FLAWED_PLUGIN_DIR, "--set", "algorithm.budget=12",
-                                         "--set", "algorithm.initial_points=6", "--seed", "1", "--out",
+        std::vector<std::string> args = {"run",
+                                         "--algorithm",
+                                         "dpareto",
+                                         "--objective",
+                                         objective,
+                                         "--plugin-path",
+                                         DPBO_TEST_FLAWED_PLUGIN_DIR,
+                                         "--set",
+                                         "algorithm.budget=12",
+                                         "--set",
+                                         "algorithm.initial_points=6",
+                                         "--seed",
+                                         "1",
+                                         "--out",
                                          (std::filesystem::path(dir.path()) / objective).string()};
         args.insert(args.end(), extra.begin(), extra.end());
         return run_dpbo(args);

@@ -42,12 +42,14 @@ const std::map<std::string, std::vector<std::string>> kShortRun = {
     {"grid-search", {"algorithm.per_dimension=2"}}};
 // ... and each DPareto oracle's evaluations to a small fraction of the data and repetitions.
 const std::map<std::string, std::vector<std::string>> kShortObjective = {
-    {"dpsgd", {"objective.training_records=1024", "objective.test_records=1000", "objective.repetitions=1",
-               "objective.max_epochs=4"}},
+    {"dpsgd",
+     {"objective.training_records=1024", "objective.test_records=1000", "objective.repetitions=1",
+      "objective.max_epochs=4"}},
     {"bolt-on-logreg", {"objective.training_records=1000", "objective.test_records=1000", "objective.repetitions=2"}},
     {"svt", {"objective.repetitions=2"}},
-    {"mlp", {"objective.training_images=4000", "objective.test_images=500", "objective.repetitions=1",
-             "objective.max_epochs=2"}}};
+    {"mlp",
+     {"objective.training_images=4000", "objective.test_images=500", "objective.repetitions=1",
+      "objective.max_epochs=2"}}};
 
 }  // namespace
 
@@ -68,7 +70,8 @@ TEST_CASE("cli experiments: every shipped experiment config runs and states its 
         const std::string algorithm = setting(config, "algorithm");
         REQUIRE(kShortRun.count(algorithm) == 1);
         dpbo::test::TemporaryDirectory out;
-        std::vector<std::string> arguments{"run", "--config", config.string(), "--repeat", "1", "--out", out.path(), "--json"};
+        std::vector<std::string> arguments{"run", "--config", config.string(), "--repeat",
+                                           "1",   "--out",    out.path(),      "--json"};
         std::vector<std::string> shortening = kShortRun.at(algorithm);
         if (const auto found = kShortObjective.find(setting(config, "objective")); found != kShortObjective.end())
             shortening.insert(shortening.end(), found->second.begin(), found->second.end());

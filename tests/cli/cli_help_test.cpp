@@ -98,9 +98,7 @@ std::vector<std::string> plus(std::vector<std::string> a, const std::vector<std:
 // The executable alone in a folder: no plugin beside it, none on DPBO_PLUGIN_PATH.
 class LoneExecutable {
 public:
-    LoneExecutable() : program_(fs::path(folder_.path()) / "dpbo") {
-        fs::copy_file(DPBO_EXECUTABLE, program_);
-    }
+    LoneExecutable() : program_(fs::path(folder_.path()) / "dpbo") { fs::copy_file(DPBO_EXECUTABLE, program_); }
     CommandResult run(const std::vector<std::string>& arguments) const {
         return run_program(program_.string(), arguments, {{"DPBO_PLUGIN_PATH", ""}}, 60);
     }
@@ -115,8 +113,7 @@ private:
 TEST_CASE("cli help: 'dpbo --help', 'dpbo -h' and 'dpbo help' list every command 'dpbo help --list' names") {
     const std::vector<std::string> top = children(command_paths(), "");
     CHECK(top.size() >= 11);
-    for (const std::vector<std::string>& asked :
-         std::vector<std::vector<std::string>>{{"--help"}, {"-h"}, {"help"}}) {
+    for (const std::vector<std::string>& asked : std::vector<std::vector<std::string>>{{"--help"}, {"-h"}, {"help"}}) {
         CAPTURE(asked.front());
         const CommandResult r = run_dpbo(asked);
         CHECK(r.exit_code == 0);
@@ -129,8 +126,9 @@ TEST_CASE("cli help: 'dpbo --help', 'dpbo -h' and 'dpbo help' list every command
     CHECK(version.out.rfind("dpbo ", 0) == 0);
 }
 
-TEST_CASE("cli help: every command and subcommand answers --help, -h and 'dpbo help' with exit 0, its usage and its "
-          "options, with no plugin to load") {
+TEST_CASE(
+    "cli help: every command and subcommand answers --help, -h and 'dpbo help' with exit 0, its usage and its "
+    "options, with no plugin to load") {
     const std::vector<std::string> paths = command_paths();
     const LoneExecutable dpbo;
     for (const std::string& path : paths) {

@@ -13,8 +13,10 @@ bool contains(const std::string& text, const std::string& part) { return text.fi
 TEST_CASE("cli list: shows every module grouped by kind with its file") {
     const auto r = run_dpbo({"list"});
     CHECK(r.exit_code == 0);
-    for (const auto* heading : {"algorithms (", "objectives (", "mechanisms (", "accountants ("}) CHECK(contains(r.out, heading));
-    for (const auto* name : {"branin", "rosenbrock", "quadratic", "random-search", "grid-search", "gaussian", "laplace", "gdp"})
+    for (const auto* heading : {"algorithms (", "objectives (", "mechanisms (", "accountants ("})
+        CHECK(contains(r.out, heading));
+    for (const auto* name :
+         {"branin", "rosenbrock", "quadratic", "random-search", "grid-search", "gaussian", "laplace", "gdp"})
         CHECK(contains(r.out, name));
     CHECK(contains(r.out, "objective-branin.so"));
     CHECK(contains(r.out, "(next to the executable)"));
@@ -37,15 +39,17 @@ TEST_CASE("cli list: broken plugins are named with their reasons, good ones stil
     CHECK(contains(r.out, "broken-narrow_words.so"));
     CHECK(contains(r.out, "built with 32-bit Armadillo words (arma::uword), this dpbo with 64-bit words"));
     CHECK(contains(r.out, "broken-old_string_abi.so"));
-    CHECK(contains(r.out, "built with libstdc++ dual ABI _GLIBCXX_USE_CXX11_ABI=0, this dpbo with "
-                          "_GLIBCXX_USE_CXX11_ABI=1"));
+    CHECK(contains(r.out,
+                   "built with libstdc++ dual ABI _GLIBCXX_USE_CXX11_ABI=0, this dpbo with "
+                   "_GLIBCXX_USE_CXX11_ABI=1"));
     CHECK(contains(r.out, "broken-other_armadillo.so"));
     for (const auto* name : {"extra-sphere", "exploding-objective", "branin", "gaussian", "random-search"})
         CHECK(contains(r.out, name));
 }
 
 TEST_CASE("cli list: --json and --kind, DPBO_PLUGIN_PATH is searched too") {
-    const auto r = run_dpbo({"list", "--json", "--kind", "mechanisms"}, {{"DPBO_PLUGIN_PATH", DPBO_TEST_BROKEN_PLUGIN_DIR}});
+    const auto r =
+        run_dpbo({"list", "--json", "--kind", "mechanisms"}, {{"DPBO_PLUGIN_PATH", DPBO_TEST_BROKEN_PLUGIN_DIR}});
     REQUIRE(r.exit_code == 0);
     const auto out = nlohmann::json::parse(r.out);
     for (const auto& m : out["modules"]) CHECK(m["kind"] == "mechanism");

@@ -34,8 +34,8 @@ std::string read(const fs::path& file) {
 }
 
 std::vector<std::string> quick_job(const std::string& out, const std::string& repeats = "1") {
-    return {"run", "--algorithm", "random-search", "--objective", "quadratic", "--seed", "5", "--repeat", repeats,
-            "--out", out};
+    return {"run", "--algorithm", "random-search", "--objective", "quadratic", "--seed",
+            "5",   "--repeat",    repeats,         "--out",       out};
 }
 
 }  // namespace
@@ -152,9 +152,9 @@ TEST_CASE("output folder: two concurrent runs into one folder compute no repeat 
     TemporaryDirectory dir;
     const fs::path out = fs::path(dir.path()) / "job";
     // Unseeded, so a repeat computed twice would differ from the one on disk.
-    const std::vector<std::string> job = {"run", "--algorithm", "random-search", "--objective", "quadratic",
-                                          "--set", "algorithm.budget=20000", "--repeat", "4", "--out", out.string(),
-                                          "--json"};
+    const std::vector<std::string> job = {
+        "run",      "--algorithm", "random-search", "--objective", "quadratic", "--set", "algorithm.budget=20000",
+        "--repeat", "4",           "--out",         out.string(),  "--json"};
     auto first = std::async(std::launch::async, [&] { return run_dpbo(job); });
     auto second = std::async(std::launch::async, [&] { return run_dpbo(job); });
     const std::vector<dpbo::test::CommandResult> results = {first.get(), second.get()};

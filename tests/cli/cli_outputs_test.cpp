@@ -36,10 +36,10 @@ double to_segment(const std::vector<double>& x, const std::vector<double>& a, co
 
 TEST_CASE("cli outputs: a two-output objective runs through the BO loop and the result carries its front") {
     TemporaryDirectory dir;
-    const auto r = run_dpbo({"run", "--algorithm", "gp-ucb", "--objective", "two-distances", "--acquisition",
-                             "chebyshev-ucb", "--plugin-path", DPBO_TEST_FLAWED_PLUGIN_DIR, "--set",
-                             "algorithm.budget=30", "--set", "algorithm.initial_points=8", "--seed", "2", "--out",
-                             dir.path(), "--json"});
+    const auto r =
+        run_dpbo({"run", "--algorithm", "gp-ucb", "--objective", "two-distances", "--acquisition", "chebyshev-ucb",
+                  "--plugin-path", DPBO_TEST_FLAWED_PLUGIN_DIR, "--set", "algorithm.budget=30", "--set",
+                  "algorithm.initial_points=8", "--seed", "2", "--out", dir.path(), "--json"});
     CAPTURE(r.err);
     REQUIRE(r.exit_code == 0);
     const auto result = nlohmann::json::parse(r.out);

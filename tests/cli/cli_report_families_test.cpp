@@ -67,12 +67,14 @@ std::size_t count_kind(const json& figure, const std::string& kind) {
 TEST_CASE("cli report families: DPareto, random search and a fine grid on the SVT example — fronts and hypervolume") {
     TemporaryDirectory dir;
     const auto figures = report_family(
-        dir, {{"dpareto", {"run", "--config", experiment("dpareto", "svt-dpareto.ini"), "--set", "algorithm.budget=24",
-                           "--set", "algorithm.initial_points=8", "--repeat", "2"}},
-              {"random", {"run", "--algorithm", "random-search", "--objective", "svt", "--set", "algorithm.budget=24",
-                          "--seed", "1", "--repeat", "2"}},
-              {"grid", {"run", "--config", experiment("dpareto", "svt-fine-grid.ini"), "--set",
-                        "algorithm.per_dimension=6"}}});
+        dir, {{"dpareto",
+               {"run", "--config", experiment("dpareto", "svt-dpareto.ini"), "--set", "algorithm.budget=24", "--set",
+                "algorithm.initial_points=8", "--repeat", "2"}},
+              {"random",
+               {"run", "--algorithm", "random-search", "--objective", "svt", "--set", "algorithm.budget=24", "--seed",
+                "1", "--repeat", "2"}},
+              {"grid",
+               {"run", "--config", experiment("dpareto", "svt-fine-grid.ini"), "--set", "algorithm.per_dimension=6"}}});
     const json* fronts = titled(figures, "Empirical Pareto fronts: error against epsilon");
     REQUIRE(fronts != nullptr);
     CHECK(count_kind(*fronts, "front") == 5);  // 2 + 2 repeats and the grid's one
@@ -82,7 +84,8 @@ TEST_CASE("cli report families: DPareto, random search and a fine grid on the SV
     // The fine grid is named as the near-exact front.
     bool near_exact = false;
     for (const json& series : (*fronts)["series"])
-        near_exact = near_exact || (series["folder"] == "grid" && contains(series["legend"].get<std::string>(), "near-exact"));
+        near_exact =
+            near_exact || (series["folder"] == "grid" && contains(series["legend"].get<std::string>(), "near-exact"));
     CHECK(near_exact);
     // Hypervolume is drawn once, in DPareto's section, for the folders that trace it (not random search).
     std::size_t hypervolume_figures = 0;
@@ -104,10 +107,19 @@ TEST_CASE("cli report families: DPareto, random search and a fine grid on the SV
 TEST_CASE("cli report families: Kusner's DP-UCB at two ε — released point's regret against ε") {
     TemporaryDirectory dir;
     const auto ucb = [](const std::string& epsilon) {
-        return std::vector<std::string>{"run", "--config", experiment("dp-ucb", "synthetic-gp-noisy-exponential.ini"),
-                                        "--set", "algorithm.budget=6", "--set", "objective.grid=8", "--set",
-                                        "algorithm.epsilon=" + epsilon, "--set", "selection.epsilon=" + epsilon,
-                                        "--repeat", "3"};
+        return std::vector<std::string>{"run",
+                                        "--config",
+                                        experiment("dp-ucb", "synthetic-gp-noisy-exponential.ini"),
+                                        "--set",
+                                        "algorithm.budget=6",
+                                        "--set",
+                                        "objective.grid=8",
+                                        "--set",
+                                        "algorithm.epsilon=" + epsilon,
+                                        "--set",
+                                        "selection.epsilon=" + epsilon,
+                                        "--repeat",
+                                        "3"};
     };
     const auto figures = report_family(dir, {{"eps-2", ucb("2")}, {"eps-0.5", ucb("0.5")}});
     const json* regret = titled(figures, "DP-UCB (Kusner et al.): regret of the released point against ε");
@@ -125,9 +137,17 @@ TEST_CASE("cli report families: Kusner's DP-UCB at two ε — released point's r
 TEST_CASE("cli report families: PO-GP-UCB at two r — regret over iterations per ε and r, and against r") {
     TemporaryDirectory dir;
     const auto po = [](const std::string& r) {
-        return std::vector<std::string>{"run", "--config", experiment("po-gp-ucb", "synthetic-grid.ini"), "--set",
-                                        "algorithm.budget=8", "--set", "objective.grid=8", "--set", "release.r=" + r,
-                                        "--repeat", "2"};
+        return std::vector<std::string>{"run",
+                                        "--config",
+                                        experiment("po-gp-ucb", "synthetic-grid.ini"),
+                                        "--set",
+                                        "algorithm.budget=8",
+                                        "--set",
+                                        "objective.grid=8",
+                                        "--set",
+                                        "release.r=" + r,
+                                        "--repeat",
+                                        "2"};
     };
     const auto figures = report_family(dir, {{"r-10", po("10")}, {"r-4", po("4")}});
     const json* over_iterations = titled(figures, "PO-GP-UCB: simple regret over iterations");
@@ -147,12 +167,15 @@ TEST_CASE("cli report families: PO-GP-UCB at two r — regret over iterations pe
 TEST_CASE("cli report families: DP-GIBO from its experiment config beside GP-UCB and random search baselines") {
     TemporaryDirectory dir;
     const auto figures = report_family(
-        dir, {{"dp-gibo", {"run", "--config", experiment("dp-gibo", "normal-location-mu0.5.ini"), "--set",
-                           "algorithm.iterations=8", "--repeat", "2"}},
-              {"gp-ucb", {"run", "--algorithm", "gp-ucb", "--objective", "normal-location", "--set",
-                          "algorithm.budget=12", "--set", "algorithm.initial_points=4", "--seed", "1", "--repeat", "2"}},
-              {"random", {"run", "--algorithm", "random-search", "--objective", "normal-location", "--set",
-                          "algorithm.budget=24", "--seed", "1", "--repeat", "2"}}});
+        dir, {{"dp-gibo",
+               {"run", "--config", experiment("dp-gibo", "normal-location-mu0.5.ini"), "--set",
+                "algorithm.iterations=8", "--repeat", "2"}},
+              {"gp-ucb",
+               {"run", "--algorithm", "gp-ucb", "--objective", "normal-location", "--set", "algorithm.budget=12",
+                "--set", "algorithm.initial_points=4", "--seed", "1", "--repeat", "2"}},
+              {"random",
+               {"run", "--algorithm", "random-search", "--objective", "normal-location", "--set", "algorithm.budget=24",
+                "--seed", "1", "--repeat", "2"}}});
     const json* regret = figure_plotting(figures, "simple_regret");
     REQUIRE(regret != nullptr);
     std::map<std::string, int> medians;

@@ -24,7 +24,8 @@ using namespace dpbo::test::report;
 
 namespace fs = std::filesystem;
 
-TEST_CASE("cli report: DP-GIBO beside random search — every figure is well-formed SVG plotting the result files' numbers") {
+TEST_CASE(
+    "cli report: DP-GIBO beside random search — every figure is well-formed SVG plotting the result files' numbers") {
     TemporaryDirectory dir;
     const fs::path gibo = fs::path(dir.path()) / "gibo", search = fs::path(dir.path()) / "search";
     run_ok({"run", "--algorithm", "dp-gibo", "--objective", "normal-location", "--set", "objective.dim=2", "--set",
@@ -110,9 +111,9 @@ TEST_CASE("cli report: the page states the privacy guarantee in plain words and 
     REQUIRE(regret_row != std::string::npos);
     std::vector<double> regrets;
     for (int repeat = 1; repeat <= 3; ++repeat)
-        regrets.push_back(json::parse(read_text(repeat_folder(seeded, repeat) / "result.json"))["evaluation_only"]
-                              ["simple_regret"]["value"]
-                                  .get<double>());
+        regrets.push_back(json::parse(read_text(repeat_folder(seeded, repeat) /
+                                                "result.json"))["evaluation_only"]["simple_regret"]["value"]
+                              .get<double>());
     const std::size_t cell = rows.find("data-median=\"", regret_row) + 13;
     CHECK(std::strtod(rows.c_str() + cell, nullptr) == median(regrets));
 
@@ -133,8 +134,9 @@ TEST_CASE("cli report: the page states the privacy guarantee in plain words and 
             CHECK(contains(series["legend"].get<std::string>(), "evaluation only (not released)") == noise);
     }
     // The marks reach the drawing itself, not only the data beside it.
-    CHECK(contains(html, "<text>DP-GIBO on seeded: bias proxy and privacy noise per iteration — partly evaluation "
-                         "only (not released)</text>"));
+    CHECK(contains(html,
+                   "<text>DP-GIBO on seeded: bias proxy and privacy noise per iteration — partly evaluation "
+                   "only (not released)</text>"));
 }
 
 TEST_CASE("cli report: bad input is refused naming the folder or file and what was expected, exit 2") {
@@ -190,8 +192,8 @@ TEST_CASE("cli report: gnuplot missing or failing is named in the error, and no 
     run_ok({"run", "--algorithm", "random-search", "--objective", "normal-location", "--set", "algorithm.budget=20",
             "--seed", "1", "--out", run.string()});
     const fs::path page = fs::path(dir.path()) / "page.html";
-    const auto missing = run_dpbo({"report", run.string(), "--out", page.string()},
-                                  {{"DPBO_GNUPLOT", "/nonexistent/gnuplot"}});
+    const auto missing =
+        run_dpbo({"report", run.string(), "--out", page.string()}, {{"DPBO_GNUPLOT", "/nonexistent/gnuplot"}});
     CHECK(missing.exit_code == 1);
     CHECK(contains(missing.err, "cannot run gnuplot ('/nonexistent/gnuplot')"));
     CHECK(contains(missing.err, "gnuplot-nox"));

@@ -64,13 +64,23 @@ json read_json(const fs::path& file) {
 // Every attempt must run the very same command: the command is part of the job.
 std::vector<std::string> job_arguments(const fs::path& out, const fs::path& log, std::size_t iterations,
                                        const std::vector<std::string>& extra = {}) {
-    const std::string command = fmt::format("python3 {}/sdk/examples/python-objective/record_objective.py --dim 2 "
-                                            "--seconds-per-point 0.01 --log-points {}",
-                                            DPBO_SOURCE_DIR, log.string());
-    std::vector<std::string> arguments = {"run", "--algorithm", "dp-gibo", "--objective", "command",
-                                          "--set", "objective.command=" + command,
-                                          "--set", fmt::format("algorithm.iterations={}", iterations),
-                                          "--seed", "5", "--out", out.string()};
+    const std::string command = fmt::format(
+        "python3 {}/sdk/examples/python-objective/record_objective.py --dim 2 "
+        "--seconds-per-point 0.01 --log-points {}",
+        DPBO_SOURCE_DIR, log.string());
+    std::vector<std::string> arguments = {"run",
+                                          "--algorithm",
+                                          "dp-gibo",
+                                          "--objective",
+                                          "command",
+                                          "--set",
+                                          "objective.command=" + command,
+                                          "--set",
+                                          fmt::format("algorithm.iterations={}", iterations),
+                                          "--seed",
+                                          "5",
+                                          "--out",
+                                          out.string()};
     arguments.insert(arguments.end(), extra.begin(), extra.end());
     return arguments;
 }
@@ -307,8 +317,9 @@ JournalContents read_journal(const fs::path& journal, const fs::path& scratch) {
     JournalContents out;
 
     // Batches 0..b−1, each complete: a batch is recorded with its values in one transaction.
-    const auto batches = db.rows("SELECT batch, size, (SELECT COUNT(*) FROM trials t WHERE t.batch = b.batch AND "
-                                 "t.state = 'done') FROM batches b ORDER BY batch");
+    const auto batches = db.rows(
+        "SELECT batch, size, (SELECT COUNT(*) FROM trials t WHERE t.batch = b.batch AND "
+        "t.state = 'done') FROM batches b ORDER BY batch");
     REQUIRE(batches);
     for (std::size_t i = 0; i < batches->size(); ++i) {
         CHECK((*batches)[i][0] == std::to_string(i));
@@ -427,8 +438,8 @@ TEST_CASE("cli resume: a seeded run killed at 20 random moments and resumed give
     double first_batch_seconds = 0.0;
     {
         Attempt run(job_arguments(a, log, kIterations), root / "a");
-        REQUIRE(wait_for_journal(run, a / "journal.sqlite",
-                                 [](std::size_t batches, std::size_t) { return batches >= 1; }));
+        REQUIRE(
+            wait_for_journal(run, a / "journal.sqlite", [](std::size_t batches, std::size_t) { return batches >= 1; }));
         first_batch_seconds = run.seconds();
         CAPTURE(run.err());
         REQUIRE(run.wait() == 0);
@@ -468,8 +479,8 @@ TEST_CASE("cli resume: a seeded run killed at 20 random moments and resumed give
             std::this_thread::sleep_for(std::chrono::duration<double>(delay * first_batch_seconds));
         } else {
             const std::size_t mark = marks[k];
-            REQUIRE(wait_for_journal(attempt, journal,
-                                     [&](std::size_t batches, std::size_t) { return batches >= mark; }));
+            REQUIRE(
+                wait_for_journal(attempt, journal, [&](std::size_t batches, std::size_t) { return batches >= mark; }));
             std::this_thread::sleep_for(std::chrono::duration<double>(delay * 0.025));
         }
         CAPTURE(attempt.err());
@@ -681,10 +692,9 @@ TEST_CASE("cli resume: a journal that is not the run's is refused naming it") {
     const fs::path original = root / "killed";
     {
         Attempt attempt(job_arguments(original, log, 25), root / "killed");
-        REQUIRE(wait_for_journal(attempt, original / "journal.sqlite",
-                                 [](std::size_t batches, std::size_t releases) {
-                                     return batches >= 3 && releases >= 2;
-                                 }));
+        REQUIRE(wait_for_journal(attempt, original / "journal.sqlite", [](std::size_t batches, std::size_t releases) {
+            return batches >= 3 && releases >= 2;
+        }));
         REQUIRE(attempt.kill_now());
         reap_children(10.0);
     }
@@ -728,8 +738,9 @@ TEST_CASE("cli resume: a journal that is not the run's is refused naming it") {
         });
         CAPTURE(refused.err);
         CHECK(refused.code == 1);
-        CHECK(contains(refused.err, "the run asks to evaluate batch 2 at 3 point(s) other than the 3 its journal "
-                                    "recorded"));
+        CHECK(contains(refused.err,
+                       "the run asks to evaluate batch 2 at 3 point(s) other than the 3 its journal "
+                       "recorded"));
         CHECK(contains(refused.err, fmt::format("'{}' belongs to another run", refused.journal)));
         CHECK(contains(refused.err, "remove it to start afresh"));
         // Running the same command again would fail the same way: no advice to.
@@ -741,8 +752,9 @@ TEST_CASE("cli resume: a journal that is not the run's is refused naming it") {
         });
         CAPTURE(refused.err);
         CHECK(refused.code == 1);
-        CHECK(contains(refused.err, "the run's release 2 is gdp (mu = 0.2): gradient at step 2, but its journal "
-                                    "recorded gdp (mu = 0.3): gradient at step 2"));
+        CHECK(contains(refused.err,
+                       "the run's release 2 is gdp (mu = 0.2): gradient at step 2, but its journal "
+                       "recorded gdp (mu = 0.3): gradient at step 2"));
         CHECK(contains(refused.err, fmt::format("'{}' belongs to another run", refused.journal)));
         CHECK_FALSE(contains(refused.err, "run the same command again"));
     }

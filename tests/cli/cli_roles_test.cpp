@@ -20,8 +20,9 @@ namespace {
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 std::vector<std::string> job(const std::string& out, std::vector<std::string> extra) {
-    std::vector<std::string> arguments = {"run", "--algorithm", "test-two-releases", "--objective", "quadratic",
-                                          "--plugin-path", DPBO_TEST_FLAWED_PLUGIN_DIR, "--out", out};
+    std::vector<std::string> arguments = {"run",       "--algorithm",   "test-two-releases",         "--objective",
+                                          "quadratic", "--plugin-path", DPBO_TEST_FLAWED_PLUGIN_DIR, "--out",
+                                          out};
     arguments.insert(arguments.end(), extra.begin(), extra.end());
     return arguments;
 }
@@ -49,9 +50,9 @@ TEST_CASE("cli roles: dpbo info lists the roles an algorithm declares") {
 
 TEST_CASE("cli roles: --ROLE MODULE and --set ROLE.KEY=VALUE reach the algorithm and the statement composes both") {
     TemporaryDirectory dir;
-    const auto r = run_dpbo(job(dir.path(), {"--values_release", "gaussian", "--set", "values_release.epsilon=1",
-                                             "--set", "values_release.delta=1e-5", "--set",
-                                             "mean_release.epsilon=0.5"}));
+    const auto r =
+        run_dpbo(job(dir.path(), {"--values_release", "gaussian", "--set", "values_release.epsilon=1", "--set",
+                                  "values_release.delta=1e-5", "--set", "mean_release.epsilon=0.5"}));
     REQUIRE_MESSAGE(r.exit_code == 0, r.err);
     const auto result = result_in(dir.path());
     CHECK(result["job"]["values_release"]["name"] == "gaussian");
@@ -79,8 +80,8 @@ TEST_CASE("cli roles: the accountant role is the run's accountant, and an unknow
     const std::string config = dir.path() + "/job.ini";
     std::ofstream(config) << "algorithm = test-two-releases\nobjective = quadratic\nmean_release = laplace\n"
                              "[mean_release]\nepsilon = 2\n";
-    const auto from_file = run_dpbo({"run", "--config", config, "--plugin-path", DPBO_TEST_FLAWED_PLUGIN_DIR,
-                                     "--out", dir.path() + "/config"});
+    const auto from_file = run_dpbo(
+        {"run", "--config", config, "--plugin-path", DPBO_TEST_FLAWED_PLUGIN_DIR, "--out", dir.path() + "/config"});
     REQUIRE_MESSAGE(from_file.exit_code == 0, from_file.err);
     CHECK(result_in(dir.path() + "/config")["privacy"]["epsilon"].get<double>() == doctest::Approx(2.5));
 }

@@ -97,9 +97,22 @@ TEST_CASE("cli summary: medians over the repeats of a finished job, and clear re
 
 TEST_CASE("cli run: combines modules, --set, --seed, --repeat and --json") {
     TemporaryDirectory dir;
-    const std::vector<std::string> args = {"run", "--algorithm", "grid-search", "--objective", "rosenbrock",
-                                           "--set", "objective.dim=3", "--set", "algorithm.per_dimension=5",
-                                           "--seed", "9", "--repeat", "2", "--json", "--out", dir.path()};
+    const std::vector<std::string> args = {"run",
+                                           "--algorithm",
+                                           "grid-search",
+                                           "--objective",
+                                           "rosenbrock",
+                                           "--set",
+                                           "objective.dim=3",
+                                           "--set",
+                                           "algorithm.per_dimension=5",
+                                           "--seed",
+                                           "9",
+                                           "--repeat",
+                                           "2",
+                                           "--json",
+                                           "--out",
+                                           dir.path()};
     const auto r = run_dpbo(args);
     CAPTURE(r.err);
     REQUIRE(r.exit_code == 0);
@@ -111,9 +124,9 @@ TEST_CASE("cli run: combines modules, --set, --seed, --repeat and --json") {
     CHECK(std::filesystem::exists(std::filesystem::path(dir.path()) / "repeat-002" / "trace.csv"));
 
     // Run again into the same folder: both repeats are kept, not rerun.
-    const auto again = run_dpbo({"run", "--algorithm", "grid-search", "--objective", "rosenbrock", "--set",
-                                 "objective.dim=3", "--set", "algorithm.per_dimension=5", "--seed", "9", "--repeat", "2",
-                                 "--out", dir.path()});
+    const auto again =
+        run_dpbo({"run", "--algorithm", "grid-search", "--objective", "rosenbrock", "--set", "objective.dim=3", "--set",
+                  "algorithm.per_dimension=5", "--seed", "9", "--repeat", "2", "--out", dir.path()});
     CHECK(again.exit_code == 0);
     CHECK(contains(again.out, "(kept)"));
 }
@@ -124,8 +137,8 @@ TEST_CASE("cli run: a config file takes the same keys, the command line wins") {
     std::ofstream(config) << "algorithm = random-search\nobjective = quadratic\nseed = 4\n"
                              "[algorithm]\nbudget = 12\n[objective]\ndim = 3\n";
     const auto out = std::filesystem::path(dir.path()) / "out";
-    const auto r = run_dpbo({"run", "--config", config.string(), "--set", "algorithm.budget=8", "--out", out.string(),
-                             "--json"});
+    const auto r =
+        run_dpbo({"run", "--config", config.string(), "--set", "algorithm.budget=8", "--out", out.string(), "--json"});
     CAPTURE(r.err);
     REQUIRE(r.exit_code == 0);
     const auto result = nlohmann::json::parse(r.out);
@@ -148,9 +161,9 @@ TEST_CASE("cli run: every kind of bad input exits 2 naming the key or value") {
     check_refused({"--algorithm", "random-search", "--objective", "branin", "--set", "algorithm.budget=0"},
                   "'budget' = '0' is out of range");
     check_refused({"--algorithm", "random-search", "--objective", "branin", "--mechanism", "gaussian"}, "mu");
-    check_refused({"--algorithm", "random-search", "--objective", "branin", "--mechanism", "gaussian", "--set",
-                   "mechanism.mu=1"},
-                  "value_sensitivity");
+    check_refused(
+        {"--algorithm", "random-search", "--objective", "branin", "--mechanism", "gaussian", "--set", "mechanism.mu=1"},
+        "value_sensitivity");
     check_refused({"--algorithm", "random-search", "--objective", "branin", "--set", "objectiv.dim=2"},
                   "unknown role 'objectiv'");
     check_refused({"--algorithm", "random-search", "--objective", "branin", "--set", "budget"}, "ROLE.KEY=VALUE");

@@ -49,7 +49,8 @@ std::string write_spec(const TemporaryDirectory& dir) {
 
 std::vector<std::string> create(const std::string& study, const std::string& spec, const std::string& algorithm,
                                 const std::vector<std::string>& settings) {
-    std::vector<std::string> arguments = {"study", "create", study, "--algorithm", algorithm, "--space", spec, "--seed", "5"};
+    std::vector<std::string> arguments = {"study", "create", study, "--algorithm", algorithm, "--space",
+                                          spec,    "--seed", "5"};
     arguments.insert(arguments.end(), settings.begin(), settings.end());
     return arguments;
 }
@@ -57,9 +58,17 @@ std::vector<std::string> create(const std::string& study, const std::string& spe
 // The released values of the seeded `dpbo run` over the same objective through the command objective.
 json run_released(const TemporaryDirectory& dir, const std::string& name, const std::string& algorithm,
                   const std::vector<std::string>& settings) {
-    std::vector<std::string> arguments = {"run", "--algorithm", algorithm, "--objective", "command", "--set",
-                                          "objective.command=python3 " + kObjective, "--seed", "5",
-                                          "--out", dir.path() + "/" + name};
+    std::vector<std::string> arguments = {"run",
+                                          "--algorithm",
+                                          algorithm,
+                                          "--objective",
+                                          "command",
+                                          "--set",
+                                          "objective.command=python3 " + kObjective,
+                                          "--seed",
+                                          "5",
+                                          "--out",
+                                          dir.path() + "/" + name};
     arguments.insert(arguments.end(), settings.begin(), settings.end());
     dpbo_ok(arguments);
     std::ifstream in(dir.path() + "/" + name + "/result.json");
@@ -69,8 +78,8 @@ json run_released(const TemporaryDirectory& dir, const std::string& name, const 
 json show(const std::string& study) { return json::parse(dpbo_ok({"study", "show", study, "--json"}).out); }
 
 CommandResult client(const std::string& study) {
-    return run_program("/usr/bin/env", {"python3", kClient, study, "--dpbo", DPBO_EXECUTABLE}, {{"DPBO_PLUGIN_PATH", ""}},
-                       300);
+    return run_program("/usr/bin/env", {"python3", kClient, study, "--dpbo", DPBO_EXECUTABLE},
+                       {{"DPBO_PLUGIN_PATH", ""}}, 300);
 }
 
 void set_meta(const std::string& file, const std::string& key, const std::string& value) {
@@ -124,11 +133,11 @@ TEST_CASE("cli study: two clients at once lose no trial and give the run's resul
                                                "--set", "algorithm.batch=2"};
     const std::string study = dir.path() + "/shared.db";
     dpbo_ok(create(study, spec, "gp-ucb", settings));
-    const std::string one = "python3 '" + kClient + "' '" + study + "' --dpbo '" + DPBO_EXECUTABLE + "' --log '" +
-                            dir.path() + "/log'";
-    const CommandResult both =
-        run_program("/bin/sh", {"-c", one + " > " + dir.path() + "/a.out & " + one + " > " + dir.path() + "/b.out & wait"},
-                    {{"DPBO_PLUGIN_PATH", ""}}, 300);
+    const std::string one =
+        "python3 '" + kClient + "' '" + study + "' --dpbo '" + DPBO_EXECUTABLE + "' --log '" + dir.path() + "/log'";
+    const CommandResult both = run_program(
+        "/bin/sh", {"-c", one + " > " + dir.path() + "/a.out & " + one + " > " + dir.path() + "/b.out & wait"},
+        {{"DPBO_PLUGIN_PATH", ""}}, 300);
     REQUIRE(both.exit_code == 0);
     const json shown = show(study);
     CHECK(shown["finished"] == true);
@@ -149,7 +158,8 @@ TEST_CASE("cli study: a failed trial is handed out again and refusals lose nothi
     TemporaryDirectory dir;
     const std::string spec = write_spec(dir);
     const std::string study = dir.path() + "/s.db";
-    dpbo_ok(create(study, spec, "dp-gibo", {"--set", "algorithm.track_objective=false", "--set", "algorithm.iterations=2"}));
+    dpbo_ok(create(study, spec, "dp-gibo",
+                   {"--set", "algorithm.track_objective=false", "--set", "algorithm.iterations=2"}));
     // The file holds the clients' unprivatised values: its owner's alone.
     CHECK((std::filesystem::status(study).permissions() & std::filesystem::perms::all) ==
           (std::filesystem::perms::owner_read | std::filesystem::perms::owner_write));
@@ -171,13 +181,15 @@ TEST_CASE("cli study: a failed trial is handed out again and refusals lose nothi
     refused({"tell", study, std::to_string(first), "--value", "1.5"}, "asked for per-record values (20 of them)");
     std::ofstream(dir.path() + "/short.json") << "[1, 2, 3]";
     refused({"tell", study, std::to_string(first), "--per-record", dir.path() + "/short.json"}, "expected 1 × 20");
-    refused({"tell", study, std::to_string(first), "--per-record", losses_file, "--value", "nan"}, "'nan' is not a finite number");
+    refused({"tell", study, std::to_string(first), "--per-record", losses_file, "--value", "nan"},
+            "'nan' is not a finite number");
     refused({"tell", study, std::to_string(first), "--per-record", losses_file, "--values", "[1, 2]"}, "values");
     refused({"tell", study, "999", "--value", "1"}, "has no trial 999");
     dpbo_ok({"tell", study, std::to_string(first), "--per-record", losses_file});
     refused({"tell", study, std::to_string(first), "--per-record", losses_file}, "was told already");
 
-    const json failed = json::parse(dpbo_ok({"tell", study, std::to_string(second), "--failed", "--reason", "OOM"}).out);
+    const json failed =
+        json::parse(dpbo_ok({"tell", study, std::to_string(second), "--failed", "--reason", "OOM"}).out);
     const long retry = failed["retried_as"].get<long>();
     refused({"tell", study, std::to_string(second), "--per-record", losses_file}, "reported failed (OOM)");
     refused({"tell", study, std::to_string(retry), "--per-record", losses_file}, "has not been handed out yet");

@@ -100,16 +100,22 @@ std::vector<RefusalCase> refusal_cases(const OddFiles& odd) {
 }
 
 std::vector<std::string> list_arguments(const OddFiles& odd, bool json) {
-    std::vector<std::string> arguments = {"list",          "--plugin-path", odd.dir.path(), "--plugin-path",
-                                          DPBO_TEST_HOSTILE_PLUGIN_DIR, "--plugin-path", DPBO_TEST_BROKEN_PLUGIN_DIR};
+    std::vector<std::string> arguments = {"list",
+                                          "--plugin-path",
+                                          odd.dir.path(),
+                                          "--plugin-path",
+                                          DPBO_TEST_HOSTILE_PLUGIN_DIR,
+                                          "--plugin-path",
+                                          DPBO_TEST_BROKEN_PLUGIN_DIR};
     if (json) arguments.push_back("--json");
     return arguments;
 }
 
 }  // namespace
 
-TEST_CASE("fuzz plugins: dpbo list over every kind of broken file lists every good module and refuses each file "
-          "by path with its reason") {
+TEST_CASE(
+    "fuzz plugins: dpbo list over every kind of broken file lists every good module and refuses each file "
+    "by path with its reason") {
     const OddFiles odd;
     const TemporaryDirectory cache;  // a cold cache: every file is probed
     const std::map<std::string, std::string> environment = {{"DPBO_PROBE_TIMEOUT", kProbeSeconds},
@@ -156,7 +162,9 @@ TEST_CASE("fuzz plugins: a corrupt or unwritable manifest cache changes nothing 
     REQUIRE(reference.exit_code == 0);
     const fs::path file = fs::path(cache.path()) / "dpbo" / "plugin-manifests.json";
     REQUIRE(fs::exists(file));
-    for (const std::string& garbage : {std::string("{\"format\": 1, \"entries\": {\"x\": "), std::string("\x7f" "ELF\0\1", 6)}) {
+    for (const std::string& garbage : {std::string("{\"format\": 1, \"entries\": {\"x\": "), std::string("\x7f"
+                                                                                                         "ELF\0\1",
+                                                                                                         6)}) {
         std::ofstream(file, std::ios::binary) << garbage;
         const auto r = run_dpbo({"list", "--json", "--plugin-path", DPBO_TEST_BROKEN_PLUGIN_DIR}, environment);
         CHECK(r.exit_code == 0);
@@ -185,9 +193,9 @@ TEST_CASE("fuzz plugins: a cache entry is not believed blindly: a module is chec
     const auto listed = run_dpbo({"list"}, environment);
     CHECK(contains(listed.out, "impostor"));
     TemporaryDirectory out;
-    const auto r = run_dpbo({"run", "--algorithm", "random-search", "--objective", "impostor", "--seed", "1", "--out",
-                             out.path()},
-                            environment);
+    const auto r =
+        run_dpbo({"run", "--algorithm", "random-search", "--objective", "impostor", "--seed", "1", "--out", out.path()},
+                 environment);
     CHECK(r.exit_code == 1);
     CHECK(contains(r.err, branin + " declares objective 'branin' when loaded into dpbo, but its probe read objective "
                                    "'impostor'"));
@@ -232,8 +240,8 @@ TEST_CASE("fuzz plugins: a run loads only the modules it uses, list loads none")
     REQUIRE(loaded.size() == 1);  // the cache is warm: no probe, and dpbo itself loaded it once
     CHECK(loaded[0].second == me);
 
-    const auto info = run_dpbo({"info", "load-logging-sphere", "--plugin-path", DPBO_TEST_HOSTILE_PLUGIN_DIR},
-                               environment, 60);
+    const auto info =
+        run_dpbo({"info", "load-logging-sphere", "--plugin-path", DPBO_TEST_HOSTILE_PLUGIN_DIR}, environment, 60);
     CHECK(info.exit_code == 0);
     CHECK(lines().empty());
 }

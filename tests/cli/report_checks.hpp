@@ -22,7 +22,6 @@ namespace dpbo::test::report {
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-
 inline bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 inline std::string read_text(const fs::path& file) {
@@ -180,7 +179,7 @@ inline std::string html_problem(std::string html) {
 }
 
 inline std::vector<std::string> between(const std::string& text, const std::string& start, const std::string& end,
-                                 bool keep_markers) {
+                                        bool keep_markers) {
     std::vector<std::string> found;
     for (std::size_t at = text.find(start); at != std::string::npos; at = text.find(start, at + 1)) {
         const std::size_t stop = text.find(end, at);
@@ -210,8 +209,10 @@ inline void check_numbers(const json& plotted, const std::vector<double>& expect
     REQUIRE(plotted.size() == expected.size());
     for (std::size_t i = 0; i < expected.size(); ++i) {
         CAPTURE(i);
-        if (std::isnan(expected[i])) CHECK(plotted[i].is_null());
-        else CHECK(plotted[i].get<double>() == expected[i]);
+        if (std::isnan(expected[i]))
+            CHECK(plotted[i].is_null());
+        else
+            CHECK(plotted[i].get<double>() == expected[i]);
     }
 }
 
@@ -288,7 +289,8 @@ inline void check_folder_medians(const json& series, const std::map<std::string,
 // the folder's repeats row by row (of those that reached the row); fronts, per-repeat points and
 // per-folder medians are checked against result.json (check_front, check_repeat_points,
 // check_folder_medians).
-inline void check_series_against_files(const std::vector<json>& figures, const std::map<std::string, fs::path>& folders) {
+inline void check_series_against_files(const std::vector<json>& figures,
+                                       const std::map<std::string, fs::path>& folders) {
     for (const json& figure : figures) {
         CAPTURE(figure["title"].get<std::string>());
         for (const json& series : figure["series"]) {
@@ -328,7 +330,8 @@ inline void check_series_against_files(const std::vector<json>& figures, const s
                 for (std::size_t row = 0; row < rows; ++row) {
                     std::vector<double> values;
                     for (const auto& r : repeats)
-                        if (row < r.at(column).size() && !std::isnan(r.at(column)[row])) values.push_back(r.at(column)[row]);
+                        if (row < r.at(column).size() && !std::isnan(r.at(column)[row]))
+                            values.push_back(r.at(column)[row]);
                     expected.push_back(values.empty() ? NAN : median(values));
                 }
                 check_numbers(plotted, expected);

@@ -118,8 +118,8 @@ TEST_CASE("cli mpi: random search on 3 ranks releases and traces what the serial
 
 TEST_CASE("cli mpi: DP-GIBO's per-record batches, grid search and DPareto's q suggestions give the serial result") {
     // normal-location is record-decomposable: DP-GIBO asks for per-record losses, which cross ranks.
-    check_same_as_serial({"--algorithm", "dp-gibo", "--objective", "normal-location", "--set",
-                          "algorithm.iterations=6", "--seed", "5"});
+    check_same_as_serial(
+        {"--algorithm", "dp-gibo", "--objective", "normal-location", "--set", "algorithm.iterations=6", "--seed", "5"});
     // Grid search over a finite set (branin-grid's rows).
     check_same_as_serial({"--algorithm", "grid-search", "--objective", "branin-grid", "--set", "objective.grid=6",
                           "--set", "algorithm.batch=7", "--seed", "2"});
@@ -132,9 +132,21 @@ TEST_CASE("cli mpi: DP-GIBO's per-record batches, grid search and DPareto's q su
 TEST_CASE("cli mpi: a randomised objective draws on K ranks what --workers K-1 draws") {
     TemporaryDirectory dir;
     const auto job = [&](const std::string& out, const std::string& batch) {
-        return std::vector<std::string>{"run", "--algorithm", "random-search", "--objective", "randomised-quadratic",
-                                        "--plugin-path", DPBO_TEST_FLAWED_PLUGIN_DIR, "--set", "algorithm.budget=15",
-                                        "--set", "algorithm.batch=" + batch, "--seed", "4", "--json", "--out",
+        return std::vector<std::string>{"run",
+                                        "--algorithm",
+                                        "random-search",
+                                        "--objective",
+                                        "randomised-quadratic",
+                                        "--plugin-path",
+                                        DPBO_TEST_FLAWED_PLUGIN_DIR,
+                                        "--set",
+                                        "algorithm.budget=15",
+                                        "--set",
+                                        "algorithm.batch=" + batch,
+                                        "--seed",
+                                        "4",
+                                        "--json",
+                                        "--out",
                                         dir.path() + "/" + out};
     };
     const auto released = [](const CommandResult& r) {
@@ -159,10 +171,10 @@ TEST_CASE("cli mpi: an objective failing on a worker rank stops the run with its
     TemporaryDirectory dir;
     const std::string spec = dir.path() + "/spec.json";
     std::ofstream(spec) << R"({"protocol":"dpbo-objective","version":1,"space":[{"name":"x","lower":-2,"upper":2}]})";
-    const auto r = run_mpi(3, {"run", "--algorithm", "random-search", "--objective", "command", "--set",
-                               "objective.command=echo 'disk full on this node' >&2; exit 4", "--set",
-                               "objective.mode=one-shot", "--set", "objective.spec=" + spec, "--set",
-                               "algorithm.budget=6", "--seed", "1", "--out", dir.path() + "/out"});
+    const auto r = run_mpi(
+        3, {"run", "--algorithm", "random-search", "--objective", "command", "--set",
+            "objective.command=echo 'disk full on this node' >&2; exit 4", "--set", "objective.mode=one-shot", "--set",
+            "objective.spec=" + spec, "--set", "algorithm.budget=6", "--seed", "1", "--out", dir.path() + "/out"});
     CAPTURE(r.err);
     CHECK(r.exit_code == 1);
     CHECK(contains(r.err, "dpbo: failed: rank 1 on "));
@@ -208,10 +220,10 @@ TEST_CASE("cli mpi: a silent worker rank is reported after --mpi-timeout and the
     TemporaryDirectory dir;
     const std::string spec = dir.path() + "/spec.json";
     std::ofstream(spec) << R"({"protocol":"dpbo-objective","version":1,"space":[{"name":"x","lower":-2,"upper":2}]})";
-    const auto r = run_mpi(3, {"run", "--algorithm", "random-search", "--objective", "command", "--set",
-                               "objective.command=sleep 3", "--set", "objective.mode=one-shot", "--set",
-                               "objective.spec=" + spec, "--set", "algorithm.budget=4", "--seed", "1",
-                               "--mpi-timeout", "0.5", "--out", dir.path() + "/out"});
+    const auto r = run_mpi(
+        3, {"run", "--algorithm", "random-search", "--objective", "command", "--set", "objective.command=sleep 3",
+            "--set", "objective.mode=one-shot", "--set", "objective.spec=" + spec, "--set", "algorithm.budget=4",
+            "--seed", "1", "--mpi-timeout", "0.5", "--out", dir.path() + "/out"});
     CAPTURE(r.err);
     CHECK(r.exit_code != 0);
     CHECK(contains(r.err, "no answer within --mpi-timeout 0.5 s from rank 1 on "));
@@ -232,10 +244,26 @@ TEST_CASE("cli mpi: a worker rank killed mid-run ends the job with a clear repor
                                 ") = 2 ]; then kill -9 $PPID; fi; " +
                                 R"py(python3 -c "import json,sys; r=json.loads(sys.stdin.readline()); )py"
                                 R"py(print(json.dumps({'values':[p[0]**2 for p in r['points']]}))")py";
-    const std::vector<std::string> job = {"run", "--algorithm", "random-search", "--objective", "command", "--set",
-                                          "objective.command=" + program, "--set", "objective.mode=one-shot", "--set",
-                                          "objective.spec=" + spec, "--set", "algorithm.budget=4", "--set",
-                                          "algorithm.batch=4", "--repeat", "2", "--seed", "1", "--out",
+    const std::vector<std::string> job = {"run",
+                                          "--algorithm",
+                                          "random-search",
+                                          "--objective",
+                                          "command",
+                                          "--set",
+                                          "objective.command=" + program,
+                                          "--set",
+                                          "objective.mode=one-shot",
+                                          "--set",
+                                          "objective.spec=" + spec,
+                                          "--set",
+                                          "algorithm.budget=4",
+                                          "--set",
+                                          "algorithm.batch=4",
+                                          "--repeat",
+                                          "2",
+                                          "--seed",
+                                          "1",
+                                          "--out",
                                           dir.path() + "/out"};
     // rank 0 needs mpirun's grace to say why it stops.
     const auto killed = run_mpi(2, job, Grace::kDefault);

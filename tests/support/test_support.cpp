@@ -69,12 +69,8 @@ RunResult run_algorithm(Algorithm& algorithm, Objective& objective, std::uint64_
         components.accountant ? components.accountant
                               : dpbo::create_run_accountant(registry(), owner, algorithm.roles(), roles);
     PrivacyLedger ledger(accountant, components.budget, noise, owner);
-    RunContext context{objective,
-                       components.evaluator != nullptr ? *components.evaluator : serial,
-                       rng,
-                       ledger,
-                       components.observer != nullptr ? *components.observer : quiet,
-                       registry(),
+    RunContext context{objective,       components.evaluator != nullptr ? *components.evaluator : serial, rng,
+                       ledger,          components.observer != nullptr ? *components.observer : quiet,    registry(),
                        std::move(roles)};
     RunResult result = algorithm.run(context);
     result.privacy = ledger.statement_for(result.privacy);
@@ -159,7 +155,8 @@ CommandResult run_program(const std::string& program, const std::vector<std::str
     int open_streams = 2;
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_seconds);
     while (open_streams > 0) {
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        const auto left =
+            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
         if (left.count() <= 0) {
             kill(pid, SIGKILL);
             waitpid(pid, nullptr, 0);

@@ -30,8 +30,7 @@ namespace dpbo::test {
 PluginRegistry& registry();
 
 template <class Interface>
-std::shared_ptr<Interface> make(const std::string& name,
-                                const std::map<std::string, std::string>& parameters = {}) {
+std::shared_ptr<Interface> make(const std::string& name, const std::map<std::string, std::string>& parameters = {}) {
     return registry().create_as<Interface>(name, parameters);
 }
 
@@ -82,12 +81,10 @@ struct CommandResult {
 // Runs the built `dpbo` with the given arguments (no shell), stdin from /dev/null, an optional
 // extra environment, and collects its output. Times out after `timeout_seconds` (then fails).
 CommandResult run_dpbo(const std::vector<std::string>& arguments,
-                       const std::map<std::string, std::string>& environment = {},
-                       int timeout_seconds = 120);
+                       const std::map<std::string, std::string>& environment = {}, int timeout_seconds = 120);
 // Runs any program the same way.
 CommandResult run_program(const std::string& program, const std::vector<std::string>& arguments,
-                          const std::map<std::string, std::string>& environment = {},
-                          int timeout_seconds = 120);
+                          const std::map<std::string, std::string>& environment = {}, int timeout_seconds = 120);
 
 // A fresh empty directory under the system temp dir, removed when the object is destroyed.
 class TemporaryDirectory {

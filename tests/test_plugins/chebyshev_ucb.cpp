@@ -30,7 +30,8 @@ public:
     }
 
     explicit ChebyshevUcb(const dpbo::ParameterSet& parameters)
-        : root_beta_(std::sqrt(parameters.real("beta"))), seed_(static_cast<std::uint64_t>(parameters.integer("seed"))) {}
+        : root_beta_(std::sqrt(parameters.real("beta"))),
+          seed_(static_cast<std::uint64_t>(parameters.integer("seed"))) {}
 
     std::size_t supported_outputs() const override { return 2; }
 
@@ -42,7 +43,8 @@ public:
         const double w = weights_rng.uniform();
         const arma::rowvec weights = {w, 1.0 - w};
         const dpbo::MultiPosterior posterior = model.predict_outputs(points);
-        arma::mat bounds = posterior.mean + root_beta_ * arma::sqrt(arma::clamp(posterior.variance, 0.0, arma::datum::inf));
+        arma::mat bounds =
+            posterior.mean + root_beta_ * arma::sqrt(arma::clamp(posterior.variance, 0.0, arma::datum::inf));
         const arma::rowvec worst = arma::min(context.front, 0);
         arma::rowvec range = arma::max(context.front, 0) - worst;
         range.transform([](double r) { return r > 0.0 ? r : 1.0; });

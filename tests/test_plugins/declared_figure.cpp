@@ -36,8 +36,8 @@ public:
                                   std::ldexp(1.0, -static_cast<int>(t))});
         }
         result.released.push_back({"points", "the data-independent points evaluated", points});
-        result.privacy = dpbo::PrivacyStatement::not_private({"the points evaluated"},
-                                                             "a test algorithm: nothing is privatised");
+        result.privacy =
+            dpbo::PrivacyStatement::not_private({"the points evaluated"}, "a test algorithm: nothing is privatised");
         result.evaluations = context.evaluator.evaluations();
         result.stop_reason = "done";
         result.figures = {{.id = "test.halving-step",

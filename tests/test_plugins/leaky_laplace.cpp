@@ -29,8 +29,9 @@ class LeakyLaplace final : public dpbo::Mechanism {
 public:
     static dpbo::ParameterSchema schema() {
         dpbo::ParameterSchema schema;
-        schema.real("epsilon", {.lower = 0.0, .lower_inclusive = false, .required = true,
-                                .doc = "the ε it claims (and does not keep)"});
+        schema.real(
+            "epsilon",
+            {.lower = 0.0, .lower_inclusive = false, .required = true, .doc = "the ε it claims (and does not keep)"});
         return schema;
     }
 
@@ -40,7 +41,8 @@ public:
 
     void calibrate(double sensitivity) override {
         if (!std::isfinite(sensitivity) || sensitivity <= 0.0)
-            throw dpbo::ValidationError(fmt::format("{}: sensitivity = {} must be finite and > 0", kOwner, sensitivity));
+            throw dpbo::ValidationError(
+                fmt::format("{}: sensitivity = {} must be finite and > 0", kOwner, sensitivity));
         scale_ = sensitivity / epsilon_;
     }
 
@@ -58,7 +60,8 @@ public:
 
     dpbo::PrivacyStatement guarantee() const override {
         dpbo::PrivacyStatement statement = dpbo::PrivacyStatement::pure_dp(epsilon_);
-        statement.mechanism = fmt::format("floating-point Laplace noise, b = {} (test only: deliberately leaky)", scale());
+        statement.mechanism =
+            fmt::format("floating-point Laplace noise, b = {} (test only: deliberately leaky)", scale());
         statement.assumptions = {"none that hold: the test suite's example of a broken sampler"};
         return statement;
     }
@@ -82,6 +85,7 @@ private:
 
 }  // namespace
 
-DPBO_PLUGIN(LeakyLaplace, "leaky-laplace", "1.0.0",
-            "test only: Laplace noise added in floating point (leaks through the low bits; Mironov 2012)",
-            "Mironov 2012, On significance of the least significant bits for differential privacy: the attacked sampler")
+DPBO_PLUGIN(
+    LeakyLaplace, "leaky-laplace", "1.0.0",
+    "test only: Laplace noise added in floating point (leaks through the low bits; Mironov 2012)",
+    "Mironov 2012, On significance of the least significant bits for differential privacy: the attacked sampler")

@@ -30,8 +30,8 @@ public:
 
     dpbo::Evaluations evaluate(const arma::mat& points, const dpbo::EvaluationRequest& /*request*/) override {
         if (points.n_cols != 2)
-            throw dpbo::RunError(fmt::format("objective 'privacy-utility-toy': points have {} columns; expected 2",
-                                             points.n_cols));
+            throw dpbo::RunError(
+                fmt::format("objective 'privacy-utility-toy': points have {} columns; expected 2", points.n_cols));
         dpbo::Evaluations result;
         result.points = points;
         result.values.set_size(points.n_rows, 2);

@@ -33,8 +33,8 @@ public:
 
     dpbo::Evaluations evaluate(const arma::mat& points, const dpbo::EvaluationRequest& /*request*/) override {
         if (points.n_cols != 2)
-            throw dpbo::RunError(fmt::format("objective 'two-distances': points have {} columns; expected 2",
-                                             points.n_cols));
+            throw dpbo::RunError(
+                fmt::format("objective 'two-distances': points have {} columns; expected 2", points.n_cols));
         arma::mat to_a = points;
         to_a.each_row() -= a_;
         arma::mat to_b = points;

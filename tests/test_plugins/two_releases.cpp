@@ -25,7 +25,9 @@ public:
     static dpbo::ParameterSchema schema() {
         dpbo::ParameterSchema schema;
         schema.integer("points", {.fallback = 4, .lower = 1, .doc = "data-independent points evaluated"})
-            .real("value_sensitivity", {.fallback = 1.0, .lower = 0.0, .lower_inclusive = false,
+            .real("value_sensitivity", {.fallback = 1.0,
+                                        .lower = 0.0,
+                                        .lower_inclusive = false,
                                         .doc = "Δ: how much one value may move between neighbouring datasets"});
         return schema;
     }
@@ -35,9 +37,17 @@ public:
 
     std::vector<dpbo::Role> roles() const override {
         return {
-            {"values_release", dpbo::ModuleKind::Mechanism, true, "laplace", "privatises the evaluated values",
+            {"values_release",
+             dpbo::ModuleKind::Mechanism,
+             true,
+             "laplace",
+             "privatises the evaluated values",
              {{"epsilon", "0.5"}}},
-            {"mean_release", dpbo::ModuleKind::Mechanism, true, "laplace", "privatises their mean",
+            {"mean_release",
+             dpbo::ModuleKind::Mechanism,
+             true,
+             "laplace",
+             "privatises their mean",
              {{"epsilon", "0.25"}}},
             {"accountant", dpbo::ModuleKind::Accountant, true, "basic", "composes the two releases", {}},
         };
@@ -67,9 +77,10 @@ public:
         result.privacy.neighbouring = "replace one record";
         result.privacy.protected_unit = "one record of the objective's data";
         result.privacy.released = {"the evaluated values with noise", "their mean with noise"};
-        result.privacy.assumptions = {fmt::format("each value moves by at most Δ = {} between neighbouring datasets "
-                                                  "(stated, not verified)",
-                                                  sensitivity_)};
+        result.privacy.assumptions = {
+            fmt::format("each value moves by at most Δ = {} between neighbouring datasets "
+                        "(stated, not verified)",
+                        sensitivity_)};
         result.privacy.mechanism = "two releases through the mechanisms of roles values_release and mean_release";
         result.evaluations = context.evaluator.evaluations();
         result.stop_reason = "done";

@@ -283,7 +283,8 @@ TEST_CASE("acquisition optimiser: maximise_in_box reaches the best of a fine gri
             const arma::uword k = 6 * i + j;
             data(k, 0) = i / 5.0;
             data(k, 1) = j / 5.0;
-            targets(k) = std::exp(-(std::pow(data(k, 0) - 0.37, 2) + std::pow(data(k, 1) - 0.61, 2)) / (2 * 0.15 * 0.15));
+            targets(k) =
+                std::exp(-(std::pow(data(k, 0) - 0.37, 2) + std::pow(data(k, 1) - 0.61, 2)) / (2 * 0.15 * 0.15));
         }
     }
     gp->condition(data, targets);
@@ -337,8 +338,8 @@ TEST_CASE("acquisition optimiser: malformed boxes are refused") {
     CHECK_THROWS_WITH_AS(
         dpbo::maximise_in_box(bowl, *model, {}, arma::rowvec{0.0, 2.0}, arma::rowvec{1.0, 1.0}, settings, rng),
         doctest::Contains("dimension 1"), dpbo::ValidationError);
-    CHECK_THROWS_AS(dpbo::maximise_in_box(bowl, *model, {}, arma::rowvec{0.0, 0.0},
-                                          arma::rowvec{1.0, arma::datum::inf}, settings, rng),
+    CHECK_THROWS_AS(dpbo::maximise_in_box(bowl, *model, {}, arma::rowvec{0.0, 0.0}, arma::rowvec{1.0, arma::datum::inf},
+                                          settings, rng),
                     dpbo::ValidationError);
 }
 
@@ -352,7 +353,10 @@ public:
     void append(const arma::mat&, const arma::vec&) override {}
     void truncate(std::size_t) override {}
     std::size_t size() const override { return size_; }
-    dpbo::Posterior predict(const arma::mat&) const override { FAIL("the test acquisitions never predict"); return {}; }
+    dpbo::Posterior predict(const arma::mat&) const override {
+        FAIL("the test acquisitions never predict");
+        return {};
+    }
     std::string describe() const override { return "a surrogate of a given size, for tests"; }
 
 private:

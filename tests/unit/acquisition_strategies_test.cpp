@@ -122,7 +122,8 @@ double best_on_equal_budget_grid(const Landscape& f, const arma::rowvec& lower, 
     for (std::size_t k = 0; k < count; ++k) {
         std::size_t rest = k;
         for (arma::uword j = 0; j < d; ++j) {
-            x(j) = lower(j) + (upper(j) - lower(j)) * (static_cast<double>(rest % side) + 0.5) / static_cast<double>(side);
+            x(j) =
+                lower(j) + (upper(j) - lower(j)) * (static_cast<double>(rest % side) + 0.5) / static_cast<double>(side);
             rest /= side;
         }
         best = std::max(best, f.value(x));
@@ -138,18 +139,24 @@ struct Named {
 // Every strategy at a budget of about 500, as the BO loop's default splits it.
 std::vector<Named> strategies_at_500() {
     return {
-        {"sweep-local", {.strategy = AcquisitionStrategy::SweepLocal, .sweep_points = 460, .local_starts = 2,
-                         .local_evaluations = 20}},
-        {"multistart", {.strategy = AcquisitionStrategy::Multistart, .sweep_points = 460, .local_starts = 2,
-                        .local_evaluations = 20}},
+        {"sweep-local",
+         {.strategy = AcquisitionStrategy::SweepLocal,
+          .sweep_points = 460,
+          .local_starts = 2,
+          .local_evaluations = 20}},
+        {"multistart",
+         {.strategy = AcquisitionStrategy::Multistart,
+          .sweep_points = 460,
+          .local_starts = 2,
+          .local_evaluations = 20}},
         {"direct", {.strategy = AcquisitionStrategy::Direct, .direct_evaluations = 500}},
-        {"direct-local", {.strategy = AcquisitionStrategy::DirectLocal, .local_evaluations = 20,
-                          .direct_evaluations = 480}},
-        {"sweep-direct", {.strategy = AcquisitionStrategy::SweepDirect, .sweep_points = 300,
-                          .direct_evaluations = 200}},
+        {"direct-local",
+         {.strategy = AcquisitionStrategy::DirectLocal, .local_evaluations = 20, .direct_evaluations = 480}},
+        {"sweep-direct",
+         {.strategy = AcquisitionStrategy::SweepDirect, .sweep_points = 300, .direct_evaluations = 200}},
         {"batched-direct", {.strategy = AcquisitionStrategy::BatchedDirect, .direct_evaluations = 500}},
-        {"sweep-batched-direct", {.strategy = AcquisitionStrategy::SweepBatchedDirect, .sweep_points = 100,
-                                  .direct_evaluations = 400}},
+        {"sweep-batched-direct",
+         {.strategy = AcquisitionStrategy::SweepBatchedDirect, .sweep_points = 100, .direct_evaluations = 400}},
     };
 }
 
@@ -162,12 +169,17 @@ bool uses_local_search(AcquisitionStrategy s) {
 std::size_t budget_of(const dpbo::AcquisitionOptimiserSettings& s) {
     switch (s.strategy) {
         case AcquisitionStrategy::SweepLocal:
-        case AcquisitionStrategy::Multistart: return s.sweep_points + s.local_starts * s.local_evaluations;
-        case AcquisitionStrategy::Direct: return s.direct_evaluations;
-        case AcquisitionStrategy::DirectLocal: return s.direct_evaluations + s.local_evaluations;
-        case AcquisitionStrategy::BatchedDirect: return s.direct_evaluations;
+        case AcquisitionStrategy::Multistart:
+            return s.sweep_points + s.local_starts * s.local_evaluations;
+        case AcquisitionStrategy::Direct:
+            return s.direct_evaluations;
+        case AcquisitionStrategy::DirectLocal:
+            return s.direct_evaluations + s.local_evaluations;
+        case AcquisitionStrategy::BatchedDirect:
+            return s.direct_evaluations;
         case AcquisitionStrategy::SweepDirect:
-        case AcquisitionStrategy::SweepBatchedDirect: return s.sweep_points + s.direct_evaluations;
+        case AcquisitionStrategy::SweepBatchedDirect:
+            return s.sweep_points + s.direct_evaluations;
     }
     return 0;
 }
@@ -257,18 +269,21 @@ TEST_CASE("acquisition strategies: small budgets are respected exactly, also by 
     Landscape f = valley();
     const arma::rowvec lower = {-2.0, -1.0}, upper = {2.0, 3.0};
     const std::vector<Named> small = {
-        {"sweep-local", {.strategy = AcquisitionStrategy::SweepLocal, .sweep_points = 10, .local_starts = 2,
-                         .local_evaluations = 5}},
-        {"multistart", {.strategy = AcquisitionStrategy::Multistart, .sweep_points = 10, .local_starts = 3,
-                        .local_evaluations = 4, .warm_starts = arma::mat{{-1.5, 2.5}, {0.5, 0.5}}}},
+        {"sweep-local",
+         {.strategy = AcquisitionStrategy::SweepLocal, .sweep_points = 10, .local_starts = 2, .local_evaluations = 5}},
+        {"multistart",
+         {.strategy = AcquisitionStrategy::Multistart,
+          .sweep_points = 10,
+          .local_starts = 3,
+          .local_evaluations = 4,
+          .warm_starts = arma::mat{{-1.5, 2.5}, {0.5, 0.5}}}},
         {"direct", {.strategy = AcquisitionStrategy::Direct, .direct_evaluations = 7}},
-        {"direct-local", {.strategy = AcquisitionStrategy::DirectLocal, .local_evaluations = 5,
-                          .direct_evaluations = 7}},
-        {"sweep-direct", {.strategy = AcquisitionStrategy::SweepDirect, .sweep_points = 10,
-                          .direct_evaluations = 7}},
+        {"direct-local",
+         {.strategy = AcquisitionStrategy::DirectLocal, .local_evaluations = 5, .direct_evaluations = 7}},
+        {"sweep-direct", {.strategy = AcquisitionStrategy::SweepDirect, .sweep_points = 10, .direct_evaluations = 7}},
         {"batched-direct", {.strategy = AcquisitionStrategy::BatchedDirect, .direct_evaluations = 7}},
-        {"sweep-batched-direct", {.strategy = AcquisitionStrategy::SweepBatchedDirect, .sweep_points = 10,
-                                  .direct_evaluations = 7}},
+        {"sweep-batched-direct",
+         {.strategy = AcquisitionStrategy::SweepBatchedDirect, .sweep_points = 10, .direct_evaluations = 7}},
     };
     for (const Named& s : small) {
         CAPTURE(s.name);
@@ -350,19 +365,17 @@ TEST_CASE("acquisition strategies: malformed settings are refused by name") {
     Landscape f = two_peaks();
     const arma::rowvec lower = {0.0, 0.0}, upper = {1.0, 1.0};
     dpbo::ExperimentRng rng(30);
-    CHECK_THROWS_WITH_AS(
-        dpbo::maximise_in_box(f, *model, {}, lower, upper,
-                              {.strategy = AcquisitionStrategy::Direct, .direct_evaluations = 0}, rng),
-        doctest::Contains("direct_evaluations = 0"), dpbo::ValidationError);
-    CHECK_THROWS_WITH_AS(
-        dpbo::maximise_in_box(f, *model, {}, lower, upper,
-                              {.strategy = AcquisitionStrategy::Multistart, .sweep_points = 0}, rng),
-        doctest::Contains("sweep_points = 0"), dpbo::ValidationError);
     CHECK_THROWS_WITH_AS(dpbo::maximise_in_box(f, *model, {}, lower, upper,
-                                               {.strategy = AcquisitionStrategy::Multistart,
-                                                .warm_starts = arma::mat{{0.5, 0.5, 0.5}}},
-                                               rng),
-                         doctest::Contains("warm starts have 3 columns"), dpbo::ValidationError);
+                                               {.strategy = AcquisitionStrategy::Direct, .direct_evaluations = 0}, rng),
+                         doctest::Contains("direct_evaluations = 0"), dpbo::ValidationError);
+    CHECK_THROWS_WITH_AS(dpbo::maximise_in_box(f, *model, {}, lower, upper,
+                                               {.strategy = AcquisitionStrategy::Multistart, .sweep_points = 0}, rng),
+                         doctest::Contains("sweep_points = 0"), dpbo::ValidationError);
+    CHECK_THROWS_WITH_AS(
+        dpbo::maximise_in_box(f, *model, {}, lower, upper,
+                              {.strategy = AcquisitionStrategy::Multistart, .warm_starts = arma::mat{{0.5, 0.5, 0.5}}},
+                              rng),
+        doctest::Contains("warm starts have 3 columns"), dpbo::ValidationError);
 }
 
 TEST_CASE("bo loop optimiser keys: acquisition_evaluations is split between the phases of each strategy") {
@@ -377,8 +390,10 @@ TEST_CASE("bo loop optimiser keys: acquisition_evaluations is split between the 
     CHECK(sweep_local.optimiser.local_starts == 2);
     CHECK(sweep_local.optimiser.local_evaluations == 20);
 
-    const dpbo::BoLoopSettings multistart = loop_settings(
-        {{"optimiser", "multistart"}, {"acquisition_evaluations", "300"}, {"local_starts", "10"}, {"local_evaluations", "5"}});
+    const dpbo::BoLoopSettings multistart = loop_settings({{"optimiser", "multistart"},
+                                                           {"acquisition_evaluations", "300"},
+                                                           {"local_starts", "10"},
+                                                           {"local_evaluations", "5"}});
     CHECK(multistart.optimiser.strategy == AcquisitionStrategy::Multistart);
     CHECK(multistart.optimiser.sweep_points == 250);
 
@@ -387,15 +402,18 @@ TEST_CASE("bo loop optimiser keys: acquisition_evaluations is split between the 
     CHECK(direct.optimiser.direct_evaluations == 123);
     CHECK(direct.optimiser.sweep_points == 0);
 
-    const dpbo::BoLoopSettings direct_local = loop_settings({{"optimiser", "direct-local"}, {"local_evaluations", "30"}});
+    const dpbo::BoLoopSettings direct_local =
+        loop_settings({{"optimiser", "direct-local"}, {"local_evaluations", "30"}});
     CHECK(direct_local.optimiser.direct_evaluations == 470);
     CHECK(direct_local.optimiser.local_evaluations == 30);
 
-    const dpbo::BoLoopSettings sweep_direct = loop_settings({{"optimiser", "sweep-direct"}, {"direct_evaluations", "99"}});
+    const dpbo::BoLoopSettings sweep_direct =
+        loop_settings({{"optimiser", "sweep-direct"}, {"direct_evaluations", "99"}});
     CHECK(sweep_direct.optimiser.sweep_points == 401);
     CHECK(sweep_direct.optimiser.direct_evaluations == 99);
 
-    const dpbo::BoLoopSettings batched = loop_settings({{"optimiser", "batched-direct"}, {"acquisition_evaluations", "77"}});
+    const dpbo::BoLoopSettings batched =
+        loop_settings({{"optimiser", "batched-direct"}, {"acquisition_evaluations", "77"}});
     CHECK(batched.optimiser.strategy == AcquisitionStrategy::BatchedDirect);
     CHECK(batched.optimiser.direct_evaluations == 77);
     CHECK(batched.optimiser.sweep_points == 0);
@@ -407,8 +425,8 @@ TEST_CASE("bo loop optimiser keys: bad values are refused naming the key, the va
     CHECK_THROWS_WITH_AS(dpbo::test::make<dpbo::Algorithm>("gp-ei", {{"acquisition_evaluations", "1"}}),
                          doctest::Contains("acquisition_evaluations"), dpbo::ValidationError);
     CHECK_THROWS_WITH_AS(
-        dpbo::test::make<dpbo::Algorithm>("gp-ucb", {{"optimiser", "multistart"}, {"local_starts", "25"},
-                                                     {"local_evaluations", "20"}}),
+        dpbo::test::make<dpbo::Algorithm>(
+            "gp-ucb", {{"optimiser", "multistart"}, {"local_starts", "25"}, {"local_evaluations", "20"}}),
         doctest::Contains("local_starts × local_evaluations = 25 × 20 leaves no sweep point of "
                           "acquisition_evaluations = 500"),
         dpbo::ValidationError);
@@ -418,8 +436,8 @@ TEST_CASE("bo loop optimiser keys: bad values are refused naming the key, the va
     CHECK_THROWS_WITH_AS(dpbo::test::make<dpbo::Algorithm>("gp-ucb", {{"direct_evaluations", "600"}}),
                          doctest::Contains("direct_evaluations = 600 leaves no sweep point"), dpbo::ValidationError);
     CHECK_THROWS_WITH_AS(
-        dpbo::test::make<dpbo::Algorithm>("gp-ucb", {{"optimiser", "direct-local"}, {"acquisition_evaluations", "20"},
-                                                     {"local_evaluations", "20"}}),
+        dpbo::test::make<dpbo::Algorithm>(
+            "gp-ucb", {{"optimiser", "direct-local"}, {"acquisition_evaluations", "20"}, {"local_evaluations", "20"}}),
         doctest::Contains("local_evaluations = 20 leaves DIRECT no evaluation"), dpbo::ValidationError);
     CHECK_THROWS_WITH_AS(dpbo::test::make<dpbo::Algorithm>("gp-ucb", {{"direct_evaluations", "0"}}),
                          doctest::Contains("direct_evaluations"), dpbo::ValidationError);

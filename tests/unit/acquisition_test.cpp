@@ -25,9 +25,11 @@ std::shared_ptr<dpbo::Acquisition> acquisition(const std::string& name, const Ra
 
 // A small 2-D GP with fixed hyperparameters, conditioned on a smooth function at 7 points.
 std::shared_ptr<dpbo::Surrogate> small_gp() {
-    auto gp = dpbo::test::make<dpbo::Surrogate>(
-        "gp", {{"kernel", "rbf"}, {"lengthscale", "0.4"}, {"signal_variance", "1.5"}, {"noise_variance", "1e-4"},
-               {"fit", "none"}});
+    auto gp = dpbo::test::make<dpbo::Surrogate>("gp", {{"kernel", "rbf"},
+                                                       {"lengthscale", "0.4"},
+                                                       {"signal_variance", "1.5"},
+                                                       {"noise_variance", "1e-4"},
+                                                       {"fit", "none"}});
     const arma::mat points = {{0.1, 0.2}, {0.8, 0.3}, {0.4, 0.9}, {0.5, 0.5}, {0.9, 0.9}, {0.2, 0.7}, {0.65, 0.05}};
     arma::vec targets(points.n_rows);
     for (arma::uword i = 0; i < points.n_rows; ++i) {
@@ -99,8 +101,8 @@ arma::vec implied_beta(const dpbo::Acquisition& ucb, const dpbo::Surrogate& mode
 
 // Central differences with h = 1e-5: truncation O(h² f''') ≈ 1e-10 and rounding ≈ 1e-16/h ≈ 1e-11
 // for these O(1) landscapes, so agreement to 1e-6 leaves four orders of magnitude of margin.
-void check_gradient_matches_differences(const dpbo::Acquisition& a, const dpbo::Surrogate& model,
-                                        const arma::rowvec& x, const dpbo::AcquisitionContext& context) {
+void check_gradient_matches_differences(const dpbo::Acquisition& a, const dpbo::Surrogate& model, const arma::rowvec& x,
+                                        const dpbo::AcquisitionContext& context) {
     REQUIRE(a.provides_gradient());
     arma::rowvec gradient;
     const double value = a.score_with_gradient(model, x, context, gradient);
@@ -142,8 +144,8 @@ TEST_CASE("acquisition ucb: the constant schedule scores mu + sqrt(beta) sigma")
     }
     // β defaults to 2 under the constant schedule.
     const auto by_default = acquisition("ucb", {{"beta_schedule", "constant"}});
-    CHECK(arma::approx_equal(implied_beta(*by_default, *gp, context_at(1)), arma::vec(kQueries.n_rows, arma::fill::value(2.0)),
-                             "reldiff", 1e-9));
+    CHECK(arma::approx_equal(implied_beta(*by_default, *gp, context_at(1)),
+                             arma::vec(kQueries.n_rows, arma::fill::value(2.0)), "reldiff", 1e-9));
 }
 
 TEST_CASE("acquisition ucb: the finite schedule is 2 log(|Lambda| t^2 pi^2 / (6 delta))") {
@@ -176,7 +178,8 @@ TEST_CASE("acquisition ucb: the default is Srinivas et al.'s Theorem 2 schedule 
 
 TEST_CASE("acquisition ucb: the srinivas schedule uses delta, a, b and r as in Theorem 2") {
     const auto gp = small_gp();
-    const auto ucb = acquisition("ucb", {{"beta_schedule", "srinivas"}, {"delta", "0.2"}, {"a", "0.5"}, {"b", "2"}, {"r", "3"}});
+    const auto ucb =
+        acquisition("ucb", {{"beta_schedule", "srinivas"}, {"delta", "0.2"}, {"a", "0.5"}, {"b", "2"}, {"r", "3"}});
     // d = 2, t = 1: 2 ln(2π² / 0.6) + 4 ln(2 · 2 · 3 · √ln 20), evaluated separately: 19.12086915193137.
     CHECK(arma::approx_equal(implied_beta(*ucb, *gp, context_at(1)),
                              arma::vec(kQueries.n_rows, arma::fill::value(19.12086915193137)), "reldiff", 1e-9));
@@ -188,7 +191,8 @@ TEST_CASE("acquisition ucb: schedules refuse t = 0, constants outside the theore
                          dpbo::RunError);
     // 4 d a = 0.08 ≤ δ = 0.5: log(4da/δ) < 0 and its square root in Theorem 2 is undefined.
     const auto tiny_a = acquisition("ucb", {{"a", "0.01"}, {"delta", "0.5"}});
-    CHECK_THROWS_WITH_AS(tiny_a->score(*gp, kQueries, context_at(2)), doctest::Contains("4 d a > delta"), dpbo::RunError);
+    CHECK_THROWS_WITH_AS(tiny_a->score(*gp, kQueries, context_at(2)), doctest::Contains("4 d a > delta"),
+                         dpbo::RunError);
     auto wrong_dimension = context_at(2);
     wrong_dimension.dimension = 3;
     CHECK_THROWS_AS(acquisition("ucb")->score(*gp, kQueries, wrong_dimension), dpbo::RunError);
@@ -257,7 +261,8 @@ TEST_CASE("acquisition ei: where sigma is 0 it is the plain improvement max(mu -
     CHECK(score_at(*ei, model, x, context_at(1, mean - 0.35)) == doctest::Approx(0.25).epsilon(1e-14));
     CHECK(score_at(*ei, model, x, context_at(1, mean + 0.2)) == 0.0);
     arma::rowvec gradient;
-    CHECK(ei->score_with_gradient(model, x, context_at(1, mean - 0.35), gradient) == doctest::Approx(0.25).epsilon(1e-14));
+    CHECK(ei->score_with_gradient(model, x, context_at(1, mean - 0.35), gradient) ==
+          doctest::Approx(0.25).epsilon(1e-14));
     CHECK(arma::approx_equal(gradient, arma::rowvec{3.0 * std::cos(3.0 * x(0)), 2.0 * x(1)}, "absdiff", 1e-14));
     ei->score_with_gradient(model, x, context_at(1, mean + 0.2), gradient);
     CHECK(arma::all(gradient == 0.0));
@@ -274,8 +279,10 @@ TEST_CASE("acquisition pi: equals Phi((mu - f* - xi) / sigma), xi defaulting to 
         const arma::vec offsets = explicit_xi->score(*gp, kQueries, context_at(4, incumbent));
         for (arma::uword i = 0; i < kQueries.n_rows; ++i) {
             const double sigma = std::sqrt(posterior.variance(i));
-            CHECK(defaults(i) == doctest::Approx(normal_cdf((posterior.mean(i) - incumbent - 0.01) / sigma)).epsilon(1e-12));
-            CHECK(offsets(i) == doctest::Approx(normal_cdf((posterior.mean(i) - incumbent - 0.2) / sigma)).epsilon(1e-12));
+            CHECK(defaults(i) ==
+                  doctest::Approx(normal_cdf((posterior.mean(i) - incumbent - 0.01) / sigma)).epsilon(1e-12));
+            CHECK(offsets(i) ==
+                  doctest::Approx(normal_cdf((posterior.mean(i) - incumbent - 0.2) / sigma)).epsilon(1e-12));
         }
     }
 }
@@ -318,15 +325,15 @@ TEST_CASE("acquisition gradients: ucb, ei and pi match central differences on th
     for (const auto& [name, parameters] : acquisitions) {
         CAPTURE(name);
         const auto a = acquisition(name, parameters);
-        for (arma::uword i = 0; i < kQueries.n_rows; ++i) check_gradient_matches_differences(*a, model, kQueries.row(i), context_at(1, 0.7));
+        for (arma::uword i = 0; i < kQueries.n_rows; ++i)
+            check_gradient_matches_differences(*a, model, kQueries.row(i), context_at(1, 0.7));
     }
 }
 
 TEST_CASE("acquisition gradients: ucb, ei and pi match central differences on a gp posterior") {
     const auto gp = small_gp();
     REQUIRE(gp->provides_gradients());
-    const std::map<std::string, Raw> acquisitions = {
-        {"ucb", {}}, {"ei", {}}, {"pi", {{"xi", "0.1"}}}};
+    const std::map<std::string, Raw> acquisitions = {{"ucb", {}}, {"ei", {}}, {"pi", {{"xi", "0.1"}}}};
     for (const auto& [name, parameters] : acquisitions) {
         CAPTURE(name);
         const auto a = acquisition(name, parameters);

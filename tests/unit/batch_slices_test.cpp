@@ -35,7 +35,8 @@ TEST_CASE("batch slices: a distinct seed for every batch and slice, fixed by the
     // from that.
     std::set<std::uint64_t> seeds;
     for (std::uint64_t batch = 0; batch < 20; ++batch)
-        for (std::size_t slice = 0; slice < 8; ++slice) seeds.insert(dpbo::slice_seed(dpbo::sub_seed(42, batch), slice));
+        for (std::size_t slice = 0; slice < 8; ++slice)
+            seeds.insert(dpbo::slice_seed(dpbo::sub_seed(42, batch), slice));
     CHECK(seeds.size() == 160);
     CHECK(dpbo::slice_seed(42, 1) == dpbo::slice_seed(42, 1));
     CHECK(dpbo::slice_seed(42, 1) != dpbo::slice_seed(43, 1));

@@ -48,18 +48,14 @@ double hartmann(const double* u, const std::vector<std::vector<double>>& a, cons
 
 double hartmann3(const double* u) {
     static const std::vector<std::vector<double>> a = {{3, 10, 30}, {0.1, 10, 35}, {3, 10, 30}, {0.1, 10, 35}};
-    static const std::vector<std::vector<double>> p = {{0.3689, 0.1170, 0.2673},
-                                                       {0.4699, 0.4387, 0.7470},
-                                                       {0.1091, 0.8732, 0.5547},
-                                                       {0.0381, 0.5743, 0.8828}};
+    static const std::vector<std::vector<double>> p = {
+        {0.3689, 0.1170, 0.2673}, {0.4699, 0.4387, 0.7470}, {0.1091, 0.8732, 0.5547}, {0.0381, 0.5743, 0.8828}};
     return hartmann(u, a, p);
 }
 
 double hartmann6(const double* u) {
-    static const std::vector<std::vector<double>> a = {{10, 3, 17, 3.5, 1.7, 8},
-                                                       {0.05, 10, 17, 0.1, 8, 14},
-                                                       {3, 3.5, 1.7, 10, 17, 8},
-                                                       {17, 8, 0.05, 10, 0.1, 14}};
+    static const std::vector<std::vector<double>> a = {
+        {10, 3, 17, 3.5, 1.7, 8}, {0.05, 10, 17, 0.1, 8, 14}, {3, 3.5, 1.7, 10, 17, 8}, {17, 8, 0.05, 10, 0.1, 14}};
     static const std::vector<std::vector<double>> p = {{0.1312, 0.1696, 0.5569, 0.0124, 0.8283, 0.5886},
                                                        {0.2329, 0.4135, 0.8307, 0.3736, 0.1004, 0.9991},
                                                        {0.2348, 0.1451, 0.3522, 0.2883, 0.3047, 0.6650},
@@ -142,12 +138,14 @@ TEST_CASE("batched DIRECT-L: as close to the known maximum as NLopt's DIRECT-L a
                     dpbo::detail::batched_direct_l(problem.dim, budget, seed, scorer_of(problem));
                 CHECK(ours.score == problem.f(ours.point.memptr()));
                 our_gaps.push_back(problem.maximum - ours.score);
-                best_reference_gap = std::min(best_reference_gap, problem.maximum - nlopt_direct_l_rand(problem, budget, seed));
+                best_reference_gap =
+                    std::min(best_reference_gap, problem.maximum - nlopt_direct_l_rand(problem, budget, seed));
             }
             const double threshold = 2.0 * std::max(best_reference_gap, 0.0) + 1e-4;
-            const auto close = std::count_if(our_gaps.begin(), our_gaps.end(), [&](double gap) { return gap <= threshold; });
-            MESSAGE(problem.name, " budget ", budget, ": NLopt's best gap ", best_reference_gap, ", ours within twice it on ",
-                    close, " of 9 seeds");
+            const auto close =
+                std::count_if(our_gaps.begin(), our_gaps.end(), [&](double gap) { return gap <= threshold; });
+            MESSAGE(problem.name, " budget ", budget, ": NLopt's best gap ", best_reference_gap,
+                    ", ours within twice it on ", close, " of 9 seeds");
             CHECK(close >= 3);
             // Nothing beats the known maximum (its digits are rounded to 1e-5 or so).
             CHECK(*std::min_element(our_gaps.begin(), our_gaps.end()) >= -1e-4);
@@ -169,8 +167,8 @@ TEST_CASE("batched DIRECT-L: the low-dimensional optima are found to a tolerance
 
 TEST_CASE("batched DIRECT-L: spends exactly its budget, inside the cube, one batch per iteration") {
     const Problem problem = problems()[3];  // 10-D: batches of several rectangles' centres
-    for (const std::size_t budget : {std::size_t{1}, std::size_t{2}, std::size_t{3}, std::size_t{4},
-                                     std::size_t{37}, std::size_t{500}}) {
+    for (const std::size_t budget :
+         {std::size_t{1}, std::size_t{2}, std::size_t{3}, std::size_t{4}, std::size_t{37}, std::size_t{500}}) {
         CAPTURE(budget);
         std::vector<arma::uword> batches;
         bool inside = true;
@@ -193,7 +191,9 @@ TEST_CASE("batched DIRECT-L: spends exactly its budget, inside the cube, one bat
 
 TEST_CASE("batched DIRECT-L: a seed fixes the search, the first iterations do not depend on it") {
     const Problem problem = problems()[2];
-    const auto run = [&](std::uint64_t seed) { return dpbo::detail::batched_direct_l(6, 300, seed, scorer_of(problem)); };
+    const auto run = [&](std::uint64_t seed) {
+        return dpbo::detail::batched_direct_l(6, 300, seed, scorer_of(problem));
+    };
     const dpbo::detail::DirectResult a = run(5), b = run(5);
     CHECK(arma::all(a.point == b.point));
     CHECK(a.score == b.score);

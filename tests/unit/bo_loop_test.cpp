@@ -88,13 +88,16 @@ struct LoopRig {
     dpbo::RunContext context;
 
     LoopRig(std::shared_ptr<dpbo::Objective> objective_, std::uint64_t seed, const std::string& acquisition = "ucb")
-        : objective(std::move(objective_)), rng(seed), noise(dpbo::PrivacyNoiseSource::from_seed(seed)),
+        : objective(std::move(objective_)),
+          rng(seed),
+          noise(dpbo::PrivacyNoiseSource::from_seed(seed)),
           ledger(dpbo::test::make<dpbo::Accountant>("gdp"), std::nullopt, noise, "gp-ucb"),
           context{*objective, evaluator, rng, ledger, observer, dpbo::test::registry(), {}} {
         auto algorithm = dpbo::test::make<dpbo::Algorithm>("gp-ucb");
         for (const auto& role : algorithm->roles())
             if (role.name == "surrogate")
-                context.roles.add("surrogate", dpbo::test::make<dpbo::Surrogate>(role.default_module, role.default_parameters));
+                context.roles.add("surrogate",
+                                  dpbo::test::make<dpbo::Surrogate>(role.default_module, role.default_parameters));
         if (!acquisition.empty()) context.roles.add("acquisition", dpbo::test::make<dpbo::Acquisition>(acquisition));
     }
 

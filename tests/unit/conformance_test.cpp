@@ -46,9 +46,8 @@ struct ObjectiveFixtures {
         // The MNIST oracle trains a network per evaluation: the smallest training it allows.
         parameters["mlp"] = {{"repetitions", "1"}, {"max_epochs", "2"}, {"training_images", "4000"}};
         parameters["table"] = {{"file", table}, {"columns", "a,b"}, {"response", "y"}, {"bounds", "0:5,0:5"}};
-        parameters["command"] = {
-            {"command", "python3 " + std::string(DPBO_SOURCE_DIR) +
-                            "/sdk/examples/python-objective/record_objective.py --dim 2"}};
+        parameters["command"] = {{"command", "python3 " + std::string(DPBO_SOURCE_DIR) +
+                                                 "/sdk/examples/python-objective/record_objective.py --dim 2"}};
         // The curator's released rows come from `dpbo curator release`; its answers from `dpbo curator answer`.
         const std::string release = dir.path() + "/release";
         const auto released = dpbo::test::run_dpbo({"curator", "release", "--objective", "branin-grid", "--release",
@@ -150,7 +149,8 @@ TEST_CASE("conformance: objectives that break the evaluation contract fail it, n
         CHECK_FALSE(report.passed());
         bool contract_failed = false;
         for (const auto& check : report.checks)
-            if (check.name == "evaluates a batch within the evaluation contract" && !check.passed) contract_failed = true;
+            if (check.name == "evaluates a batch within the evaluation contract" && !check.passed)
+                contract_failed = true;
         CHECK(contract_failed);
     }
 }

@@ -45,9 +45,8 @@ TEST_CASE("log_normal_cdf matches high-precision references across the tails") {
     };
     // log Φ(x) from mpmath at 40 digits.
     const std::vector<Reference> references = {
-        {-40.0, -804.60844201375378817}, {-20.0, -203.91715537109726394},
-        {-10.0, -53.231285150512470578}, {-5.0, -15.064998393988725736},
-        {-1.0, -1.8410216450092635058},  {0.0, -0.69314718055994530942},
+        {-40.0, -804.60844201375378817},  {-20.0, -203.91715537109726394},    {-10.0, -53.231285150512470578},
+        {-5.0, -15.064998393988725736},   {-1.0, -1.8410216450092635058},     {0.0, -0.69314718055994530942},
         {3.0, -0.0013508099647481937988}, {10.0, -7.6198530241605260704e-24},
     };
     for (const auto& reference : references) {
@@ -62,12 +61,10 @@ TEST_CASE("log_normal_cdf at -40 equals the leading asymptotic value up to its k
     // is 1 − 6.25e−4 + 1.17e−6 − ..., so the three-term value is accurate to ~3e−9 in the log.
     const double x = -40.0;
     const double series = 1.0 - 1.0 / (x * x) + 3.0 / std::pow(x, 4);
-    const double asymptotic =
-        -0.5 * x * x - std::log(-x) - 0.5 * std::log(2.0 * std::numbers::pi) + std::log(series);
+    const double asymptotic = -0.5 * x * x - std::log(-x) - 0.5 * std::log(2.0 * std::numbers::pi) + std::log(series);
     CHECK(std::abs(dpbo::log_normal_cdf(x) - asymptotic) < 1e-8);
     // Continuity across the switch from erfc to the series.
-    CHECK(close_relative(dpbo::log_normal_cdf(std::nextafter(-20.0, -30.0)),
-                         dpbo::log_normal_cdf(-20.0), 1e-14));
+    CHECK(close_relative(dpbo::log_normal_cdf(std::nextafter(-20.0, -30.0)), dpbo::log_normal_cdf(-20.0), 1e-14));
     CHECK(dpbo::log_normal_cdf(-1e6) < -4.9e11);
     CHECK(std::isfinite(dpbo::log_normal_cdf(-1e6)));
 }
@@ -92,8 +89,7 @@ TEST_CASE("gdp_delta matches closed-form references") {
     for (const auto& reference : references) {
         CAPTURE(reference.mu);
         CAPTURE(reference.epsilon);
-        CHECK(close_relative(dpbo::gdp_delta(reference.mu, reference.epsilon), reference.delta,
-                             1e-11));
+        CHECK(close_relative(dpbo::gdp_delta(reference.mu, reference.epsilon), reference.delta, 1e-11));
     }
 }
 
@@ -180,15 +176,12 @@ TEST_CASE("dp_math refuses invalid arguments") {
     CHECK_THROWS_AS(dpbo::gdp_delta(-1.0, 1.0), dpbo::ValidationError);
     CHECK_THROWS_AS(dpbo::gdp_delta(nan, 1.0), dpbo::ValidationError);
     CHECK_THROWS_AS(dpbo::gdp_delta(inf, 1.0), dpbo::ValidationError);
-    CHECK_THROWS_WITH_AS(dpbo::gdp_delta(1.0, -0.1), doctest::Contains("epsilon"),
-                         dpbo::ValidationError);
+    CHECK_THROWS_WITH_AS(dpbo::gdp_delta(1.0, -0.1), doctest::Contains("epsilon"), dpbo::ValidationError);
     CHECK_THROWS_AS(dpbo::gdp_delta(1.0, nan), dpbo::ValidationError);
     CHECK_THROWS_AS(dpbo::gdp_delta(1.0, inf), dpbo::ValidationError);
 
-    CHECK_THROWS_WITH_AS(dpbo::gdp_epsilon(0.0, 1e-5), doctest::Contains("mu"),
-                         dpbo::ValidationError);
-    CHECK_THROWS_WITH_AS(dpbo::gdp_epsilon(1.0, 0.0), doctest::Contains("delta"),
-                         dpbo::ValidationError);
+    CHECK_THROWS_WITH_AS(dpbo::gdp_epsilon(0.0, 1e-5), doctest::Contains("mu"), dpbo::ValidationError);
+    CHECK_THROWS_WITH_AS(dpbo::gdp_epsilon(1.0, 0.0), doctest::Contains("delta"), dpbo::ValidationError);
     CHECK_THROWS_AS(dpbo::gdp_epsilon(1.0, 1.0), dpbo::ValidationError);
     CHECK_THROWS_AS(dpbo::gdp_epsilon(1.0, nan), dpbo::ValidationError);
 

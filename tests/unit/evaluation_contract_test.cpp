@@ -117,7 +117,8 @@ TEST_CASE("evaluation contract: wrong shapes and NaN are refused with what was e
     CHECK(mentions(refusal(*objective, points, nan_value), "output 'value' at point 1 (1, 0.5) is nan"));
     dpbo::Evaluations few_records = good;
     few_records.per_record = good.per_record.head_cols(3);
-    CHECK(mentions(refusal(*objective, points, few_records), "per-record losses of 2 × 3 for 2 points; expected 2 × 4"));
+    CHECK(
+        mentions(refusal(*objective, points, few_records), "per-record losses of 2 × 3 for 2 points; expected 2 × 4"));
     dpbo::Evaluations missing_records = good;
     missing_records.per_record.reset();
     CHECK(mentions(refusal(*objective, points, missing_records), "per-record losses of 0 × 0"));

@@ -124,18 +124,18 @@ std::vector<ScanCase> shipped_private_runs() {
     };
     std::vector<ScanCase> cases;
     for (const auto& [objective, parameters] : objectives) {
-        cases.push_back({"dp-gibo on " + objective,
-                         job("dp-gibo", {{"iterations", "2"}, {"mu", "1"}}, objective, parameters)});
+        cases.push_back(
+            {"dp-gibo on " + objective, job("dp-gibo", {{"iterations", "2"}, {"mu", "1"}}, objective, parameters)});
         if (objective != "svr-tuning")  // DP-GD needs exact per-record gradients
-            cases.push_back({"dp-gd on " + objective,
-                             job("dp-gd", {{"iterations", "3"}, {"mu", "1"}}, objective, parameters)});
+            cases.push_back(
+                {"dp-gd on " + objective, job("dp-gd", {{"iterations", "3"}, {"mu", "1"}}, objective, parameters)});
         dpbo::JobSpec search =
             job("random-search", {{"budget", "6"}, {"value_sensitivity", "0.1"}}, objective, parameters);
         search.roles["mechanism"] = dpbo::ModuleChoice{"gaussian", {{"mu", "1"}}};
         cases.push_back({"random-search + gaussian on " + objective, search});
     }
-    dpbo::JobSpec grid = job("grid-search", {{"per_dimension", "3"}, {"value_sensitivity", "0.1"}},
-                             "normal-location", objectives.at("normal-location"));
+    dpbo::JobSpec grid = job("grid-search", {{"per_dimension", "3"}, {"value_sensitivity", "0.1"}}, "normal-location",
+                             objectives.at("normal-location"));
     grid.roles["mechanism"] = dpbo::ModuleChoice{"laplace", {{"epsilon", "1"}}};
     cases.push_back({"grid-search + laplace on normal-location", grid});
     return cases;
@@ -155,8 +155,8 @@ TEST_CASE("evaluation-only scan: no shipped private run writes unprivatised data
 TEST_CASE("evaluation-only scan: it flags a release of exact values") {
     // Grid search without a mechanism releases the exact best value: it moves with the data and not
     // with the seed, which is what the scan must catch (and why such runs are stated not private).
-    const dpbo::JobSpec exact = job("grid-search", {{"per_dimension", "3"}}, "normal-location",
-                                    {{"dim", "2"}, {"records", "20"}});
+    const dpbo::JobSpec exact =
+        job("grid-search", {{"per_dimension", "3"}}, "normal-location", {{"dim", "2"}, {"records", "20"}});
     const std::vector<std::string> leaks = unprivatised_fields(exact);
     const auto names_best_value = [](const std::string& leak) { return leak.rfind("/released/best_value", 0) == 0; };
     CHECK(std::any_of(leaks.begin(), leaks.end(), names_best_value));

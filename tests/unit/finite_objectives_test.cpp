@@ -197,8 +197,12 @@ TEST_CASE("branin-grid: -Branin maximised over the g x g grid of its box, declar
 
 TEST_CASE("synthetic-gp's grid declares its box") {
     // PO-GP-UCB's synthetic GP: the 100 × 100 grid of [0, 10]², l = 1.25, σ_y² = 1, σ_n² = 1e-5.
-    auto grid = objective("synthetic-gp", {{"dim", "2"}, {"grid", "100"}, {"lower", "0"}, {"upper", "10"},
-                                           {"lengthscale", "1.25"}, {"signal_variance", "1"},
+    auto grid = objective("synthetic-gp", {{"dim", "2"},
+                                           {"grid", "100"},
+                                           {"lower", "0"},
+                                           {"upper", "10"},
+                                           {"lengthscale", "1.25"},
+                                           {"signal_variance", "1"},
                                            {"noise_stddev", "0.00316"}});
     CHECK(grid->sense() == dpbo::Sense::Maximise);
     CHECK(grid->space().candidate_rows().n_rows == 10000);
@@ -259,7 +263,8 @@ TEST_CASE("table: every refusal names objective 'table', the key, the file and t
     CHECK(mentions(refusal({{"file", t.path}, {"columns", "a,b"}}), "objective 'table': response, bounds not given"));
     // An unknown column: the key, the header's names and the nearest one.
     std::string message = refusal(t.with({{"columns", "a,bb"}, {"bounds", "0:5,0:5"}}));
-    CHECK(mentions(message, "objective 'table': columns names column 'bb', but the header (line 1) of file '" + t.path));
+    CHECK(
+        mentions(message, "objective 'table': columns names column 'bb', but the header (line 1) of file '" + t.path));
     CHECK(mentions(message, "did you mean 'b'?"));
     CHECK(mentions(message, "its columns: a, b, y"));
     message = refusal(t.with({{"response", "Y"}}));
@@ -295,10 +300,11 @@ TEST_CASE("table: every refusal names objective 'table', the key, the file and t
 
 TEST_CASE("po-gp-ucb: in one process the curator releases, the modeler searches Z, the run claims nothing") {
     auto algorithm = dpbo::test::make<dpbo::Algorithm>("po-gp-ucb", {{"budget", "15"}, {"initial_points", "3"}});
-    auto grid = objective("synthetic-gp", {{"dim", "2"}, {"grid", "20"}, {"lower", "0"}, {"upper", "10"},
-                                           {"lengthscale", "1.25"}});
+    auto grid = objective("synthetic-gp",
+                          {{"dim", "2"}, {"grid", "20"}, {"lower", "0"}, {"upper", "10"}, {"lengthscale", "1.25"}});
     dpbo::test::RunComponents components;
-    components.roles["release"] = dpbo::test::make<dpbo::RowRelease>("noisy-projection", {{"epsilon", "2"}, {"r", "5"}});
+    components.roles["release"] =
+        dpbo::test::make<dpbo::RowRelease>("noisy-projection", {{"epsilon", "2"}, {"r", "5"}});
     components.accountant = dpbo::test::make<dpbo::Accountant>("basic");
     const dpbo::RunResult result = dpbo::test::run_algorithm(*algorithm, *grid, 1, components);
     CHECK(result.privacy.notion == dpbo::PrivacyNotion::NotPrivate);
@@ -314,8 +320,8 @@ TEST_CASE("po-gp-ucb: in one process the curator releases, the modeler searches 
     CHECK(result.files.front().name == "released_rows.csv");
 
     // Known hyperparameters (the paper's analysis): the run takes them instead of fitting.
-    auto known = dpbo::test::make<dpbo::Algorithm>("po-gp-ucb", {{"budget", "15"}, {"initial_points", "3"},
-                                                                  {"lengthscale", "4.4"}, {"noise_variance", "1e-5"}});
+    auto known = dpbo::test::make<dpbo::Algorithm>(
+        "po-gp-ucb", {{"budget", "15"}, {"initial_points", "3"}, {"lengthscale", "4.4"}, {"noise_variance", "1e-5"}});
     const dpbo::RunResult with_known = dpbo::test::run_algorithm(*known, *grid, 1, components);
     CHECK(with_known.privacy.notion == dpbo::PrivacyNotion::NotPrivate);
     CHECK(dpbo::test::named_value(with_known.released, "best_point").n_cols == 5);

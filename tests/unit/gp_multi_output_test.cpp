@@ -113,17 +113,13 @@ const Raw kFixed = {{"kernel", "matern52"},
                     {"mean", "constant"},
                     {"standardise", "true"}};
 
-const Raw kFitted = {{"kernel", "rbf"},
-                     {"ard", "true"},
-                     {"fit", "marginal-likelihood"},
-                     {"refit_every", "3"},
-                     {"restarts", "1"},
-                     {"mean", "constant"},
-                     {"standardise", "true"}};
+const Raw kFitted = {{"kernel", "rbf"}, {"ard", "true"},      {"fit", "marginal-likelihood"}, {"refit_every", "3"},
+                     {"restarts", "1"}, {"mean", "constant"}, {"standardise", "true"}};
 
 }  // namespace
 
-TEST_CASE("gp with two outputs: each output predicts exactly as a separate gp on its column, through appends and truncation") {
+TEST_CASE(
+    "gp with two outputs: each output predicts exactly as a separate gp on its column, through appends and truncation") {
     const arma::mat x = points_in(26, 2, 21);
     const arma::mat y = two_outputs(x);
     const arma::mat queries = points_in(40, 2, 22);
@@ -288,7 +284,8 @@ TEST_CASE("a surrogate that models one output keeps the interface's defaults: on
     CHECK(model.size() == 5);
 }
 
-TEST_CASE("gp with two outputs: wrong shapes and non-finite targets are refused by name, and the data stay as they were") {
+TEST_CASE(
+    "gp with two outputs: wrong shapes and non-finite targets are refused by name, and the data stay as they were") {
     const arma::mat x = points_in(12, 2, 81);
     const arma::mat y = two_outputs(x);
     auto multi = surrogate(kFixed);

@@ -434,22 +434,26 @@ TEST_CASE("non-finite targets and coordinates are refused naming the offending p
         }
         return std::string("no error");
     };
-    const std::string nan_message =
-        refusal([&] { gp.condition(x, {1.0, 2.0, std::numeric_limits<double>::quiet_NaN(), 4.0}); });
+    const std::string nan_message = refusal([&] {
+        gp.condition(x, {1.0, 2.0, std::numeric_limits<double>::quiet_NaN(), 4.0});
+    });
     CHECK(nan_message.find("point 2") != std::string::npos);
     CHECK(nan_message.find("0.5, 0.6") != std::string::npos);
     CHECK(nan_message.find("nan") != std::string::npos);
-    const std::string inf_message =
-        refusal([&] { gp.append(arma::mat{{0.9, 0.1}}, arma::vec{std::numeric_limits<double>::infinity()}); });
+    const std::string inf_message = refusal([&] {
+        gp.append(arma::mat{{0.9, 0.1}}, arma::vec{std::numeric_limits<double>::infinity()});
+    });
     CHECK(inf_message.find("point 0") != std::string::npos);
     CHECK(inf_message.find("0.9, 0.1") != std::string::npos);
     CHECK(inf_message.find("inf") != std::string::npos);
-    const std::string coordinate_message = refusal(
-        [&] { gp.append(arma::mat{{0.9, std::numeric_limits<double>::quiet_NaN()}}, arma::vec{1.0}); });
+    const std::string coordinate_message = refusal([&] {
+        gp.append(arma::mat{{0.9, std::numeric_limits<double>::quiet_NaN()}}, arma::vec{1.0});
+    });
     CHECK(coordinate_message.find("point 0") != std::string::npos);
     CHECK(refusal([&] { gp.condition(x, {1.0, 2.0}); }).find("4 points but 2 targets") != std::string::npos);
-    CHECK(refusal([&] { gp.append(arma::mat{{0.1, 0.2, 0.3}}, arma::vec{1.0}); }).find("3 columns") !=
-          std::string::npos);
+    CHECK(refusal([&] {
+              gp.append(arma::mat{{0.1, 0.2, 0.3}}, arma::vec{1.0});
+          }).find("3 columns") != std::string::npos);
     // Nothing of the refused data was kept.
     CHECK(gp.size() == 4);
     CHECK(arma::approx_equal(gp.targets(), arma::vec{1.0, 2.0, 3.0, 4.0}, "absdiff", 0.0));

@@ -31,8 +31,8 @@
 namespace {
 
 namespace fs = std::filesystem;
-using dpbo::Evaluations;
 using dpbo::EvaluationRequest;
+using dpbo::Evaluations;
 using dpbo::RepeatJournal;
 
 bool same_bits(const arma::mat& a, const arma::mat& b) {
@@ -156,11 +156,9 @@ TEST_CASE("journal store: refuses to create over a file, and opens only a dpbo j
     ScratchFile file;
     dpbo::JournalStore::create(file.path(), "study", {});
     CHECK_THROWS_WITH_AS(dpbo::JournalStore::create(file.path(), "study", {}),
-                         holds(fmt::format("'{}' exists already", file.path().string())),
-                         dpbo::ValidationError);
+                         holds(fmt::format("'{}' exists already", file.path().string())), dpbo::ValidationError);
     CHECK_THROWS_WITH_AS(dpbo::JournalStore::open(file.path(), "run"),
-                         holds(fmt::format("'{}' is a dpbo study file; expected a run file",
-                                                       file.path().string())),
+                         holds(fmt::format("'{}' is a dpbo study file; expected a run file", file.path().string())),
                          dpbo::ValidationError);
     const fs::path missing = file.path().parent_path() / "missing.sqlite";
     CHECK_THROWS_WITH_AS(dpbo::JournalStore::open(missing, "run"),
@@ -170,13 +168,11 @@ TEST_CASE("journal store: refuses to create over a file, and opens only a dpbo j
     const fs::path text = file.path().parent_path() / "text.sqlite";
     std::ofstream(text) << "SQLite format 3? no: a text file long enough to fill a database header's first bytes\n";
     CHECK_THROWS_WITH_AS(dpbo::JournalStore::open(text, "run"),
-                         holds(fmt::format("'{}' is not a dpbo run file", text.string())),
-                         dpbo::ValidationError);
+                         holds(fmt::format("'{}' is not a dpbo run file", text.string())), dpbo::ValidationError);
     const fs::path empty = file.path().parent_path() / "empty.sqlite";
     std::ofstream{empty};
     CHECK_THROWS_WITH_AS(dpbo::JournalStore::open(empty, "run"),
-                         holds(fmt::format("'{}' is not a dpbo run file", empty.string())),
-                         dpbo::ValidationError);
+                         holds(fmt::format("'{}' is not a dpbo run file", empty.string())), dpbo::ValidationError);
 }
 
 TEST_CASE("repeat journal: resumes with the seed it recorded, and refuses another job, repeat or a damaged file") {
@@ -207,10 +203,10 @@ TEST_CASE("repeat journal: resumes with the seed it recorded, and refuses anothe
         CHECK_FALSE(journal.recorded_batch(1, recorded.points, request));
         CHECK_FALSE(journal.diverged());
     }
-    const std::string another = fmt::format("'{}' is the journal of another job or repeat; remove it to run this one",
-                                            file.path().string());
-    CHECK_THROWS_WITH_AS(RepeatJournal(file.path(), R"({"algorithm":{"name":"test"},"seed":4})", 1, 77),
-                         holds(another), dpbo::ValidationError);
+    const std::string another =
+        fmt::format("'{}' is the journal of another job or repeat; remove it to run this one", file.path().string());
+    CHECK_THROWS_WITH_AS(RepeatJournal(file.path(), R"({"algorithm":{"name":"test"},"seed":4})", 1, 77), holds(another),
+                         dpbo::ValidationError);
     CHECK_THROWS_WITH_AS(RepeatJournal(file.path(), kJob, 2, 77), holds(another), dpbo::ValidationError);
 
     dpbo::remove_journal_files(file.path());
@@ -246,12 +242,11 @@ TEST_CASE("repeat journal: a run that asks for other points or another release b
         arma::mat signed_zero = recorded.points;
         REQUIRE(std::signbit(signed_zero(1, 0)));  // awkward()'s −0.0
         signed_zero(1, 0) = 0.0;
-        CHECK_THROWS_WITH_AS(journal.recorded_batch(0, signed_zero, request), holds(not_this_run),
-                             dpbo::RunError);
+        CHECK_THROWS_WITH_AS(journal.recorded_batch(0, signed_zero, request), holds(not_this_run), dpbo::RunError);
     }
     SUBCASE("fewer points") {
-        CHECK_THROWS_WITH_AS(journal.recorded_batch(0, recorded.points.head_rows(2), request),
-                             holds(not_this_run), dpbo::RunError);
+        CHECK_THROWS_WITH_AS(journal.recorded_batch(0, recorded.points.head_rows(2), request), holds(not_this_run),
+                             dpbo::RunError);
     }
     SUBCASE("per-record values of a batch recorded without them") {
         CHECK_THROWS_WITH_AS(journal.recorded_batch(1, evaluations(2, 2, 4).points, request),
@@ -264,8 +259,8 @@ TEST_CASE("repeat journal: a run that asks for other points or another release b
                              doctest::Contains("the run's release 1 is gdp (mu = 0.4): gradient at step 1, but its "
                                                "journal recorded gdp (mu = 0.5): gradient at step 1"),
                              dpbo::RunError);
-        CHECK_THROWS_WITH_AS(journal.recorded_release(0, gdp(0.5, "gradient at step 2")),
-                             holds(not_this_run), dpbo::RunError);
+        CHECK_THROWS_WITH_AS(journal.recorded_release(0, gdp(0.5, "gradient at step 2")), holds(not_this_run),
+                             dpbo::RunError);
         CHECK(journal.diverged());
     }
     SUBCASE("the recorded ones are taken back") {

@@ -77,8 +77,11 @@ TEST_CASE("manifest cache: a corrupt, foreign or unwritable cache is ignored wit
     dpbo::test::TemporaryDirectory dir;
     const fs::path plugin = fs::path(dir.path()) / "plugin.so";
     std::ofstream(plugin) << "x";
-    for (const std::string text : {"", "{", "\x7f" "ELF\x01\x02", "[]", R"({"format": 2, "entries": {}})",
-                                   R"({"format": 1, "entries": []})", R"({"format": 1, "entries": {"/x": 3}})"}) {
+    for (const std::string text : {"", "{",
+                                   "\x7f"
+                                   "ELF\x01\x02",
+                                   "[]", R"({"format": 2, "entries": {}})", R"({"format": 1, "entries": []})",
+                                   R"({"format": 1, "entries": {"/x": 3}})"}) {
         CAPTURE(text);
         const fs::path file = fs::path(dir.path()) / "corrupt.json";
         std::ofstream(file, std::ios::binary) << text;
@@ -109,10 +112,14 @@ TEST_CASE("manifest cache: the location follows XDG_CACHE_HOME, then HOME") {
     ::setenv("XDG_CACHE_HOME", "relative", 1);
     ::setenv("HOME", "/home/someone", 1);
     CHECK(dpbo::ManifestCache::default_file() == "/home/someone/.cache/dpbo/plugin-manifests.json");
-    if (saved_xdg != nullptr) ::setenv("XDG_CACHE_HOME", xdg.c_str(), 1);
-    else ::unsetenv("XDG_CACHE_HOME");
-    if (saved_home != nullptr) ::setenv("HOME", home.c_str(), 1);
-    else ::unsetenv("HOME");
+    if (saved_xdg != nullptr)
+        ::setenv("XDG_CACHE_HOME", xdg.c_str(), 1);
+    else
+        ::unsetenv("XDG_CACHE_HOME");
+    if (saved_home != nullptr)
+        ::setenv("HOME", home.c_str(), 1);
+    else
+        ::unsetenv("HOME");
 }
 
 TEST_CASE("manifest JSON: every in-tree manifest survives the round trip, anything else is refused") {
@@ -123,13 +130,13 @@ TEST_CASE("manifest JSON: every in-tree manifest survives the round trip, anythi
     }
     const json good = dpbo::manifest_to_json(dpbo::test::registry().require_any("gaussian").manifest);
     CHECK_NOTHROW(dpbo::manifest_from_json(good));
-    for (const auto& [pointer, replacement] : std::vector<std::pair<std::string, json>>{
-             {"/kind", "gizmo"},
-             {"/name", 3},
-             {"/schema/0/type", "complex"},
-             {"/schema/0/lower_inclusive", "yes"},
-             {"/schema/0/default", "one"},
-             {"/schema/0/lower", "-infinity"}}) {
+    for (const auto& [pointer, replacement] :
+         std::vector<std::pair<std::string, json>>{{"/kind", "gizmo"},
+                                                   {"/name", 3},
+                                                   {"/schema/0/type", "complex"},
+                                                   {"/schema/0/lower_inclusive", "yes"},
+                                                   {"/schema/0/default", "one"},
+                                                   {"/schema/0/lower", "-infinity"}}) {
         CAPTURE(pointer);
         json bad = good;
         bad[json::json_pointer(pointer)] = replacement;

@@ -60,8 +60,7 @@ double ks_statistic(arma::vec sample, Cdf cdf) {
     double largest = 0.0;
     for (arma::uword i = 0; i < sample.n_elem; ++i) {
         const double f = cdf(sample[i]);
-        largest = std::max({largest, static_cast<double>(i + 1) / n - f,
-                            f - static_cast<double>(i) / n});
+        largest = std::max({largest, static_cast<double>(i + 1) / n - f, f - static_cast<double>(i) / n});
     }
     return largest;
 }
@@ -93,8 +92,8 @@ TEST_CASE("gaussian mechanism: analytic calibration beats the classical sigma an
     auto gaussian = mechanism("gaussian", {{"epsilon", "1"}, {"delta", "1e-5"}});
     gaussian->calibrate(1.0);
     const double sigma = gaussian->noise_scale();
-    MESSAGE("analytic Gaussian sigma for epsilon = 1, delta = 1e-5, sensitivity = 1: "
-            << std::setprecision(17) << sigma);
+    MESSAGE("analytic Gaussian sigma for epsilon = 1, delta = 1e-5, sensitivity = 1: " << std::setprecision(17)
+                                                                                       << sigma);
 
     // Dwork & Roth 2014, Thm A.1: σ = sqrt(2 ln(1.25/δ))·Δ/ε ≈ 4.845.
     const double classical = std::sqrt(2.0 * std::log(1.25 / delta)) / epsilon;
@@ -147,10 +146,8 @@ TEST_CASE("gaussian mechanism: refuses every parameter combination but the two m
     refuses({{"mu", "1"}, {"delta", "1e-05"}}, "got mu = 1, delta = 1e-05");
     refuses({{"epsilon", "1"}}, "got epsilon = 1;");
     refuses({{"delta", "1e-05"}}, "got delta = 1e-05;");
-    refuses({{"mu", "1"}, {"epsilon", "1"}, {"delta", "1e-05"}},
-            "got mu = 1, epsilon = 1, delta = 1e-05");
-    refuses({{"epsilon", "1"}, {"delta", "1e-05"}, {"equivalent_delta", "1e-06"}},
-            "equivalent_delta");
+    refuses({{"mu", "1"}, {"epsilon", "1"}, {"delta", "1e-05"}}, "got mu = 1, epsilon = 1, delta = 1e-05");
+    refuses({{"epsilon", "1"}, {"delta", "1e-05"}, {"equivalent_delta", "1e-06"}}, "equivalent_delta");
     // Ranges from the schema.
     refuses({{"mu", "0"}}, "mu");
     refuses({{"mu", "-1"}}, "mu");
@@ -166,8 +163,8 @@ TEST_CASE("mechanisms refuse a non-positive or non-finite sensitivity") {
         {"laplace", {{"epsilon", "1"}}}};
     for (const auto& [name, parameters] : configurations) {
         auto refusing = mechanism(name, parameters);
-        for (double sensitivity : {0.0, -1.0, std::numeric_limits<double>::quiet_NaN(),
-                                   std::numeric_limits<double>::infinity()}) {
+        for (double sensitivity :
+             {0.0, -1.0, std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
             CAPTURE(name);
             CAPTURE(sensitivity);
             CHECK_THROWS_WITH_AS(refusing->calibrate(sensitivity), doctest::Contains("sensitivity"),
@@ -180,8 +177,8 @@ TEST_CASE("mechanisms refuse a non-positive or non-finite sensitivity") {
 TEST_CASE("mechanisms refuse to release before calibration") {
     auto noise = dpbo::PrivacyNoiseSource::from_seed(7);
     const arma::vec value(3, arma::fill::zeros);
-    const std::vector<std::pair<std::string, Raw>> configurations = {
-        {"gaussian", {{"mu", "1"}}}, {"laplace", {{"epsilon", "1"}}}};
+    const std::vector<std::pair<std::string, Raw>> configurations = {{"gaussian", {{"mu", "1"}}},
+                                                                     {"laplace", {{"epsilon", "1"}}}};
     for (const auto& [name, parameters] : configurations) {
         CAPTURE(name);
         auto uncalibrated = mechanism(name, parameters);
@@ -201,14 +198,14 @@ TEST_CASE("mechanisms release exactly what the secure sampling layer draws at th
     auto noise = dpbo::PrivacyNoiseSource::from_seed(11);
     auto replay = dpbo::PrivacyNoiseSource::from_seed(11);
     auto first = replay.derive().stream(0);
-    CHECK(arma::approx_equal(release(*gaussian, value, noise),
-                             dpbo::privacy::gaussian_release(value, 2.0, first), "absdiff", 0.0));
+    CHECK(arma::approx_equal(release(*gaussian, value, noise), dpbo::privacy::gaussian_release(value, 2.0, first),
+                             "absdiff", 0.0));
 
     auto laplace = mechanism("laplace", {{"epsilon", "0.5"}});
     laplace->calibrate(2.0);
     auto second = replay.derive().stream(0);
-    CHECK(arma::approx_equal(release(*laplace, value, noise),
-                             dpbo::privacy::laplace_release(value, 4.0, second), "absdiff", 0.0));
+    CHECK(arma::approx_equal(release(*laplace, value, noise), dpbo::privacy::laplace_release(value, 4.0, second),
+                             "absdiff", 0.0));
 }
 
 TEST_CASE("mechanisms name their exact sampler and grid, and refuse a noise scale with no grid") {
@@ -224,8 +221,7 @@ TEST_CASE("mechanisms name their exact sampler and grid, and refuse a noise scal
     // σ = Δ/μ = 1e-300 has no normal grid 2^(⌈log2 σ⌉ − 40); the refusal names σ and leaves the
     // mechanism uncalibrated.
     auto tiny = mechanism("gaussian", {{"mu", "1"}});
-    CHECK_THROWS_WITH_AS(tiny->calibrate(1e-300), doctest::Contains("sigma = 1e-300"),
-                         dpbo::ValidationError);
+    CHECK_THROWS_WITH_AS(tiny->calibrate(1e-300), doctest::Contains("sigma = 1e-300"), dpbo::ValidationError);
     CHECK_FALSE(tiny->calibrated());
     auto huge = mechanism("laplace", {{"epsilon", "1e-11"}});
     CHECK_THROWS_WITH_AS(huge->calibrate(1e290), doctest::Contains("noise scale b"), dpbo::ValidationError);
@@ -245,11 +241,11 @@ TEST_CASE("gaussian mechanism: released noise is N(0, sigma^2)") {
     // For normal data the sample standard deviation has standard error ≈ σ/√(2(N−1)).
     const double stddev_error = sigma / std::sqrt(2.0 * (n - 1.0));
     const double ks = ks_statistic(sample, [&](double x) { return standard_normal_cdf(x / sigma); });
-    MESSAGE("gaussian noise, sigma = " << sigma << ", N = " << kSamples << ": mean = " << mean
-            << " (limit " << kStandardErrors * sigma / std::sqrt(n) << "), stddev = " << stddev
-            << " (limit ±" << kStandardErrors * stddev_error << "), KS D = " << ks
-            << ", sqrt(N) D = " << std::sqrt(n) * ks << " (critical " << kKolmogorovCritical
-            << ")");
+    MESSAGE("gaussian noise, sigma = " << sigma << ", N = " << kSamples << ": mean = " << mean << " (limit "
+                                       << kStandardErrors * sigma / std::sqrt(n) << "), stddev = " << stddev
+                                       << " (limit ±" << kStandardErrors * stddev_error << "), KS D = " << ks
+                                       << ", sqrt(N) D = " << std::sqrt(n) * ks << " (critical " << kKolmogorovCritical
+                                       << ")");
 
     CHECK(std::abs(mean) <= kStandardErrors * sigma / std::sqrt(n));
     CHECK(std::abs(stddev - sigma) <= kStandardErrors * stddev_error);
@@ -270,10 +266,8 @@ TEST_CASE("laplace mechanism: b = sensitivity / epsilon and a pure-DP guarantee"
 }
 
 TEST_CASE("laplace mechanism: refuses a missing or non-positive epsilon") {
-    CHECK_THROWS_WITH_AS(mechanism("laplace", {}), doctest::Contains("epsilon"),
-                         dpbo::ValidationError);
-    CHECK_THROWS_WITH_AS(mechanism("laplace", {{"epsilon", "0"}}), doctest::Contains("epsilon"),
-                         dpbo::ValidationError);
+    CHECK_THROWS_WITH_AS(mechanism("laplace", {}), doctest::Contains("epsilon"), dpbo::ValidationError);
+    CHECK_THROWS_WITH_AS(mechanism("laplace", {{"epsilon", "0"}}), doctest::Contains("epsilon"), dpbo::ValidationError);
     CHECK_THROWS_WITH_AS(mechanism("laplace", {{"epsilon", "-2"}}), doctest::Contains("epsilon"),
                          dpbo::ValidationError);
 }
@@ -290,14 +284,12 @@ TEST_CASE("laplace mechanism: released noise is Laplace(0, b)") {
     const double mean_absolute = arma::mean(arma::abs(sample));
     // X itself has variance 2b².
     const double mean = arma::mean(sample);
-    const double ks = ks_statistic(sample, [&](double x) {
-        return x < 0.0 ? 0.5 * std::exp(x / scale) : 1.0 - 0.5 * std::exp(-x / scale);
-    });
-    MESSAGE("laplace noise, b = " << scale << ", N = " << kSamples << ": mean = " << mean
-            << ", mean |x| = " << mean_absolute << " (limit ±"
-            << kStandardErrors * scale / std::sqrt(n) << "), KS D = " << ks
-            << ", sqrt(N) D = " << std::sqrt(n) * ks << " (critical " << kKolmogorovCritical
-            << ")");
+    const double ks = ks_statistic(
+        sample, [&](double x) { return x < 0.0 ? 0.5 * std::exp(x / scale) : 1.0 - 0.5 * std::exp(-x / scale); });
+    MESSAGE("laplace noise, b = " << scale << ", N = " << kSamples << ": mean = " << mean << ", mean |x| = "
+                                  << mean_absolute << " (limit ±" << kStandardErrors * scale / std::sqrt(n)
+                                  << "), KS D = " << ks << ", sqrt(N) D = " << std::sqrt(n) * ks << " (critical "
+                                  << kKolmogorovCritical << ")");
 
     CHECK(std::abs(mean_absolute - scale) <= kStandardErrors * scale / std::sqrt(n));
     CHECK(std::abs(mean) <= kStandardErrors * std::sqrt(2.0) * scale / std::sqrt(n));
@@ -339,8 +331,8 @@ TEST_CASE("gdp accountant: the report delta parameter sets total()'s equivalent 
     REQUIRE(total.equivalent_epsilon_delta.size() == 1);
     CHECK(total.equivalent_epsilon_delta[0].second == 1e-6);
     CHECK(total.equivalent_epsilon_delta[0].first == dpbo::gdp_epsilon(1.0, 1e-6));
-    CHECK_THROWS_WITH_AS(dpbo::test::make<dpbo::Accountant>("gdp", {{"delta", "1.5"}}),
-                         doctest::Contains("delta"), dpbo::ValidationError);
+    CHECK_THROWS_WITH_AS(dpbo::test::make<dpbo::Accountant>("gdp", {{"delta", "1.5"}}), doctest::Contains("delta"),
+                         dpbo::ValidationError);
 }
 
 TEST_CASE("gdp accountant: refuses unknown kinds, missing or invalid values, and empty totals") {
@@ -349,23 +341,20 @@ TEST_CASE("gdp accountant: refuses unknown kinds, missing or invalid values, and
     CHECK_THROWS_AS(accountant->delta_for_epsilon(1.0), dpbo::RunError);
     CHECK_THROWS_AS(accountant->epsilon_for_delta(1e-5), dpbo::RunError);
 
-    CHECK_THROWS_WITH_AS(accountant->compose({dpbo::LaplaceEvent{1.0, 1.0}, 1}),
-                         doctest::Contains("'laplace'"), dpbo::ValidationError);
-    CHECK_THROWS_WITH_AS(accountant->compose({dpbo::GdpEvent{}, 1}), doctest::Contains("'mu'"),
+    CHECK_THROWS_WITH_AS(accountant->compose({dpbo::LaplaceEvent{1.0, 1.0}, 1}), doctest::Contains("'laplace'"),
                          dpbo::ValidationError);
-    CHECK_THROWS_WITH_AS(accountant->compose({dpbo::GdpEvent{-0.5}, 1}),
-                         doctest::Contains("'mu'"), dpbo::ValidationError);
-    CHECK_THROWS_WITH_AS(accountant->compose({dpbo::GaussianEvent{2.0, 0.0}, 1}),
-                         doctest::Contains("'sensitivity'"), dpbo::ValidationError);
-    CHECK_THROWS_WITH_AS(
-        accountant->compose({dpbo::GaussianEvent{0.0, 1.0}, 1}),
-        doctest::Contains("'sigma'"), dpbo::ValidationError);
+    CHECK_THROWS_WITH_AS(accountant->compose({dpbo::GdpEvent{}, 1}), doctest::Contains("'mu'"), dpbo::ValidationError);
+    CHECK_THROWS_WITH_AS(accountant->compose({dpbo::GdpEvent{-0.5}, 1}), doctest::Contains("'mu'"),
+                         dpbo::ValidationError);
+    CHECK_THROWS_WITH_AS(accountant->compose({dpbo::GaussianEvent{2.0, 0.0}, 1}), doctest::Contains("'sensitivity'"),
+                         dpbo::ValidationError);
+    CHECK_THROWS_WITH_AS(accountant->compose({dpbo::GaussianEvent{0.0, 1.0}, 1}), doctest::Contains("'sigma'"),
+                         dpbo::ValidationError);
     // A subsampling rate would change the guarantee; this accountant cannot account it.
-    CHECK_THROWS_WITH_AS(
-        accountant->compose({dpbo::SubsampledGaussianEvent{0.1, 2.0, 1}, 1}),
-        doctest::Contains("'subsampled-gaussian'"), dpbo::ValidationError);
-    CHECK_THROWS_WITH_AS(accountant->compose({dpbo::GdpEvent{0.5}, 0}),
-                         doctest::Contains("repetitions"), dpbo::ValidationError);
+    CHECK_THROWS_WITH_AS(accountant->compose({dpbo::SubsampledGaussianEvent{0.1, 2.0, 1}, 1}),
+                         doctest::Contains("'subsampled-gaussian'"), dpbo::ValidationError);
+    CHECK_THROWS_WITH_AS(accountant->compose({dpbo::GdpEvent{0.5}, 0}), doctest::Contains("repetitions"),
+                         dpbo::ValidationError);
     // Refused events leave nothing behind.
     CHECK_THROWS_AS(accountant->total(), dpbo::RunError);
 }

@@ -34,7 +34,8 @@ std::pair<std::string, int> in_child(Body body) {
     ::close(pipe_ends[1]);
     std::string printed;
     char buffer[512];
-    for (ssize_t n; (n = ::read(pipe_ends[0], buffer, sizeof buffer)) > 0;) printed.append(buffer, static_cast<std::size_t>(n));
+    for (ssize_t n; (n = ::read(pipe_ends[0], buffer, sizeof buffer)) > 0;)
+        printed.append(buffer, static_cast<std::size_t>(n));
     ::close(pipe_ends[0]);
     int status = 0;
     ::waitpid(pid, &status, 0);
@@ -53,8 +54,9 @@ TEST_CASE("module call guard: any exception becomes a run error naming the modul
         "objective 'x' (from /plugins/objective-x.so) failed while running: std::out_of_range: index 7",
         dpbo::RunError);
     // dpbo's own errors are the module's chosen words (and exit codes): they pass unchanged.
-    CHECK_THROWS_WITH_AS(dpbo::call_into_module(kWho, "running", []() -> int { throw dpbo::ValidationError("bad key"); }),
-                         "bad key", dpbo::ValidationError);
+    CHECK_THROWS_WITH_AS(
+        dpbo::call_into_module(kWho, "running", []() -> int { throw dpbo::ValidationError("bad key"); }), "bad key",
+        dpbo::ValidationError);
     CHECK_THROWS_WITH_AS(dpbo::call_into_module(kWho, "running", []() -> int { throw dpbo::BudgetExceeded("spent"); }),
                          "spent", dpbo::BudgetExceeded);
     CHECK(dpbo::call_into_module(kWho, "running", [] { return 7; }) == 7);
@@ -68,8 +70,9 @@ TEST_CASE("module call guard: a fatal signal inside the call is reported for the
     });
     CHECK(WIFSIGNALED(status));
     CHECK(WTERMSIG(status) == SIGFPE);
-    CHECK(printed == "dpbo: fatal signal SIGFPE (arithmetic exception) in objective 'x' (from "
-                     "/plugins/objective-x.so) while evaluating points; the process stops\n");
+    CHECK(printed ==
+          "dpbo: fatal signal SIGFPE (arithmetic exception) in objective 'x' (from "
+          "/plugins/objective-x.so) while evaluating points; the process stops\n");
 
     const auto [after, after_status] = in_child([] {
         { dpbo::ModuleCallGuard done(kWho, "evaluating points"); }

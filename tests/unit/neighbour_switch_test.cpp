@@ -17,8 +17,8 @@ using Parameters = std::map<std::string, std::string>;
 
 struct Case {
     const char* objective;
-    Parameters small;      // a quick configuration
-    std::size_t records;   // its number of records
+    Parameters small;     // a quick configuration
+    std::size_t records;  // its number of records
 };
 
 // Small but real configurations of each record objective.
@@ -70,7 +70,8 @@ TEST_CASE("neighbour switch: replacing record i changes its losses only, for eve
 TEST_CASE("neighbour switch: neighbour_value sets the replacement record, and -1 is the data as drawn") {
     const Parameters small = {{"dim", "2"}, {"records", "10"}};
     auto drawn = dpbo::test::make<dpbo::Objective>("normal-location", small);
-    auto explicit_drawn = dpbo::test::make<dpbo::Objective>("normal-location", with(small, {{"neighbour_record", "-1"}}));
+    auto explicit_drawn =
+        dpbo::test::make<dpbo::Objective>("normal-location", with(small, {{"neighbour_record", "-1"}}));
     auto moved = dpbo::test::make<dpbo::Objective>("normal-location",
                                                    with(small, {{"neighbour_record", "0"}, {"neighbour_value", "3"}}));
     const arma::rowvec theta{0.5, -0.5};

@@ -44,9 +44,7 @@ protected:
 
 class SensitiveRows final : public Rows, public dpbo::FiniteCandidates, public dpbo::ThreadSafe {
 public:
-    dpbo::CandidateRows candidates() const override {
-        return {space_.candidate_rows(), dpbo::RowStatus::Sensitive};
-    }
+    dpbo::CandidateRows candidates() const override { return {space_.candidate_rows(), dpbo::RowStatus::Sensitive}; }
 };
 
 class OtherRows final : public Rows, public dpbo::FiniteCandidates {
@@ -97,8 +95,7 @@ TEST_CASE("objective capabilities: require names who needs which capability of w
         CHECK(mentions(message, "does not provide it"));
     }
     SensitiveRows rows;
-    CHECK(&dpbo::require<dpbo::FiniteCandidates>(rows, "test") ==
-          static_cast<const dpbo::FiniteCandidates*>(&rows));
+    CHECK(&dpbo::require<dpbo::FiniteCandidates>(rows, "test") == static_cast<const dpbo::FiniteCandidates*>(&rows));
 }
 
 TEST_CASE("objective capabilities: a finite space needs FiniteCandidates, and its rows must be the space's") {

@@ -16,8 +16,7 @@ namespace {
 
 using Parameters = std::map<std::string, std::string>;
 
-arma::vec values_at(dpbo::Objective& objective, const arma::mat& points,
-                    dpbo::ExperimentRng* rng = nullptr) {
+arma::vec values_at(dpbo::Objective& objective, const arma::mat& points, dpbo::ExperimentRng* rng = nullptr) {
     return dpbo::test::evaluate_as_run(objective, points, false, rng).values;
 }
 
@@ -35,9 +34,7 @@ std::string refusal(const std::string& name, const Parameters& parameters) {
     return "";
 }
 
-bool mentions(const std::string& message, const std::string& text) {
-    return message.find(text) != std::string::npos;
-}
+bool mentions(const std::string& message, const std::string& text) { return message.find(text) != std::string::npos; }
 
 // Every known optimiser evaluates to the known optimum value.
 void check_known_optimisers(dpbo::Objective& objective, double expected_value) {
@@ -80,8 +77,8 @@ TEST_CASE("branin: hand-computed values away from the minimisers") {
 TEST_CASE("rosenbrock: optimum 0 at all-ones and hand-computed values") {
     auto rosenbrock2 = dpbo::test::make<dpbo::Objective>("rosenbrock");
     check_known_optimisers(*rosenbrock2, 0.0);
-    CHECK(value_at(*rosenbrock2, {0.0, 0.0}) == 1.0);   // 100·0² + 1²
-    CHECK(value_at(*rosenbrock2, {-1.0, 1.0}) == 4.0);  // 100·(1 − 1)² + 2²
+    CHECK(value_at(*rosenbrock2, {0.0, 0.0}) == 1.0);    // 100·0² + 1²
+    CHECK(value_at(*rosenbrock2, {-1.0, 1.0}) == 4.0);   // 100·(1 − 1)² + 2²
     CHECK(value_at(*rosenbrock2, {1.0, 0.0}) == 100.0);  // 100·(0 − 1)² + 0²
     CHECK(rosenbrock2->space().lower()(0) == -2.048);
     CHECK(rosenbrock2->space().upper()(1) == 2.048);
@@ -90,19 +87,16 @@ TEST_CASE("rosenbrock: optimum 0 at all-ones and hand-computed values") {
     CHECK(rosenbrock5->space().dim() == 5);
     check_known_optimisers(*rosenbrock5, 0.0);
     // Each of the 4 terms at 0.5: 100·(0.5 − 0.25)² + 0.5² = 6.5.
-    CHECK(value_at(*rosenbrock5, arma::rowvec(5, arma::fill::value(0.5))) ==
-          doctest::Approx(26.0).epsilon(1e-14));
+    CHECK(value_at(*rosenbrock5, arma::rowvec(5, arma::fill::value(0.5))) == doctest::Approx(26.0).epsilon(1e-14));
 }
 
 TEST_CASE("quadratic: optimum 0 at the centre and hand-computed values") {
     auto default_centre = dpbo::test::make<dpbo::Objective>("quadratic");
     check_known_optimisers(*default_centre, 0.0);
-    CHECK(arma::approx_equal(dpbo::known_optimum(*default_centre)->points, arma::mat{{0.3, 0.3}},
-                             "absdiff", 0.0));
+    CHECK(arma::approx_equal(dpbo::known_optimum(*default_centre)->points, arma::mat{{0.3, 0.3}}, "absdiff", 0.0));
     CHECK(value_at(*default_centre, {0.0, 0.0}) == doctest::Approx(0.18).epsilon(1e-14));
 
-    auto given_centre = dpbo::test::make<dpbo::Objective>(
-        "quadratic", {{"dim", "3"}, {"centre", "0.1,0.9,0.5"}});
+    auto given_centre = dpbo::test::make<dpbo::Objective>("quadratic", {{"dim", "3"}, {"centre", "0.1,0.9,0.5"}});
     check_known_optimisers(*given_centre, 0.0);
     // 0.1² + 0.9² + 0.5² = 0.01 + 0.81 + 0.25.
     CHECK(value_at(*given_centre, {0.0, 0.0, 0.0}) == doctest::Approx(1.07).epsilon(1e-14));
@@ -124,8 +118,7 @@ TEST_CASE("objectives: a batch evaluates to the same values as its points one at
         double largest_gap = 0.0;
         for (arma::uword i = 0; i < points.n_rows; ++i) {
             const double single = value_at(*objective, points.row(i));
-            largest_gap = std::max(largest_gap, std::abs(single - batch.values(i)) /
-                                                    std::max(1.0, std::abs(single)));
+            largest_gap = std::max(largest_gap, std::abs(single - batch.values(i)) / std::max(1.0, std::abs(single)));
         }
         CHECK(largest_gap <= 1e-14);
     }
@@ -133,9 +126,8 @@ TEST_CASE("objectives: a batch evaluates to the same values as its points one at
 
 TEST_CASE("objectives: invalid parameters are refused naming the key") {
     // lower ≥ upper, and a box that excludes the optimum 1: both keys are named.
-    for (const Parameters& bad : {Parameters{{"lower", "3"}}, Parameters{{"lower", "1.5"},
-                                                                         {"upper", "2"}},
-                                  Parameters{{"upper", "0.5"}}}) {
+    for (const Parameters& bad :
+         {Parameters{{"lower", "3"}}, Parameters{{"lower", "1.5"}, {"upper", "2"}}, Parameters{{"upper", "0.5"}}}) {
         const std::string message = refusal("rosenbrock", bad);
         CAPTURE(message);
         CHECK(mentions(message, "rosenbrock"));
@@ -172,9 +164,8 @@ TEST_CASE("objectives: observation noise has the stated standard deviation") {
     constexpr arma::uword kCount = 20000;
     // 5 standard errors: a two-sided normal tail of 5.7e-7 per check.
     constexpr double kStandardErrors = 5.0;
-    const std::map<std::string, arma::rowvec> objectives{{"branin", {std::numbers::pi, 2.275}},
-                                                         {"rosenbrock", {0.5, -0.5}},
-                                                         {"quadratic", {0.1, 0.7}}};
+    const std::map<std::string, arma::rowvec> objectives{
+        {"branin", {std::numbers::pi, 2.275}}, {"rosenbrock", {0.5, -0.5}}, {"quadratic", {0.1, 0.7}}};
     for (const auto& [name, point] : objectives) {
         CAPTURE(name);
         auto exact = dpbo::test::make<dpbo::Objective>(name);
@@ -187,15 +178,13 @@ TEST_CASE("objectives: observation noise has the stated standard deviation") {
         // Mean: standard error σ/√n. Sample std: standard error ≈ σ/√(2(n − 1)).
         const double mean_tolerance = kStandardErrors * kStddev / std::sqrt(double(kCount));
         const double std_tolerance = kStandardErrors * kStddev / std::sqrt(2.0 * (kCount - 1));
-        MESSAGE(name << ": noise mean " << arma::mean(residuals) << " (tolerance "
-                     << mean_tolerance << "), std " << arma::stddev(residuals) << " (tolerance "
-                     << std_tolerance << " around " << kStddev << ")");
+        MESSAGE(name << ": noise mean " << arma::mean(residuals) << " (tolerance " << mean_tolerance << "), std "
+                     << arma::stddev(residuals) << " (tolerance " << std_tolerance << " around " << kStddev << ")");
         CHECK(std::abs(arma::mean(residuals)) <= mean_tolerance);
         CHECK(std::abs(arma::stddev(residuals) - kStddev) <= std_tolerance);
 
         dpbo::ExperimentRng same_seed(2024);
-        CHECK(arma::approx_equal(values_at(*noisy, repeated, &same_seed) - exact_value, residuals,
-                                 "absdiff", 0.0));
+        CHECK(arma::approx_equal(values_at(*noisy, repeated, &same_seed) - exact_value, residuals, "absdiff", 0.0));
         // Noise without a random source is a run-time error, never silently exact.
         CHECK_THROWS_AS(values_at(*noisy, repeated), dpbo::RunError);
     }

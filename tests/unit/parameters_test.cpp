@@ -10,7 +10,8 @@ dpbo::ParameterSchema example_schema() {
     s.real("mu", {.fallback = 1.0, .lower = 0.0, .lower_inclusive = false, .doc = "privacy"});
     s.integer("dim", {.fallback = 2, .lower = 1, .upper = 100, .doc = "dimension"});
     s.real("sensitivity", {.required = true, .doc = "required real"});
-    s.real("delta", {.lower = 0.0, .upper = 1.0, .lower_inclusive = false, .upper_inclusive = false, .doc = "optional"});
+    s.real("delta",
+           {.lower = 0.0, .upper = 1.0, .lower_inclusive = false, .upper_inclusive = false, .doc = "optional"});
     s.boolean("adagrad", false, "step rule");
     s.choice("kernel", {"rbf", "matern52"}, "rbf", "kernel");
     s.real_list("theta0", std::nullopt, "start");

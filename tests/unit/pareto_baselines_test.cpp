@@ -80,8 +80,7 @@ TEST_CASE("sampling distributions: bad specifications are refused naming the key
     CHECK(validation_message("lot_size: gamma(1, 2)").find("unknown distribution 'gamma'") != std::string::npos);
     CHECK(validation_message("lot_size: normal(1)").find("normal(MEAN, STDDEV)") != std::string::npos);
     CHECK(validation_message("lot_size: normal(1, -2)").find("standard deviation must be > 0") != std::string::npos);
-    CHECK(validation_message("learning_rate: shifted-exponential(0, 1)").find("rate must be > 0") !=
-          std::string::npos);
+    CHECK(validation_message("learning_rate: shifted-exponential(0, 1)").find("rate must be > 0") != std::string::npos);
     CHECK(validation_message("lot_size: normal(1, x)").find("'x' is not a finite number") != std::string::npos);
     CHECK(validation_message("epochs: uniform;").find("empty entry") != std::string::npos);
     CHECK(validation_message("epochs uniform").find("is not NAME:KIND(ARGS)") != std::string::npos);
@@ -93,13 +92,13 @@ TEST_CASE("sampling distributions: bad specifications are refused naming the key
                          dpbo::RunError);
 }
 
-TEST_CASE("random-search and grid-search on two outputs: the released front is the non-dominated set, the "
-          "hypervolume trace is exact and never falls") {
+TEST_CASE(
+    "random-search and grid-search on two outputs: the released front is the non-dominated set, the "
+    "hypervolume trace is exact and never falls") {
     auto objective = dpbo::test::make<dpbo::Objective>("svt", {{"repetitions", "5"}});
     const std::vector<dpbo::Sense> senses{dpbo::Sense::Minimise, dpbo::Sense::Minimise};
     const arma::rowvec reference{10.0, 1.0};
-    for (const auto& [name, parameters] :
-         std::vector<std::pair<std::string, std::map<std::string, std::string>>>{
+    for (const auto& [name, parameters] : std::vector<std::pair<std::string, std::map<std::string, std::string>>>{
              {"random-search", {{"budget", "60"}, {"reference", "10, 1"}}},
              {"grid-search", {{"per_dimension", "8"}, {"reference", "10, 1"}}}}) {
         CAPTURE(name);

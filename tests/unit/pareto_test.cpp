@@ -45,9 +45,9 @@ TEST_CASE("pareto: bad input is refused with what was expected") {
                          doctest::Contains("1 senses for 2 output columns"), dpbo::ValidationError);
     const arma::mat with_nan = {{1.0, arma::datum::nan}};
     CHECK_THROWS_AS(dpbo::non_dominated(with_nan, {Sense::Minimise, Sense::Minimise}), dpbo::ValidationError);
-    CHECK_THROWS_AS(dpbo::hypervolume_2d(arma::mat(1, 3, arma::fill::zeros), {0.0, 0.0},
-                                         {Sense::Minimise, Sense::Minimise}),
-                    dpbo::ValidationError);
+    CHECK_THROWS_AS(
+        dpbo::hypervolume_2d(arma::mat(1, 3, arma::fill::zeros), {0.0, 0.0}, {Sense::Minimise, Sense::Minimise}),
+        dpbo::ValidationError);
 }
 
 TEST_CASE("pareto: 2-D hypervolume against a reference point, in both senses") {

@@ -23,9 +23,7 @@ std::string read_all(const fs::path& file) {
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-void write_all(const fs::path& file, const std::string& bytes) {
-    std::ofstream(file, std::ios::binary) << bytes;
-}
+void write_all(const fs::path& file, const std::string& bytes) { std::ofstream(file, std::ios::binary) << bytes; }
 
 std::string problem_of(const fs::path& file) { return dpbo::check_plugin_file(file).problem; }
 
@@ -108,7 +106,8 @@ TEST_CASE("plugin file: ELF files that are not a 64-bit shared object for this m
     std::string foreign = bytes;
     reinterpret_cast<Elf64_Ehdr*>(foreign.data())->e_machine = EM_S390;
     write_all(base / "foreign.so", foreign);
-    CHECK(problem_of(base / "foreign.so").rfind("built for another machine (ELF machine 22); this dpbo runs on ", 0) == 0);
+    CHECK(problem_of(base / "foreign.so").rfind("built for another machine (ELF machine 22); this dpbo runs on ", 0) ==
+          0);
 
     // A section that claims to reach far beyond the end of the file.
     std::string stretched = bytes;
@@ -118,6 +117,6 @@ TEST_CASE("plugin file: ELF files that are not a 64-bit shared object for this m
     first_section->sh_offset = 0;
     first_section->sh_size = 1ULL << 40;
     write_all(base / "stretched.so", stretched);
-    CHECK(problem_of(base / "stretched.so") == "truncated: " + std::to_string(bytes.size()) +
-                                                   " bytes, its ELF headers need " + std::to_string(1ULL << 40));
+    CHECK(problem_of(base / "stretched.so") ==
+          "truncated: " + std::to_string(bytes.size()) + " bytes, its ELF headers need " + std::to_string(1ULL << 40));
 }

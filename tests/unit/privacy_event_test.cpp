@@ -43,7 +43,9 @@ public:
     std::map<std::string, dpbo::ParameterValue> parameters() const override { return {{"mode", std::string("x")}}; }
 };
 
-std::shared_ptr<dpbo::Accountant> accountant(const std::string& name) { return dpbo::test::make<dpbo::Accountant>(name); }
+std::shared_ptr<dpbo::Accountant> accountant(const std::string& name) {
+    return dpbo::test::make<dpbo::Accountant>(name);
+}
 
 std::string refusal_of(dpbo::Accountant& accountant, const PrivacyEvent& event) {
     try {
@@ -69,7 +71,8 @@ TEST_CASE("privacy events: each built-in kind offers the views its guarantee can
     CHECK(laplace.approximate_dp()->delta == 0.0);
     // Mironov 2017, Prop. 6 at α = 2, Δ/b = 1/2.
     const double r = 0.5, a = 2.0;
-    const double mironov = std::log(a / (2 * a - 1) * std::exp((a - 1) * r) + (a - 1) / (2 * a - 1) * std::exp(-a * r)) / (a - 1);
+    const double mironov =
+        std::log(a / (2 * a - 1) * std::exp((a - 1) * r) + (a - 1) / (2 * a - 1) * std::exp(-a * r)) / (a - 1);
     CHECK(*laplace.rdp_epsilon(2.0) == doctest::Approx(mironov).epsilon(1e-14));
     CHECK(*laplace.rdp_epsilon(2.0) >= mironov * (1 - 1e-15));
     CHECK(laplace.views() == std::vector<EventView>{EventView::ApproximateDp, EventView::Renyi});
@@ -133,18 +136,20 @@ TEST_CASE("privacy events: the built-in kinds' table, in the order messages list
     REQUIRE(subsampled != nullptr);
     // The aliases and the neighbouring default by sampling, from parameters as a user gives them.
     const auto built = subsampled->build(dpbo::validate_parameters(
-        subsampled->schema, {{"q", "0.01"}, {"sigma", "4"}, {"steps", "10"}, {"sampling", "without-replacement"}}, "t"));
+        subsampled->schema, {{"q", "0.01"}, {"sigma", "4"}, {"steps", "10"}, {"sampling", "without-replacement"}},
+        "t"));
     CHECK(PrivacyEvent(built).describe() ==
           "subsampled-gaussian (sampling rate q = 0.01, noise multiplier = 4, steps = 10, "
           "fixed-size-without-replacement sampling, replace-one)");
-    CHECK_THROWS_WITH_AS(subsampled->build(dpbo::validate_parameters(
-                             subsampled->schema,
-                             {{"q", "0.01"}, {"sampling_rate", "0.01"}, {"sigma", "4"}, {"steps", "10"}, {"sampling", "poisson"}},
-                             "t")),
-                         doctest::Contains("keys 'sampling_rate' and 'q' name the same value"), dpbo::ValidationError);
+    CHECK_THROWS_WITH_AS(
+        subsampled->build(dpbo::validate_parameters(
+            subsampled->schema,
+            {{"q", "0.01"}, {"sampling_rate", "0.01"}, {"sigma", "4"}, {"steps", "10"}, {"sampling", "poisson"}}, "t")),
+        doctest::Contains("keys 'sampling_rate' and 'q' name the same value"), dpbo::ValidationError);
     // A required choice without a fallback.
-    CHECK_THROWS_WITH_AS(dpbo::validate_parameters(subsampled->schema, {{"q", "0.1"}, {"sigma", "1"}, {"steps", "1"}}, "t"),
-                         doctest::Contains("required parameter 'sampling' is missing"), dpbo::ValidationError);
+    CHECK_THROWS_WITH_AS(
+        dpbo::validate_parameters(subsampled->schema, {{"q", "0.1"}, {"sigma", "1"}, {"steps", "1"}}, "t"),
+        doctest::Contains("required parameter 'sampling' is missing"), dpbo::ValidationError);
     CHECK(dpbo::find_builtin_event_kind("zcdp") == nullptr);
 }
 
@@ -169,14 +174,16 @@ TEST_CASE("accountants: an event they cannot compose is refused by its kind's na
     CHECK(gdp->refusal(PrivacyEvent{dpbo::GdpEvent{1.0}}).empty());
 
     auto basic = accountant("basic");
-    CHECK(refusal_of(*basic, PrivacyEvent{LineEvent{0.1}}) ==
-          "accountant 'basic': cannot account a 'line-rdp' event: it composes any event offering an (ε, δ)-DP statement "
-          "(approximate_dp), and 'line-rdp' offers only an RDP curve (rdp_epsilon); it accepts: laplace, exponential, "
-          "pure, approx");
+    CHECK(
+        refusal_of(*basic, PrivacyEvent{LineEvent{0.1}}) ==
+        "accountant 'basic': cannot account a 'line-rdp' event: it composes any event offering an (ε, δ)-DP statement "
+        "(approximate_dp), and 'line-rdp' offers only an RDP curve (rdp_epsilon); it accepts: laplace, exponential, "
+        "pure, approx");
     auto rdp = accountant("rdp");
-    CHECK(refusal_of(*rdp, PrivacyEvent{OpaqueEvent{}}) ==
-          "accountant 'rdp': cannot account a 'opaque' event: it composes any event offering an RDP curve (rdp_epsilon), "
-          "and 'opaque' offers none of the views; it accepts: gaussian, gdp, laplace, subsampled-gaussian");
+    CHECK(
+        refusal_of(*rdp, PrivacyEvent{OpaqueEvent{}}) ==
+        "accountant 'rdp': cannot account a 'opaque' event: it composes any event offering an RDP curve (rdp_epsilon), "
+        "and 'opaque' offers none of the views; it accepts: gaussian, gdp, laplace, subsampled-gaussian");
     // The built-in accountants' lists, read by `dpbo account` and the refusals.
     CHECK(rdp->accepted_kind_names() == std::vector<std::string>{"gaussian", "gdp", "laplace", "subsampled-gaussian"});
     CHECK(basic->accepted_kind_names() == std::vector<std::string>{"laplace", "exponential", "pure", "approx"});

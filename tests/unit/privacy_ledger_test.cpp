@@ -120,10 +120,10 @@ TEST_CASE("privacy events: each kind validates its fields, naming the kind, the 
 
 TEST_CASE("basic accountant: sequential composition and the exact profile of the composed pair") {
     auto basic = accountant("basic");
-    basic->compose(laplace(2.0, 1.0));                             // ε = 0.5
-    basic->compose({dpbo::ExponentialEvent{0.3, 1.0}, 2});         // 0.6
-    basic->compose({dpbo::PureDpEvent{0.1}});                      // 0.1
-    basic->compose({dpbo::ApproxDpEvent{0.2, 1e-6}});              // 0.2, δ 1e-6
+    basic->compose(laplace(2.0, 1.0));                      // ε = 0.5
+    basic->compose({dpbo::ExponentialEvent{0.3, 1.0}, 2});  // 0.6
+    basic->compose({dpbo::PureDpEvent{0.1}});               // 0.1
+    basic->compose({dpbo::ApproxDpEvent{0.2, 1e-6}});       // 0.2, δ 1e-6
     const double total_epsilon = 0.5 + 0.6 + 0.1 + 0.2;
     const dpbo::PrivacyStatement total = basic->total();
     CHECK(total.notion == dpbo::PrivacyNotion::ApproxDP);
@@ -160,7 +160,8 @@ TEST_CASE("basic accountant: refuses Gaussian, GDP and subsampled events by name
                                       PrivacyEvent{dpbo::SubsampledGaussianEvent{0.1, 1.0, 10}}}) {
         const std::string kind(event.kind());
         CAPTURE(kind);
-        CHECK_THROWS_WITH_AS(basic->compose(event), doctest::Contains(("'" + kind + "'").c_str()), dpbo::ValidationError);
+        CHECK_THROWS_WITH_AS(basic->compose(event), doctest::Contains(("'" + kind + "'").c_str()),
+                             dpbo::ValidationError);
         CHECK_THROWS_WITH_AS(basic->compose(event), doctest::Contains("laplace, exponential, pure, approx"),
                              dpbo::ValidationError);
     }
@@ -234,8 +235,8 @@ TEST_CASE("ledger: the release that would exceed the budget is refused before an
         auto stream = key.stream(static_cast<std::uint64_t>(t - 1));
         CHECK(arma::approx_equal(released, dpbo::privacy::gaussian_release(value, 2.0, stream), "absdiff", 0.0));
     }
-    CHECK_THROWS_WITH_AS(mechanism->release(value, *ledger, "value at step 5"),
-                         doctest::Contains("'value at step 5'"), dpbo::BudgetExceeded);
+    CHECK_THROWS_WITH_AS(mechanism->release(value, *ledger, "value at step 5"), doctest::Contains("'value at step 5'"),
+                         dpbo::BudgetExceeded);
     try {
         mechanism->release(value, *ledger, "value at step 5");
     } catch (const dpbo::BudgetExceeded& refusal) {

@@ -38,8 +38,10 @@ TEST_CASE("registry: every broken file is refused with its reason and no good mo
         CHECK(found);
     }
     CHECK(reason_for(registry, "broken-no_entry_symbol").find("no entry symbol 'dpbo_plugin'") != std::string::npos);
-    CHECK(reason_for(registry, "broken-other_abi").find("built for plugin ABI version " + std::to_string(dpbo::kAbiVersion + 1)) != std::string::npos);
-    CHECK(reason_for(registry, "broken-duplicate_name").find("duplicate module name 'extra-sphere'") != std::string::npos);
+    CHECK(reason_for(registry, "broken-other_abi")
+              .find("built for plugin ABI version " + std::to_string(dpbo::kAbiVersion + 1)) != std::string::npos);
+    CHECK(reason_for(registry, "broken-duplicate_name").find("duplicate module name 'extra-sphere'") !=
+          std::string::npos);
     CHECK(reason_for(registry, "broken-duplicate_name").find("broken-accepted_sphere.so") != std::string::npos);
     CHECK(reason_for(registry, "broken-throwing_manifest").find("deliberate failure in the manifest factory") !=
           std::string::npos);
@@ -147,9 +149,10 @@ TEST_CASE("registry: DPBO_PROBE_TIMEOUT must be a number of seconds") {
         CAPTURE(bad);
         ::setenv("DPBO_PROBE_TIMEOUT", bad, 1);
         dpbo::PluginRegistry registry;
-        CHECK_THROWS_WITH_AS(registry.load({{DPBO_TEST_PLUGIN_DIR, "test"}}),
-                             doctest::Contains(("DPBO_PROBE_TIMEOUT='" + std::string(bad) + "' is not a time limit").c_str()),
-                             dpbo::ValidationError);
+        CHECK_THROWS_WITH_AS(
+            registry.load({{DPBO_TEST_PLUGIN_DIR, "test"}}),
+            doctest::Contains(("DPBO_PROBE_TIMEOUT='" + std::string(bad) + "' is not a time limit").c_str()),
+            dpbo::ValidationError);
     }
     ::setenv("DPBO_PROBE_TIMEOUT", "0.5", 1);
     dpbo::PluginRegistry registry;

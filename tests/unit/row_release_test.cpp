@@ -111,7 +111,8 @@ TEST_CASE("random-projection preserves pairwise distances as Lemma 1 states (sta
     const double mu = 0.1;
     const auto r = static_cast<std::size_t>(std::ceil(8.0 * std::log(n * n / mu) / (nu * nu)));
     REQUIRE(r == 266);
-    const auto release = row_release("random-projection", {{"epsilon", "1e9"}, {"delta", "0.5"}, {"r", std::to_string(r)}});
+    const auto release =
+        row_release("random-projection", {{"epsilon", "1e9"}, {"delta", "0.5"}, {"r", std::to_string(r)}});
     dpbo::ExperimentRng rng(11);
     const arma::mat rows = 1000.0 * rng.normal(n, 3);
     constexpr std::size_t kReleases = 200;
@@ -123,7 +124,8 @@ TEST_CASE("random-projection preserves pairwise distances as Lemma 1 states (sta
         for (std::size_t i = 0; i < n; ++i)
             for (std::size_t j = i + 1; j < n; ++j) {
                 const double before = arma::accu(arma::square(rows.row(i) - rows.row(j)));
-                const double after = arma::accu(arma::square(released.outcome.rows.row(i) - released.outcome.rows.row(j)));
+                const double after =
+                    arma::accu(arma::square(released.outcome.rows.row(i) - released.outcome.rows.row(j)));
                 all_kept = all_kept && after >= (1.0 - nu) * before && after <= (1.0 + nu) * before;
             }
         failures += all_kept ? 0 : 1;
@@ -133,8 +135,9 @@ TEST_CASE("random-projection preserves pairwise distances as Lemma 1 states (sta
     double tail = 1.0;  // P(X ≥ k)
     std::size_t bound = 0;
     for (std::size_t k = 0; k <= kReleases; ++k) {
-        const double pk = std::exp(std::lgamma(kReleases + 1.0) - std::lgamma(k + 1.0) - std::lgamma(kReleases - k + 1.0) +
-                                   k * std::log(mu) + (kReleases - k) * std::log1p(-mu));
+        const double pk =
+            std::exp(std::lgamma(kReleases + 1.0) - std::lgamma(k + 1.0) - std::lgamma(kReleases - k + 1.0) +
+                     k * std::log(mu) + (kReleases - k) * std::log1p(-mu));
         tail -= pk;  // now P(X > k)
         if (tail < 1e-6) {
             bound = k;

@@ -37,7 +37,8 @@ std::shared_ptr<dpbo::Accountant> run_accountant(const std::vector<dpbo::Role>& 
 }  // namespace
 
 TEST_CASE("run accountant: the algorithm's accountant role wins over what its mechanisms ask for") {
-    const std::vector<dpbo::Role> declared = {{"release", ModuleKind::Mechanism}, {"accountant", ModuleKind::Accountant}};
+    const std::vector<dpbo::Role> declared = {{"release", ModuleKind::Mechanism},
+                                              {"accountant", ModuleKind::Accountant}};
     dpbo::RoleModules roles;
     roles.add("release", make<dpbo::Mechanism>("laplace", {{"epsilon", "1"}}));
     const auto mine = make<dpbo::Accountant>("gdp", {{"delta", "1e-6"}});

@@ -66,8 +66,7 @@ class CandidateScores final : public dpbo::Objective, public dpbo::FiniteCandida
 public:
     const dpbo::SearchSpace& space() const override { return space_; }
     dpbo::Sense sense() const override { return dpbo::Sense::Maximise; }
-    dpbo::Evaluations evaluate(const arma::mat& points,
-                               const dpbo::EvaluationRequest& /*request*/) override {
+    dpbo::Evaluations evaluate(const arma::mat& points, const dpbo::EvaluationRequest& /*request*/) override {
         dpbo::Evaluations result;
         result.points = points;
         result.values = points.col(0) + 2.0 * points.col(1);
@@ -116,10 +115,9 @@ struct Harness {
     }
 };
 
-const arma::mat& named_value(const std::vector<dpbo::ReleasedValue>& values,
-                             const std::string& name) {
-    const auto found = std::find_if(values.begin(), values.end(),
-                                    [&](const dpbo::ReleasedValue& v) { return v.name == name; });
+const arma::mat& named_value(const std::vector<dpbo::ReleasedValue>& values, const std::string& name) {
+    const auto found =
+        std::find_if(values.begin(), values.end(), [&](const dpbo::ReleasedValue& v) { return v.name == name; });
     REQUIRE_MESSAGE(found != values.end(), "no value named " << name);
     return found->value;
 }
@@ -151,9 +149,7 @@ std::string refusal(Harness& harness, const std::string& algorithm, const Parame
     return "";
 }
 
-bool mentions(const std::string& message, const std::string& text) {
-    return message.find(text) != std::string::npos;
-}
+bool mentions(const std::string& message, const std::string& text) { return message.find(text) != std::string::npos; }
 
 }  // namespace
 
@@ -178,8 +174,7 @@ TEST_CASE("random-search: 400 draws on quadratic land within the derived regret 
         CHECK(result.stop_reason == "budget");
         CHECK(result.privacy.notion == dpbo::PrivacyNotion::NotPrivate);
         CHECK_FALSE(has_released(result, "noisy_values"));
-        CHECK(released(result, "best_value")(0, 0) ==
-              evaluation_only(result, "best_point_true_value")(0, 0));
+        CHECK(released(result, "best_value")(0, 0) == evaluation_only(result, "best_point_true_value")(0, 0));
         CHECK(released(result, "best_point").n_cols == 2);
         // Default batch 10: one trace row per batch; the last row agrees with the release.
         const dpbo::Trace& trace = result.trace;
@@ -198,8 +193,7 @@ TEST_CASE("grid-search: 11 levels on [0,1]² hit the centre (0.3, 0.3) exactly")
     Harness harness;
     harness.objective = dpbo::test::make<dpbo::Objective>("quadratic");
     const dpbo::RunResult result = harness.run("grid-search", {{"per_dimension", "11"}});
-    CHECK(arma::approx_equal(released(result, "best_point"), arma::mat{{0.3, 0.3}}, "absdiff",
-                             0.0));
+    CHECK(arma::approx_equal(released(result, "best_point"), arma::mat{{0.3, 0.3}}, "absdiff", 0.0));
     CHECK(evaluation_only(result, "simple_regret")(0, 0) == 0.0);
     CHECK(released(result, "best_value")(0, 0) == 0.0);
     CHECK(result.evaluations == 121);
@@ -228,10 +222,8 @@ TEST_CASE("grid-search and random-search on a finite candidate set, maximising")
         Harness harness;
         harness.objective = std::make_shared<CandidateScores>();
         const dpbo::RunResult result = harness.run("grid-search", {{"batch", "2"}});
-        CHECK(arma::approx_equal(harness.evaluator.points, CandidateScores::kRows, "absdiff",
-                                 0.0));
-        CHECK(arma::approx_equal(released(result, "best_point"), arma::mat{{1.0, 1.0}},
-                                 "absdiff", 0.0));
+        CHECK(arma::approx_equal(harness.evaluator.points, CandidateScores::kRows, "absdiff", 0.0));
+        CHECK(arma::approx_equal(released(result, "best_point"), arma::mat{{1.0, 1.0}}, "absdiff", 0.0));
         CHECK(released(result, "best_value")(0, 0) == 3.0);
         CHECK(evaluation_only(result, "simple_regret")(0, 0) == 0.0);
         CHECK(result.trace.rows().size() == 3);
@@ -239,8 +231,7 @@ TEST_CASE("grid-search and random-search on a finite candidate set, maximising")
     SUBCASE("grid-search refuses per_dimension for a finite set") {
         Harness harness;
         harness.objective = std::make_shared<CandidateScores>();
-        CHECK(mentions(refusal(harness, "grid-search", {{"per_dimension", "5"}}),
-                       "per_dimension"));
+        CHECK(mentions(refusal(harness, "grid-search", {{"per_dimension", "5"}}), "per_dimension"));
     }
     SUBCASE("random-search draws only candidate rows and tracks the running maximum") {
         Harness harness;
@@ -249,9 +240,8 @@ TEST_CASE("grid-search and random-search on a finite candidate set, maximising")
         for (arma::uword i = 0; i < harness.evaluator.points.n_rows; ++i) {
             bool is_candidate = false;
             for (arma::uword row = 0; row < CandidateScores::kRows.n_rows; ++row)
-                is_candidate = is_candidate ||
-                               arma::approx_equal(harness.evaluator.points.row(i),
-                                                  CandidateScores::kRows.row(row), "absdiff", 0.0);
+                is_candidate = is_candidate || arma::approx_equal(harness.evaluator.points.row(i),
+                                                                  CandidateScores::kRows.row(row), "absdiff", 0.0);
             CHECK(is_candidate);
         }
         CHECK(released(result, "best_value")(0, 0) == harness.evaluator.values.max());
@@ -283,8 +273,8 @@ TEST_CASE("random-search: private release with the Gaussian mechanism") {
     harness.objective = dpbo::test::make<dpbo::Objective>("quadratic");
     harness.mechanism = dpbo::test::make<dpbo::Mechanism>("gaussian", {{"mu", "1"}});
     harness.seed = 77;
-    const dpbo::RunResult result = harness.run(
-        "random-search", {{"budget", "400"}, {"batch", "50"}, {"value_sensitivity", "0.01"}});
+    const dpbo::RunResult result =
+        harness.run("random-search", {{"budget", "400"}, {"batch", "50"}, {"value_sensitivity", "0.01"}});
 
     const dpbo::PrivacyStatement& privacy = result.privacy;
     CHECK(privacy.notion == dpbo::PrivacyNotion::GaussianDP);
@@ -313,18 +303,15 @@ TEST_CASE("random-search: private release with the Gaussian mechanism") {
     // 5 standard errors (two-sided normal tail 5.7e-7): mean σ/√k, sample std ≈ σ/√(2(k−1)).
     const double mean_tolerance = 5.0 * sigma / std::sqrt(double(kBudget));
     const double std_tolerance = 5.0 * sigma / std::sqrt(2.0 * (kBudget - 1));
-    MESSAGE("noise mean " << arma::mean(noise) << ", std " << arma::stddev(noise)
-                          << " (σ = " << sigma << ")");
+    MESSAGE("noise mean " << arma::mean(noise) << ", std " << arma::stddev(noise) << " (σ = " << sigma << ")");
     CHECK(std::abs(arma::mean(noise)) <= mean_tolerance);
     CHECK(std::abs(arma::stddev(noise) - sigma) <= std_tolerance);
 
     // The best point is post-processing of the noisy values, not of the exact ones.
     const arma::uword best = arma::vec(noisy.col(0)).index_min();
     CHECK(released(result, "best_value")(0, 0) == noisy(best, 0));
-    CHECK(arma::approx_equal(released(result, "best_point"), harness.evaluator.points.row(best),
-                             "absdiff", 0.0));
-    CHECK(evaluation_only(result, "best_point_true_value")(0, 0) ==
-          harness.evaluator.values(best));
+    CHECK(arma::approx_equal(released(result, "best_point"), harness.evaluator.points.row(best), "absdiff", 0.0));
+    CHECK(evaluation_only(result, "best_point_true_value")(0, 0) == harness.evaluator.values(best));
     CHECK(column_is_evaluation_only(result.trace, "best_true_value_so_far"));
     CHECK(column_is_evaluation_only(result.trace, "simple_regret"));
     CHECK_FALSE(column_is_evaluation_only(result.trace, "evaluations"));
@@ -336,8 +323,7 @@ TEST_CASE("grid-search: an L1 mechanism is calibrated to Δ·k") {
     harness.objective = dpbo::test::make<dpbo::Objective>("quadratic");
     harness.mechanism = dpbo::test::make<dpbo::Mechanism>("laplace", {{"epsilon", "1"}});
     harness.accountant = "basic";
-    const dpbo::RunResult result =
-        harness.run("grid-search", {{"per_dimension", "5"}, {"value_sensitivity", "0.01"}});
+    const dpbo::RunResult result = harness.run("grid-search", {{"per_dimension", "5"}, {"value_sensitivity", "0.01"}});
     REQUIRE(harness.mechanism->sensitivity_norm() == dpbo::SensitivityNorm::L1);
     CHECK(result.privacy.notion == dpbo::PrivacyNotion::PureDP);
     CHECK(result.privacy.epsilon == 1.0);
@@ -362,8 +348,7 @@ TEST_CASE("search algorithms: value_sensitivity is required with a mechanism, re
 
         Harness without_mechanism;
         without_mechanism.objective = dpbo::test::make<dpbo::Objective>("quadratic");
-        const std::string unused =
-            refusal(without_mechanism, algorithm, {{"value_sensitivity", "0.1"}});
+        const std::string unused = refusal(without_mechanism, algorithm, {{"value_sensitivity", "0.1"}});
         CAPTURE(unused);
         CHECK(mentions(unused, "value_sensitivity"));
         CHECK(mentions(unused, "without a mechanism"));

@@ -44,9 +44,10 @@ void check_chi_square(const std::vector<double>& counts, const std::vector<doubl
     }
     REQUIRE(total == doctest::Approx(1.0).epsilon(1e-9));
     const double dof = static_cast<double>(counts.size() - 1);
-    const double critical = boost::math::quantile(boost::math::complement(boost::math::chi_squared(dof), kSignificance));
-    MESSAGE(what << ": chi-square " << statistic << " on " << dof << " dof (critical " << critical << " at p = "
-                 << kSignificance << ")");
+    const double critical =
+        boost::math::quantile(boost::math::complement(boost::math::chi_squared(dof), kSignificance));
+    MESSAGE(what << ": chi-square " << statistic << " on " << dof << " dof (critical " << critical
+                 << " at p = " << kSignificance << ")");
     CHECK(statistic <= critical);
 }
 
@@ -105,8 +106,10 @@ double rounding_from_definition(const dpbo::privacy::detail::GridProblem& proble
     const mpq_class near_end(mpz_class(static_cast<unsigned long>(draw.integer)) * two_n + m, two_n);
     const mpq_class far_end(mpz_class(static_cast<unsigned long>(draw.integer)) * two_n + m + 1, two_n);
     mpq_class g = 1;
-    if (problem.grid_exponent >= 0) mpq_mul_2exp(g.get_mpq_t(), g.get_mpq_t(), problem.grid_exponent);
-    else mpq_div_2exp(g.get_mpq_t(), g.get_mpq_t(), -problem.grid_exponent);
+    if (problem.grid_exponent >= 0)
+        mpq_mul_2exp(g.get_mpq_t(), g.get_mpq_t(), problem.grid_exponent);
+    else
+        mpq_div_2exp(g.get_mpq_t(), g.get_mpq_t(), -problem.grid_exponent);
     const mpq_class x(problem.value);
     const mpq_class scale(problem.scale);
     const mpq_class sign = draw.negative ? -1 : 1;
@@ -178,7 +181,8 @@ TEST_CASE("secure sampling: gaussian releases follow the rounded N(x, sigma^2) e
         CAPTURE(sigma);
         CAPTURE(x);
         CHECK(all_on_grid);
-        check_chi_square(counts, probabilities, n, "gaussian sigma = " + std::to_string(sigma) + ", x = " + std::to_string(x));
+        check_chi_square(counts, probabilities, n,
+                         "gaussian sigma = " + std::to_string(sigma) + ", x = " + std::to_string(x));
     }
 }
 
@@ -279,7 +283,8 @@ TEST_CASE("secure sampling: the laplace tail beyond 37 b, through the same sampl
     // E | ⌊E⌋ ≥ K0 is K0 + Exp(1): bins in |L| − K0, both signs.
     constexpr std::size_t n = 60000;
     std::uint64_t seed = 400;
-    for (const auto& [k0, b, x] : std::vector<std::tuple<std::uint32_t, double, double>>{{37, 1.0, 0.1}, {40, 0.25, 1.0 / 3.0}}) {
+    for (const auto& [k0, b, x] :
+         std::vector<std::tuple<std::uint32_t, double, double>>{{37, 1.0, 0.1}, {40, 0.25, 1.0 / 3.0}}) {
         const double g = privacy::release_grid(b);
         const double kk = k0;
         std::vector<double> l_edges;
@@ -292,7 +297,7 @@ TEST_CASE("secure sampling: the laplace tail beyond 37 b, through the same sampl
         // The conditional law of L = ±E: density ½e^−(|l| − K0) on |l| ≥ K0.
         const auto between = [&](double a, double c_) {
             double p = 0.0;
-            if (a < -kk) p += laplace_between(a + kk, std::min(c_, -kk) + kk);           // shifted left side
+            if (a < -kk) p += laplace_between(a + kk, std::min(c_, -kk) + kk);  // shifted left side
             if (c_ > kk) p += laplace_between(std::max(a, kk) - kk, c_ - kk);
             return p;
         };
@@ -384,13 +389,15 @@ TEST_CASE("secure sampling: bernoulli(exp(-gamma)) for rational gamma, including
     std::uint64_t seed = 700;
     auto zero = dpbo::PrivacyNoiseSource::from_seed(seed++);
     for (int i = 0; i < 1000; ++i) REQUIRE(privacy::bernoulli_exp_minus({0.0, 1.0}, zero));
-    for (const auto& gamma : std::vector<privacy::Ratio>{{1.0, 3.0}, {1.0, 1.0}, {5.0, 2.0}, {7.0, 1.0}, {0.1, 3.0}, {1e-3, 3e-4}}) {
+    for (const auto& gamma :
+         std::vector<privacy::Ratio>{{1.0, 3.0}, {1.0, 1.0}, {5.0, 2.0}, {7.0, 1.0}, {0.1, 3.0}, {1e-3, 3e-4}}) {
         const double p = std::exp(-gamma.numerator / gamma.denominator);
         auto noise = dpbo::PrivacyNoiseSource::from_seed(seed++);
         double heads = 0.0;
         for (std::size_t i = 0; i < n; ++i) heads += privacy::bernoulli_exp_minus(gamma, noise) ? 1.0 : 0.0;
-        check_chi_square({heads, n - heads}, {p, 1.0 - p}, n,
-                         "bernoulli exp(-" + std::to_string(gamma.numerator) + "/" + std::to_string(gamma.denominator) + ")");
+        check_chi_square(
+            {heads, n - heads}, {p, 1.0 - p}, n,
+            "bernoulli exp(-" + std::to_string(gamma.numerator) + "/" + std::to_string(gamma.denominator) + ")");
     }
 }
 
@@ -403,7 +410,8 @@ TEST_CASE("secure sampling: discrete laplace with a rational decay") {
         const double p0 = -std::expm1(-rate) / (1.0 + alpha);  // (1 − α)/(1 + α)
         // |z| ≤ K one bin each, |z| > K pooled per side: P(Z > K) = α^(K+1)/(1 + α).
         int largest = 0;
-        while (n * p0 * std::exp(-rate * (largest + 1)) >= 5.0 && n * std::exp(-rate * (largest + 2)) / (1.0 + alpha) >= 5.0)
+        while (n * p0 * std::exp(-rate * (largest + 1)) >= 5.0 &&
+               n * std::exp(-rate * (largest + 2)) / (1.0 + alpha) >= 5.0)
             ++largest;
         std::vector<double> probabilities;
         const double tail = std::exp(-rate * (largest + 1)) / (1.0 + alpha);
@@ -461,7 +469,8 @@ TEST_CASE("secure sampling: the 128-bit grid rounding agrees with the GMP one wh
     namespace detail = dpbo::privacy::detail;
     auto noise = dpbo::PrivacyNoiseSource::from_seed(1000);
     detail::RandomBits bits(noise);
-    const std::vector<double> values = {0.0, 0.1, 1.0 / 3.0, -1.0 / 3.0, -7.5, 1e-300, -5e-324, 1e20, -3.0e15, 0x1.fffffffffffffp1};
+    const std::vector<double> values = {0.0,    0.1,     1.0 / 3.0, -1.0 / 3.0, -7.5,
+                                        1e-300, -5e-324, 1e20,      -3.0e15,    0x1.fffffffffffffp1};
     const std::vector<double> scales = {1.0, 0.3, 2.0, 1e-5, 3e7, std::ldexp(1.0, -900), std::ldexp(0.75, 900)};
     std::size_t decided = 0;
     std::size_t undecided = 0;

@@ -206,8 +206,8 @@ TEST_CASE("selections: one candidate is always chosen") {
 
 TEST_CASE("permute-and-flip is never worse than the exponential mechanism in expected quality") {
     // McKenna & Sheldon 2020, Thm 2, on the exact distributions the chi-square tests confirm.
-    for (const arma::vec& scores : {arma::vec{0.0, 1.0, 2.0, 3.0, 0.5}, arma::vec{5.0, 0.0, 0.0, 0.0},
-                                   arma::vec{1.0, 1.0, 1.0}}) {
+    for (const arma::vec& scores :
+         {arma::vec{0.0, 1.0, 2.0, 3.0, 0.5}, arma::vec{5.0, 0.0, 0.0, 0.0}, arma::vec{1.0, 1.0, 1.0}}) {
         for (const double c : {0.01, 0.5, 2.0}) {
             const auto em = exponential_distribution(scores, c);
             const auto pf = permute_and_flip_distribution(scores, c);
@@ -233,8 +233,8 @@ TEST_CASE("selections are charged to the ledger before any noise is drawn") {
         auto budgeted = ledger(noise, dpbo::PrivacyBudget::parse("epsilon=1"));
         auto unlimited = ledger(replay);
         CHECK(chooser->select(scores, *budgeted, "first choice") == chooser->select(scores, *unlimited, "same"));
-        CHECK_THROWS_WITH_AS(chooser->select(scores, *budgeted, "second choice"),
-                             doctest::Contains("'second choice'"), dpbo::BudgetExceeded);
+        CHECK_THROWS_WITH_AS(chooser->select(scores, *budgeted, "second choice"), doctest::Contains("'second choice'"),
+                             dpbo::BudgetExceeded);
         // The noise source stands exactly where one choice left it.
         CHECK(noise.next_u64() == replay.next_u64());
         CHECK(budgeted->charges() == 1);

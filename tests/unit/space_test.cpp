@@ -63,7 +63,8 @@ TEST_CASE("space: a finite candidate set samples its own rows") {
     const arma::mat s = space.sample(20, rng);
     for (arma::uword i = 0; i < s.n_rows; ++i) {
         bool found = false;
-        for (arma::uword r = 0; r < rows.n_rows; ++r) found = found || arma::approx_equal(s.row(i), rows.row(r), "absdiff", 0.0);
+        for (arma::uword r = 0; r < rows.n_rows; ++r)
+            found = found || arma::approx_equal(s.row(i), rows.row(r), "absdiff", 0.0);
         CHECK(found);
     }
     CHECK(arma::approx_equal(space.grid(2), rows, "absdiff", 0.0));

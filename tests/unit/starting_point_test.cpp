@@ -44,8 +44,7 @@ TEST_CASE("starting point: a start the user set must agree with theta0") {
     const std::string centre_with_point = refusal_of({{"start", "centre"}, {"theta0", "0,0"}});
     CHECK(centre_with_point.find("algorithm 'test'") != std::string::npos);
     CHECK(centre_with_point.find("start = centre with theta0") != std::string::npos);
-    CHECK(refusal_of({{"start", "random"}, {"theta0", "0,0"}}).find("start = random with theta0") !=
-          std::string::npos);
+    CHECK(refusal_of({{"start", "random"}, {"theta0", "0,0"}}).find("start = random with theta0") != std::string::npos);
     CHECK(refusal_of({{"start", "given"}}).find("start = given without theta0") != std::string::npos);
     CHECK(refusal_of({{"start", "middle"}}).find("start") != std::string::npos);
 }
@@ -53,8 +52,8 @@ TEST_CASE("starting point: a start the user set must agree with theta0") {
 TEST_CASE("starting point: each kind lands in the box, a given point is checked against it") {
     const dpbo::SearchSpace box = dpbo::SearchSpace::uniform_box(2, -1.0, 3.0, "x");
     dpbo::ExperimentRng rng(11);
-    CHECK(arma::approx_equal(dpbo::choose_starting_point(read({}), box, rng, kOwner), arma::rowvec{1.0, 1.0},
-                             "absdiff", 0.0));
+    CHECK(arma::approx_equal(dpbo::choose_starting_point(read({}), box, rng, kOwner), arma::rowvec{1.0, 1.0}, "absdiff",
+                             0.0));
     // A random start is the generator's next draw, nothing else.
     dpbo::ExperimentRng replay(11);
     const arma::rowvec expected = box.sample(1, replay);

@@ -11,10 +11,10 @@
 namespace dpbo::audit {
 
 struct AuditClaim {
-    std::string headline;       // "1-GDP", "(1, 1e-05)-DP", "1-DP"
-    double epsilon = 0.0;       // at `delta`
+    std::string headline;  // "1-GDP", "(1, 1e-05)-DP", "1-DP"
+    double epsilon = 0.0;  // at `delta`
     double delta = 0.0;
-    std::optional<double> mu;   // GDP claims
+    std::optional<double> mu;  // GDP claims
 };
 
 // `gdp_delta` is the δ a μ-GDP claim is converted at (--delta). Throws ValidationError naming

@@ -19,12 +19,12 @@ std::size_t most_events(const StatisticsSettings& settings) {
 }
 
 AuditStatistics audit_statistics(const arma::mat& first, const arma::mat& second,
-                                 const std::vector<std::string>& coordinate_names,
-                                 const StatisticsSettings& settings) {
+                                 const std::vector<std::string>& coordinate_names, const StatisticsSettings& settings) {
     if (first.n_rows < 4 || second.n_rows < 4 || first.n_cols != second.n_cols)
-        throw RunError(fmt::format("audit_statistics: samples of {}×{} and {}×{}; need at least 4 rows per world "
-                                   "(to shape, score and evaluate events) and the same columns",
-                                   first.n_rows, first.n_cols, second.n_rows, second.n_cols));
+        throw RunError(
+            fmt::format("audit_statistics: samples of {}×{} and {}×{}; need at least 4 rows per world "
+                        "(to shape, score and evaluate events) and the same columns",
+                        first.n_rows, first.n_cols, second.n_rows, second.n_cols));
     const arma::uword select_first = first.n_rows / 2;
     const arma::uword select_second = second.n_rows / 2;
     const arma::mat evaluate_first = first.rows(select_first, first.n_rows - 1);
@@ -41,9 +41,9 @@ AuditStatistics audit_statistics(const arma::mat& first, const arma::mat& second
         };
         if (!constant(first, select_first) || !constant(second, select_second)) varying.push_back(j);
     }
-    const std::vector<arma::uword> audited(varying.begin(),
-                                           varying.begin() + static_cast<std::ptrdiff_t>(
-                                                                 std::min(varying.size(), settings.max_coordinates)));
+    const std::vector<arma::uword> audited(
+        varying.begin(),
+        varying.begin() + static_cast<std::ptrdiff_t>(std::min(varying.size(), settings.max_coordinates)));
     std::vector<std::string> audited_names;
     for (const auto j : audited) audited_names.push_back(coordinate_names.at(j));
     const arma::uvec columns = arma::conv_to<arma::uvec>::from(audited);
@@ -84,9 +84,17 @@ AuditStatistics audit_statistics(const arma::mat& first, const arma::mat& second
     }
     if (out.findings.empty()) {
         // Nothing differed between the worlds on the selection half: report an empty event.
-        out.findings.push_back({Distinguisher{Event{0, {}, Event::Rule::InSet, 0.0, {}, "no event: the worlds' "
-                                                   "selection halves did not differ"}, true, {}},
-                                EventCounts{0, out.evaluation_samples, 0, out.evaluation_samples}, PrivacyLowerBound{}});
+        out.findings.push_back({Distinguisher{Event{0,
+                                                    {},
+                                                    Event::Rule::InSet,
+                                                    0.0,
+                                                    {},
+                                                    "no event: the worlds' "
+                                                    "selection halves did not differ"},
+                                              true,
+                                              {}},
+                                EventCounts{0, out.evaluation_samples, 0, out.evaluation_samples},
+                                PrivacyLowerBound{}});
     }
     for (std::size_t i = 0; i < out.findings.size(); ++i) {
         if (out.findings[i].bound.epsilon > out.findings[out.best_epsilon].bound.epsilon) out.best_epsilon = i;

@@ -17,9 +17,9 @@
 namespace dpbo::audit {
 
 struct StatisticsSettings {
-    double delta = 0.0;        // the claim's δ (0 for pure ε-DP)
+    double delta = 0.0;  // the claim's δ (0 for pure ε-DP)
     double confidence = 0.95;
-    bool gdp = false;          // also rank and report μ lower bounds
+    bool gdp = false;  // also rank and report μ lower bounds
     std::size_t keep_per_direction = 4;
     // Coordinates that vary on the selection halves are audited in order, at most this many: each
     // costs selection time, and a run's later coordinates mostly repeat its earlier ones.
@@ -28,20 +28,20 @@ struct StatisticsSettings {
 
 struct Finding {
     Distinguisher distinguisher;
-    EventCounts counts;        // on the evaluation half, in the direction of the distinguisher
-    PrivacyLowerBound bound;   // Bonferroni-corrected
+    EventCounts counts;       // on the evaluation half, in the direction of the distinguisher
+    PrivacyLowerBound bound;  // Bonferroni-corrected
 };
 
 struct AuditStatistics {
-    std::vector<Finding> findings;   // every evaluated event
-    std::size_t best_epsilon = 0;    // index of the finding with the largest ε bound
-    std::size_t best_mu = 0;         // ... the largest μ bound
-    double alpha_per_bound = 0.0;    // the level of each one-sided bound after the correction
-    std::size_t evaluation_samples = 0;  // per world
-    PrivacyLowerBound detectable;    // the most any event could have shown at this size
-    std::size_t coordinates = 0;         // released coordinates
-    std::size_t varying_coordinates = 0; // of those, not constant across both selection halves
-    std::size_t audited_coordinates = 0; // of those, audited (at most max_coordinates)
+    std::vector<Finding> findings;        // every evaluated event
+    std::size_t best_epsilon = 0;         // index of the finding with the largest ε bound
+    std::size_t best_mu = 0;              // ... the largest μ bound
+    double alpha_per_bound = 0.0;         // the level of each one-sided bound after the correction
+    std::size_t evaluation_samples = 0;   // per world
+    PrivacyLowerBound detectable;         // the most any event could have shown at this size
+    std::size_t coordinates = 0;          // released coordinates
+    std::size_t varying_coordinates = 0;  // of those, not constant across both selection halves
+    std::size_t audited_coordinates = 0;  // of those, audited (at most max_coordinates)
 
     const Finding& epsilon_finding() const { return findings.at(best_epsilon); }
     const Finding& mu_finding() const { return findings.at(best_mu); }
@@ -55,7 +55,6 @@ double bound_level(double confidence, std::size_t events);
 std::size_t most_events(const StatisticsSettings& settings);
 
 AuditStatistics audit_statistics(const arma::mat& first, const arma::mat& second,
-                                 const std::vector<std::string>& coordinate_names,
-                                 const StatisticsSettings& settings);
+                                 const std::vector<std::string>& coordinate_names, const StatisticsSettings& settings);
 
 }  // namespace dpbo::audit

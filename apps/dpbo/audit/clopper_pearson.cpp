@@ -11,9 +11,10 @@ namespace {
 
 void check(std::size_t successes, std::size_t trials, double alpha, const char* function) {
     if (trials == 0 || successes > trials || !(alpha > 0.0 && alpha < 1.0))
-        throw RunError(fmt::format("{}: successes = {}, trials = {}, alpha = {}; need 0 ≤ successes ≤ trials, "
-                                   "trials ≥ 1 and alpha in (0, 1)",
-                                   function, successes, trials, alpha));
+        throw RunError(
+            fmt::format("{}: successes = {}, trials = {}, alpha = {}; need 0 ≤ successes ≤ trials, "
+                        "trials ≥ 1 and alpha in (0, 1)",
+                        function, successes, trials, alpha));
 }
 
 }  // namespace

@@ -88,8 +88,11 @@ public:
             for (std::size_t f = 0; f < features_.size(); ++f) score_feature(j, f);
         std::vector<Distinguisher> kept;
         for (const bool direction : {true, false}) {
-            keep_best(direction, [](const Candidate& c) { return c.bound.epsilon; }, kept);
-            if (settings_.rank_by_mu) keep_best(direction, [](const Candidate& c) { return c.bound.mu; }, kept);
+            keep_best(
+                direction, [](const Candidate& c) { return c.bound.epsilon; }, kept);
+            if (settings_.rank_by_mu)
+                keep_best(
+                    direction, [](const Candidate& c) { return c.bound.mu; }, kept);
         }
         return kept;
     }
@@ -105,8 +108,8 @@ private:
         const EventCounts counts = first_over ? EventCounts{in_first, n_first, in_second, n_second}
                                               : EventCounts{in_second, n_second, in_first, n_first};
         if (counts.in_p * counts.trials_q <= counts.in_q * counts.trials_p) return;
-        candidates_.push_back({j, f, rule, parameter, first_over,
-                               privacy_lower_bound(counts, settings_.delta, settings_.alpha)});
+        candidates_.push_back(
+            {j, f, rule, parameter, first_over, privacy_lower_bound(counts, settings_.delta, settings_.alpha)});
     }
 
     void score_feature(std::size_t j, std::size_t f) {
@@ -179,10 +182,10 @@ private:
             const arma::vec a = feature_column(shape_first_, c.coordinate, event.feature);
             const arma::vec b = feature_column(shape_second_, c.coordinate, event.feature);
             event.codes = ratio_set(code_counts(a, b), c.first_over_second, c.parameter, a.n_elem, b.n_elem);
-            event.description = fmt::format("{} in a likelihood-ratio set of {} code{} (ratio > {:g} on the "
-                                            "selection half)",
-                                            subject, event.codes.size(), event.codes.size() == 1 ? "" : "s",
-                                            c.parameter);
+            event.description = fmt::format(
+                "{} in a likelihood-ratio set of {} code{} (ratio > {:g} on the "
+                "selection half)",
+                subject, event.codes.size(), event.codes.size() == 1 ? "" : "s", c.parameter);
         } else {
             event.threshold = c.parameter;
             event.description =
@@ -204,9 +207,12 @@ private:
 bool Event::contains(double x) const {
     const double v = feature.of(x);
     switch (rule) {
-        case Rule::Above: return v > threshold;
-        case Rule::AtMost: return v <= threshold;
-        case Rule::InSet: return std::binary_search(codes.begin(), codes.end(), v);
+        case Rule::Above:
+            return v > threshold;
+        case Rule::AtMost:
+            return v <= threshold;
+        case Rule::InSet:
+            return std::binary_search(codes.begin(), codes.end(), v);
     }
     return false;
 }
@@ -216,10 +222,11 @@ std::vector<Distinguisher> learn_distinguishers(const arma::mat& first, const ar
                                                 const SelectionSettings& settings) {
     if (first.n_cols != second.n_cols || coordinate_names.size() != first.n_cols || first.n_rows < 2 ||
         second.n_rows < 2)
-        throw RunError(fmt::format("learn_distinguishers: samples of {}×{} and {}×{} with {} coordinate names; need "
-                                   "at least 2 samples per world (to shape and to score events), the same columns, "
-                                   "one name each",
-                                   first.n_rows, first.n_cols, second.n_rows, second.n_cols, coordinate_names.size()));
+        throw RunError(
+            fmt::format("learn_distinguishers: samples of {}×{} and {}×{} with {} coordinate names; need "
+                        "at least 2 samples per world (to shape and to score events), the same columns, "
+                        "one name each",
+                        first.n_rows, first.n_cols, second.n_rows, second.n_cols, coordinate_names.size()));
     return Learner(first, second, coordinate_names, settings).learn();
 }
 

@@ -16,8 +16,8 @@ PrivacyLowerBound privacy_lower_bound(const EventCounts& counts, double delta, d
     if (out.p_lower > delta) out.epsilon = std::max(0.0, std::log((out.p_lower - delta) / out.q_upper));
     if (out.p_lower > 0.0 && out.q_upper < 1.0) {
         const boost::math::normal standard;
-        out.mu = std::max(0.0, boost::math::quantile(standard, out.p_lower) -
-                                   boost::math::quantile(standard, out.q_upper));
+        out.mu =
+            std::max(0.0, boost::math::quantile(standard, out.p_lower) - boost::math::quantile(standard, out.q_upper));
     }
     return out;
 }

@@ -20,11 +20,16 @@ constexpr double kGridOfNonFinite = 3000.0;
 
 std::string Feature::name() const {
     switch (kind) {
-        case FeatureKind::Value: return "value";
-        case FeatureKind::LowBits: return fmt::format("low {} bit{} of the mantissa", bits, bits == 1 ? "" : "s");
-        case FeatureKind::TrailingZeros: return "trailing zeros of the mantissa";
-        case FeatureKind::Exponent: return "exponent";
-        case FeatureKind::FinestGrid: return "finest grid 2^j·ℤ";
+        case FeatureKind::Value:
+            return "value";
+        case FeatureKind::LowBits:
+            return fmt::format("low {} bit{} of the mantissa", bits, bits == 1 ? "" : "s");
+        case FeatureKind::TrailingZeros:
+            return "trailing zeros of the mantissa";
+        case FeatureKind::Exponent:
+            return "exponent";
+        case FeatureKind::FinestGrid:
+            return "finest grid 2^j·ℤ";
     }
     return "unknown";
 }
@@ -34,10 +39,14 @@ double Feature::of(double x) const {
     const std::uint64_t mantissa = bits_of & kMantissaMask;
     const auto exponent = static_cast<int>((bits_of >> 52) & 0x7ff);
     switch (kind) {
-        case FeatureKind::Value: return x;
-        case FeatureKind::LowBits: return static_cast<double>(mantissa & ((std::uint64_t{1} << bits) - 1));
-        case FeatureKind::TrailingZeros: return mantissa == 0 ? 52.0 : static_cast<double>(std::countr_zero(mantissa));
-        case FeatureKind::Exponent: return static_cast<double>(exponent);
+        case FeatureKind::Value:
+            return x;
+        case FeatureKind::LowBits:
+            return static_cast<double>(mantissa & ((std::uint64_t{1} << bits) - 1));
+        case FeatureKind::TrailingZeros:
+            return mantissa == 0 ? 52.0 : static_cast<double>(std::countr_zero(mantissa));
+        case FeatureKind::Exponent:
+            return static_cast<double>(exponent);
         case FeatureKind::FinestGrid: {
             if (!std::isfinite(x)) return kGridOfNonFinite;
             if (x == 0.0) return kGridOfZero;

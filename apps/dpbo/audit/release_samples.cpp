@@ -91,8 +91,8 @@ RunResult AlgorithmWorld::run(std::uint64_t experiment_seed, PrivacyNoiseSource&
     SerialEvaluator evaluator;
     RunObserver silent;
     const std::string who = fmt::format("algorithm '{}'", modules_.algorithm().name);
-    PrivacyLedger ledger(create_run_accountant(registry_, who, modules_.declared_roles(), components.roles), std::nullopt,
-                         noise, who);
+    PrivacyLedger ledger(create_run_accountant(registry_, who, modules_.declared_roles(), components.roles),
+                         std::nullopt, noise, who);
     RunContext context{*objective_, evaluator, rng, ledger, silent, registry_, std::move(components.roles)};
     RunResult result = call_into_module(components.algorithm->describe_origin(), "running",
                                         [&] { return components.algorithm->run(context); });
@@ -122,13 +122,15 @@ ReleaseSamples sample_algorithm(const AlgorithmWorld& first, const AlgorithmWorl
             samples.second.set_size(runs, observed.names.size());
         }
         if (observed.names != samples.coordinates)
-            throw RunError(fmt::format("{} released {} values in world {} run {}, laid out unlike the first run's {}; "
-                                       "the audit compares runs of a fixed layout",
-                                       who, observed.names.size(), label, i + 1, samples.coordinates.size()));
+            throw RunError(
+                fmt::format("{} released {} values in world {} run {}, laid out unlike the first run's {}; "
+                            "the audit compares runs of a fixed layout",
+                            who, observed.names.size(), label, i + 1, samples.coordinates.size()));
         if (result.privacy.headline() != statement.headline())
-            throw RunError(fmt::format("{} stated '{}' in world {} run {} but '{}' in the first run: a claim that "
-                                       "depends on the data cannot be audited, and would itself leak",
-                                       who, result.privacy.headline(), label, i + 1, statement.headline()));
+            throw RunError(
+                fmt::format("{} stated '{}' in world {} run {} but '{}' in the first run: a claim that "
+                            "depends on the data cannot be audited, and would itself leak",
+                            who, result.privacy.headline(), label, i + 1, statement.headline()));
         for (std::size_t j = 0; j < observed.values.size(); ++j) {
             check_finite(observed.values[j], observed.names[j], who);
             into(i, j) = observed.values[j];

@@ -37,8 +37,7 @@ RowWorlds row_worlds(std::size_t rows, std::size_t columns, double norm_bound, d
         arma::rowvec direction = rng.normal(1, columns);
         direction /= arma::norm(direction);
         // Uniform in the ball: radius R·U^(1/d).
-        worlds.first.row(i) =
-            direction * norm_bound * std::pow(rng.uniform(), 1.0 / static_cast<double>(columns));
+        worlds.first.row(i) = direction * norm_bound * std::pow(rng.uniform(), 1.0 / static_cast<double>(columns));
     }
     arma::rowvec move = rng.normal(1, columns);
     move *= sensitivity / arma::norm(move);
@@ -58,7 +57,8 @@ ReleaseSamples sample_row_release(const RowRelease& release, const RowWorlds& wo
     samples.first.set_size(runs, samples.coordinates.size());
     samples.second.set_size(runs, samples.coordinates.size());
     const auto summarise = [&](const arma::mat& z, arma::mat& out, std::size_t i) {
-        if (!z.is_finite()) throw RunError(fmt::format("{} released a NaN or infinite entry", release.describe_origin()));
+        if (!z.is_finite())
+            throw RunError(fmt::format("{} released a NaN or infinite entry", release.describe_origin()));
         out(i, 0) = relative_residual(basis_first, z);
         out(i, 1) = relative_residual(basis_second, z);
         for (std::size_t j = 0; j < entries; ++j) out(i, 2 + j) = z(0, j);

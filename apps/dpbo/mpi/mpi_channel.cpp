@@ -57,9 +57,10 @@ MessageReader::MessageReader(std::vector<char> bytes, std::string what)
     : bytes_(std::move(bytes)), what_(std::move(what)) {}
 
 void MessageReader::ended_early() const {
-    throw RunError(fmt::format("{}: the message ends after {} bytes, in the middle of a field; every rank must run the "
-                               "same dpbo build",
-                               what_, bytes_.size()));
+    throw RunError(
+        fmt::format("{}: the message ends after {} bytes, in the middle of a field; every rank must run the "
+                    "same dpbo build",
+                    what_, bytes_.size()));
 }
 
 void MessageReader::take(void* out, std::size_t size) {
@@ -109,9 +110,10 @@ Deadline deadline_after(double seconds) {
 bool send(int rank, Tag tag, const MessageWriter& message, Deadline deadline) {
     // MPI counts a message's elements in an int.
     if (message.bytes().size() > static_cast<std::size_t>(std::numeric_limits<int>::max()))
-        throw RunError(fmt::format("a message of {} bytes for rank {}: MPI sends at most {} bytes at once; evaluate "
-                                   "smaller batches or fewer records",
-                                   message.bytes().size(), rank, std::numeric_limits<int>::max()));
+        throw RunError(
+            fmt::format("a message of {} bytes for rank {}: MPI sends at most {} bytes at once; evaluate "
+                        "smaller batches or fewer records",
+                        message.bytes().size(), rank, std::numeric_limits<int>::max()));
     MPI_Request request;
     // MPI_Isend does not write into the buffer; the C binding's signature predates const.
     MPI_Isend(const_cast<char*>(message.bytes().data()), static_cast<int>(message.bytes().size()), MPI_BYTE, rank, tag,

@@ -20,8 +20,11 @@ std::string listed(const std::vector<std::string>& names) {
 }  // namespace
 
 Coordinator::Coordinator(int ranks)
-    : hosts_(static_cast<std::size_t>(ranks)), reported_(hosts_.size(), false), busy_(hosts_.size(), false),
-      failure_kind_(hosts_.size(), static_cast<std::uint64_t>(ErrorKind::kNone)), failure_(hosts_.size()),
+    : hosts_(static_cast<std::size_t>(ranks)),
+      reported_(hosts_.size(), false),
+      busy_(hosts_.size(), false),
+      failure_kind_(hosts_.size(), static_cast<std::uint64_t>(ErrorKind::kNone)),
+      failure_(hosts_.size()),
       timeout_(kDefaultTimeoutSeconds) {
     reported_[0] = true;
 }
@@ -55,9 +58,10 @@ void Coordinator::await_workers() {
     for (int rank = 1; rank < ranks(); ++rank)
         if (!reported_[static_cast<std::size_t>(rank)]) silent.push_back(name(rank));
     if (!silent.empty())
-        throw RunError(fmt::format("{} did not report within --mpi-timeout {} s that {} built the job's objective; "
-                                   "every rank must find the same dpbo, plugins and data files",
-                                   listed(silent), timeout_, silent.size() == 1 ? "it" : "they"));
+        throw RunError(
+            fmt::format("{} did not report within --mpi-timeout {} s that {} built the job's objective; "
+                        "every rank must find the same dpbo, plugins and data files",
+                        listed(silent), timeout_, silent.size() == 1 ? "it" : "they"));
     for (int rank = 1; rank < ranks(); ++rank) {
         const auto r = static_cast<std::size_t>(rank);
         if (failure_kind_[r] == static_cast<std::uint64_t>(ErrorKind::kNone)) continue;

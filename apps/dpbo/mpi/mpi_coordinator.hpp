@@ -40,7 +40,7 @@ private:
     // Receives reports until every worker has given one or the timeout passes.
     void collect_reports();
 
-    std::vector<std::string> hosts_;       // by rank; empty until reported
+    std::vector<std::string> hosts_;  // by rank; empty until reported
     std::vector<bool> reported_;
     std::vector<bool> busy_;
     std::vector<std::uint64_t> failure_kind_;

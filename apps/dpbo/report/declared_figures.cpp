@@ -58,8 +58,8 @@ void add_fronts(Figure& figure, const Member& member, const FigureSeries& spec, 
         fronts.push_back(std::move(s));
     }
     if (!fronts.empty() && !spec.legend.empty())
-        fronts.front().legend = fill_placeholders(spec.legend, folder, folders) +
-                                evaluation_only_mark(fronts.front().evaluation_only);
+        fronts.front().legend =
+            fill_placeholders(spec.legend, folder, folders) + evaluation_only_mark(fronts.front().evaluation_only);
     for (Series& s : fronts) figure.series.push_back(std::move(s));
 }
 
@@ -116,8 +116,10 @@ Figure draw(const std::vector<Member>& members) {
         const FigureSpec& own = *members[m].spec;
         for (std::size_t s = 0; s < own.series.size(); ++s) {
             const int colour = static_cast<int>(m * own.series.size() + s);
-            if (own.series[s].source == FigureSource::trace) add_trace(figure, members[m], own.series[s], colour, folders);
-            if (own.series[s].source == FigureSource::front) add_fronts(figure, members[m], own.series[s], colour, folders);
+            if (own.series[s].source == FigureSource::trace)
+                add_trace(figure, members[m], own.series[s], colour, folders);
+            if (own.series[s].source == FigureSource::front)
+                add_fronts(figure, members[m], own.series[s], colour, folders);
         }
     }
     for (std::size_t s = 0; s < spec.series.size(); ++s)

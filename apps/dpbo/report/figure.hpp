@@ -17,8 +17,8 @@ enum class SeriesStyle {
 };
 
 struct Series {
-    std::string legend;        // empty: no entry in the key
-    std::string folder;        // the folder's label on the page
+    std::string legend;                // empty: no entry in the key
+    std::string folder;                // the folder's label on the page
     std::vector<std::string> folders;  // kind "folder medians": the folders, one point each
     // Where the numbers came from: "repeat" and "median" are trace.csv columns (x_column, y_column);
     // "front" is a repeat's released pareto_values in result.json (x, y: its two outputs, sorted by
@@ -26,17 +26,17 @@ struct Series {
     // result.json at the JSON pointers x_column and y_column; "folder medians" one point per folder
     // of `folders`, the medians over each folder's repeats at those pointers.
     std::string kind;
-    int repeat = 0;            // the repeat's number for kind "repeat", 0 for a median
+    int repeat = 0;  // the repeat's number for kind "repeat", 0 for a median
     std::string x_column, y_column;
     bool evaluation_only = false;  // the y column (or x column) is evaluation-only in the result
-    int colour = 0;            // index into the page's palette
+    int colour = 0;                // index into the page's palette
     SeriesStyle style = SeriesStyle::faint;
     std::vector<double> x, y;  // NaN: no point there
 };
 
 struct Figure {
     std::string title;
-    std::string caption;       // below the figure: how to read it
+    std::string caption;  // below the figure: how to read it
     std::string x_label, y_label;
     bool log_x = false, log_y = false;
     bool evaluation_only = false;  // shows an evaluation-only quantity: marked in its title

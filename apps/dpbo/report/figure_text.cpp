@@ -38,11 +38,16 @@ std::string fill_placeholders(const std::string& text, const ReportFolder& folde
             continue;
         }
         const std::string name = text.substr(i + 1, close - i - 1);
-        if (name == "folder") out += folder.label;
-        else if (name == "repeats") out += std::to_string(folder.read.results.size());
-        else if (name == "folders") out += std::to_string(folders_on_figure);
-        else if (!name.empty() && name.front() == '/') out += pointer_text(folder.first(), name);
-        else out += text.substr(i, close - i + 1);
+        if (name == "folder")
+            out += folder.label;
+        else if (name == "repeats")
+            out += std::to_string(folder.read.results.size());
+        else if (name == "folders")
+            out += std::to_string(folders_on_figure);
+        else if (!name.empty() && name.front() == '/')
+            out += pointer_text(folder.first(), name);
+        else
+            out += text.substr(i, close - i + 1);
         i = close;
     }
     return out;

@@ -36,8 +36,8 @@ public:
     TemporaryFolder() {
         std::string pattern = (fs::temp_directory_path() / "dpbo-report-XXXXXX").string();
         if (::mkdtemp(pattern.data()) == nullptr)
-            throw RunError(fmt::format("report: cannot create a temporary folder for gnuplot's files: {}",
-                                       std::strerror(errno)));
+            throw RunError(
+                fmt::format("report: cannot create a temporary folder for gnuplot's files: {}", std::strerror(errno)));
         path_ = pattern;
     }
     ~TemporaryFolder() {
@@ -56,9 +56,12 @@ private:
 std::string quoted(const std::string& text) {
     std::string out = "'";
     for (char c : text) {
-        if (c == '\'') out += "''";
-        else if (c == '\n') out += ' ';
-        else out += c;
+        if (c == '\'')
+            out += "''";
+        else if (c == '\n')
+            out += ' ';
+        else
+            out += c;
     }
     return out + "'";
 }
@@ -85,8 +88,8 @@ double faint_opacity(std::size_t faint_lines) {
 std::string figure_script(const Figure& figure, const fs::path& data, const fs::path& svg) {
     // The key sits below the plot, an entry per line, and the drawing grows to hold it: long legends
     // beside the plot would squeeze it, and gnuplot drops a key wider than the canvas.
-    const auto keyed = std::count_if(figure.series.begin(), figure.series.end(),
-                                     [](const Series& s) { return !s.legend.empty(); });
+    const auto keyed =
+        std::count_if(figure.series.begin(), figure.series.end(), [](const Series& s) { return !s.legend.empty(); });
     std::string script = "reset\n";
     script += fmt::format(
         "set terminal svg size 900,{} dynamic enhanced font 'Helvetica,14' linewidth 1 background rgb 'white'\n",
@@ -96,7 +99,8 @@ std::string figure_script(const Figure& figure, const fs::path& data, const fs::
     script += fmt::format("set xlabel {} noenhanced\n", quoted(figure.x_label));
     script += fmt::format("set ylabel {} noenhanced\n", quoted(figure.y_label));
     script += "set grid lc rgb '#DDDDDD' lw 1\nset border lc rgb '#555555'\n";
-    script += "set key below left Left reverse maxcols 1 noenhanced samplen 3 spacing 1.1\nset tics nomirror\nset mxtics\nset mytics\n";
+    script +=
+        "set key below left Left reverse maxcols 1 noenhanced samplen 3 spacing 1.1\nset tics nomirror\nset mxtics\nset mytics\n";
     for (const auto& [log, axis] : {std::pair{figure.log_x, 'x'}, std::pair{figure.log_y, 'y'}}) {
         if (!log) continue;
         script += fmt::format("set logscale {} 10\nset format {} '10^{{%L}}'\n", axis, axis);
@@ -119,24 +123,26 @@ std::string figure_script(const Figure& figure, const fs::path& data, const fs::
                                                colour(s.colour, faint_opacity(faint_per_colour[s.colour]))));
                 break;
             case SeriesStyle::bold:
-                elements.push_back(fmt::format("{} {} with lines lw 3 lc rgb '{}'", source, title, colour(s.colour, 1.0)));
+                elements.push_back(
+                    fmt::format("{} {} with lines lw 3 lc rgb '{}'", source, title, colour(s.colour, 1.0)));
                 break;
             case SeriesStyle::path:
                 elements.push_back(fmt::format("{} {} with linespoints lw 1.5 pt 7 ps 0.45 lc rgb '{}'", source, title,
                                                colour(s.colour, 0.85)));
-                elements.push_back(fmt::format("'' index {} every ::0::0 using 1:2 notitle with points pt 6 ps 1.6 lw 2 "
-                                               "lc rgb '{}'",
-                                               i, colour(s.colour, 1.0)));
+                elements.push_back(
+                    fmt::format("'' index {} every ::0::0 using 1:2 notitle with points pt 6 ps 1.6 lw 2 "
+                                "lc rgb '{}'",
+                                i, colour(s.colour, 1.0)));
                 break;
             case SeriesStyle::front:
-                elements.push_back(fmt::format("{} {} with steps lw 2 lc rgb '{}'", source, title,
-                                               colour(s.colour, 0.8)));
+                elements.push_back(
+                    fmt::format("{} {} with steps lw 2 lc rgb '{}'", source, title, colour(s.colour, 0.8)));
                 elements.push_back(fmt::format("'' index {} using 1:2 notitle with points pt 7 ps 0.6 lc rgb '{}'", i,
                                                colour(s.colour, 0.8)));
                 break;
             case SeriesStyle::points:
-                elements.push_back(fmt::format("{} {} with points pt 7 ps 0.7 lc rgb '{}'", source, title,
-                                               colour(s.colour, 0.45)));
+                elements.push_back(
+                    fmt::format("{} {} with points pt 7 ps 0.7 lc rgb '{}'", source, title, colour(s.colour, 0.45)));
                 break;
             case SeriesStyle::marker:
                 elements.push_back(fmt::format("{} {} with linespoints lw 3 pt 5 ps 1.2 lc rgb '{}'", source, title,
@@ -187,10 +193,11 @@ int run_gnuplot(const std::string& program, const fs::path& script, const fs::pa
     const int spawned = ::posix_spawnp(&pid, program.c_str(), &actions, nullptr, argv, environ);
     posix_spawn_file_actions_destroy(&actions);
     if (spawned != 0)
-        throw RunError(fmt::format("report: cannot run gnuplot ('{}'): {}; the report draws its figures with "
-                                   "gnuplot's svg terminal: install Debian's gnuplot-nox (cmake/setup.sh does) or "
-                                   "set DPBO_GNUPLOT to its path",
-                                   program, std::strerror(spawned)));
+        throw RunError(
+            fmt::format("report: cannot run gnuplot ('{}'): {}; the report draws its figures with "
+                        "gnuplot's svg terminal: install Debian's gnuplot-nox (cmake/setup.sh does) or "
+                        "set DPBO_GNUPLOT to its path",
+                        program, std::strerror(spawned)));
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0)
         if (errno != EINTR) throw RunError(fmt::format("report: waiting for gnuplot failed: {}", std::strerror(errno)));

@@ -46,10 +46,10 @@ json numbers(const std::vector<double>& values) {
 std::string format_number(double value) { return fmt::format("{:.6g}", value); }
 
 std::string figure_html(const Figure& figure, const std::string& svg, std::size_t index) {
-    return fmt::format("<figure class=\"plot\" id=\"figure-{}\">\n{}\n<figcaption><strong>{}</strong> {}</figcaption>\n"
-                       "<script type=\"application/json\" class=\"figure-data\">{}</script>\n</figure>\n",
-                       index, svg, escape_html(figure.title), escape_html(figure.caption),
-                       script_json(figure_data(figure)));
+    return fmt::format(
+        "<figure class=\"plot\" id=\"figure-{}\">\n{}\n<figcaption><strong>{}</strong> {}</figcaption>\n"
+        "<script type=\"application/json\" class=\"figure-data\">{}</script>\n</figure>\n",
+        index, svg, escape_html(figure.title), escape_html(figure.caption), script_json(figure_data(figure)));
 }
 
 }  // namespace
@@ -68,8 +68,8 @@ json figure_data(const Figure& figure) {
                           {"y", numbers(s.y)}});
         if (!s.folders.empty()) series.back()["folders"] = s.folders;
     }
-    return {{"title", figure.title},     {"x_label", figure.x_label}, {"y_label", figure.y_label},
-            {"log_x", figure.log_x},     {"log_y", figure.log_y},     {"evaluation_only", figure.evaluation_only},
+    return {{"title", figure.title},      {"x_label", figure.x_label}, {"y_label", figure.y_label},
+            {"log_x", figure.log_x},      {"log_y", figure.log_y},     {"evaluation_only", figure.evaluation_only},
             {"series", std::move(series)}};
 }
 
@@ -83,7 +83,8 @@ std::string headline_table_html(const std::vector<ReportFolder>& folders) {
         out += "</tr>\n";
     };
     text_row("algorithm", [](const ReportFolder& f) { return f.algorithm(); });
-    text_row("objective", [](const ReportFolder& f) { return f.first()["job"]["objective"]["name"].get<std::string>(); });
+    text_row("objective",
+             [](const ReportFolder& f) { return f.first()["job"]["objective"]["name"].get<std::string>(); });
     text_row("repeats", [](const ReportFolder& f) { return fmt::format("{}", f.read.results.size()); });
     text_row("privacy", [](const ReportFolder& f) {
         return fmt::format("{}", fmt::join(privacy_headlines(f.read.results), " | "));
@@ -98,10 +99,10 @@ std::string headline_table_html(const std::vector<ReportFolder>& folders) {
         }
         if (names.empty()) continue;
         const std::string row_class = evaluation_only ? " class=\"evaluation-only\"" : "";
-        out += fmt::format("<tr class=\"section{}\"><th colspan=\"{}\">{}</th></tr>\n",
-                           evaluation_only ? " evaluation-only" : "", folders.size() + 1,
-                           evaluation_only ? "evaluation only (not released): median over repeats"
-                                           : "released: median over repeats");
+        out += fmt::format(
+            "<tr class=\"section{}\"><th colspan=\"{}\">{}</th></tr>\n", evaluation_only ? " evaluation-only" : "",
+            folders.size() + 1,
+            evaluation_only ? "evaluation only (not released): median over repeats" : "released: median over repeats");
         for (const std::string& name : names) {
             out += fmt::format("<tr{}><th>{}{}</th>", row_class, escape_html(name),
                                evaluation_only ? " <small>(evaluation only)</small>" : "");
@@ -112,10 +113,11 @@ std::string headline_table_html(const std::vector<ReportFolder>& folders) {
                     continue;
                 }
                 const Spread s = spread(found->second);
-                out += fmt::format("<td class=\"number\" data-median=\"{}\" title=\"range [{}, {}], n = {}\">{} "
-                                   "<small>(n = {})</small></td>",
-                                   json(s.median).dump(), format_number(s.min), format_number(s.max), s.count,
-                                   format_number(s.median), s.count);
+                out += fmt::format(
+                    "<td class=\"number\" data-median=\"{}\" title=\"range [{}, {}], n = {}\">{} "
+                    "<small>(n = {})</small></td>",
+                    json(s.median).dump(), format_number(s.min), format_number(s.max), s.count, format_number(s.median),
+                    s.count);
             }
             out += "</tr>\n";
         }

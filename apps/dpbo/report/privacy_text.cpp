@@ -27,8 +27,8 @@ std::string equivalents(const json& statement) {
     for (const json& pair : statement["equivalent_epsilon_delta"])
         if (pair.contains("epsilon") && pair.contains("delta") && pair["epsilon"].is_number() &&
             pair["delta"].is_number())
-            pairs.push_back(fmt::format("(ε = {:.4g}, δ = {:g})-DP", pair["epsilon"].get<double>(),
-                                        pair["delta"].get<double>()));
+            pairs.push_back(
+                fmt::format("(ε = {:.4g}, δ = {:g})-DP", pair["epsilon"].get<double>(), pair["delta"].get<double>()));
     return pairs.empty() ? std::string() : fmt::format(", which implies {}", fmt::join(pairs, " and "));
 }
 
@@ -71,9 +71,10 @@ std::string privacy_html(const ReportFolder& folder) {
         out += claim_html(privacy);
     } else if (privacy.contains("hypothetical") && privacy["hypothetical"].is_object()) {
         out += fmt::format("<p><strong>Not private as run:</strong> {}.</p>", escape_html(text_of(privacy, "why")));
-        out += "<p>With fresh secret noise (the same job run without <code>--seed</code>), it would carry this "
-               "claim:</p><div class=\"hypothetical\">" +
-               claim_html(privacy["hypothetical"]) + "</div>";
+        out +=
+            "<p>With fresh secret noise (the same job run without <code>--seed</code>), it would carry this "
+            "claim:</p><div class=\"hypothetical\">" +
+            claim_html(privacy["hypothetical"]) + "</div>";
     } else {
         out += fmt::format("<p><strong>Not private:</strong> {}.</p>", escape_html(text_of(privacy, "mechanism")));
         if (const std::string released = list_html(privacy, "released"); !released.empty())

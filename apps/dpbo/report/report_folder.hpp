@@ -12,7 +12,7 @@
 namespace dpbo::cli::report {
 
 struct ReportFolder {
-    std::string label;                            // its name, or its path where names repeat
+    std::string label;  // its name, or its path where names repeat
     ResultFolder read;
     std::vector<std::optional<TraceTable>> traces;  // parallel to read.results
     // The figures its algorithm declared (result.json's "figures", read from the first repeat: the

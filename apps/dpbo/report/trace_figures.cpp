@@ -26,8 +26,7 @@ std::optional<ColumnDrawing> drawing(const std::string& column) {
     if (column == "best_true_value_so_far")
         return ColumnDrawing{"True value of the best point so far", "true value [objective's units]"};
     if (column == "value") return ColumnDrawing{"Value of each evaluation", "value [objective's units]"};
-    if (column == "objective_value")
-        return ColumnDrawing{"Objective at the iterate", "f(θ_t) [objective's units]"};
+    if (column == "objective_value") return ColumnDrawing{"Objective at the iterate", "f(θ_t) [objective's units]"};
     if (column == "simple_regret" || column.find("regret") != std::string::npos)
         return ColumnDrawing{column == "simple_regret" ? "Simple regret" : column,
                              column == "simple_regret" ? "simple regret f − f* [objective's units, log scale]"
@@ -75,8 +74,8 @@ std::vector<Figure> trace_figures(const std::vector<ReportFolder>& folders) {
         figure.log_y = how.log_y;
         for (std::size_t f = 0; f < folders.size(); ++f) {
             const ReportFolder& folder = folders[f];
-            const std::string legend = fmt::format("{} ({}): median of {}", folder.label, folder.algorithm(),
-                                                   folder.traces.size());
+            const std::string legend =
+                fmt::format("{} ({}): median of {}", folder.label, folder.algorithm(), folder.traces.size());
             for (Series& s : repeats_and_median(folder, x_column, column, static_cast<int>(f), legend))
                 figure.series.push_back(std::move(s));
         }
@@ -87,8 +86,7 @@ std::vector<Figure> trace_figures(const std::vector<ReportFolder>& folders) {
         figure.caption = fmt::format(
             "Trace column '{}'. Faint lines: each repeat; bold: the median over the repeats that reached that row "
             "(its x the median of their {} there).{}",
-            column, x_column,
-            figure.log_y ? " Log scale: values ≤ 0 (an optimum reached exactly) are not drawn." : "");
+            column, x_column, figure.log_y ? " Log scale: values ≤ 0 (an optimum reached exactly) are not drawn." : "");
         settle_log_scales(figure);
         if (has_drawable_point(figure)) figures.push_back(std::move(figure));
     }

@@ -39,7 +39,8 @@ std::vector<std::string> split(const std::string& line) {
 }
 
 double cell_value(const std::string& cell, const fs::path& file, std::size_t line, const std::string& column) {
-    if (cell.empty() || cell == "nan" || cell == "NaN" || cell == "-nan") return std::numeric_limits<double>::quiet_NaN();
+    if (cell.empty() || cell == "nan" || cell == "NaN" || cell == "-nan")
+        return std::numeric_limits<double>::quiet_NaN();
     errno = 0;
     char* end = nullptr;
     const double value = std::strtod(cell.c_str(), &end);
@@ -56,24 +57,27 @@ std::optional<TraceTable> read_trace(const fs::path& result_file, const json& re
     const json& declared = result["trace"];
     if (!declared.is_object() || !declared.contains("file") || !declared["file"].is_string() ||
         !declared.contains("columns") || !declared["columns"].is_array())
-        throw ValidationError(fmt::format("report: '{}': its trace section is malformed; expected an object with "
-                                          "'file' (text) and 'columns' (a list)",
-                                          result_file.string()));
+        throw ValidationError(
+            fmt::format("report: '{}': its trace section is malformed; expected an object with "
+                        "'file' (text) and 'columns' (a list)",
+                        result_file.string()));
     TraceTable table;
     table.file = result_file.parent_path() / declared["file"].get<std::string>();
     for (const json& column : declared["columns"]) {
         if (!column.is_object() || !column.contains("name") || !column["name"].is_string())
-            throw ValidationError(fmt::format("report: '{}': a trace column has no name; expected {{\"name\": …, "
-                                              "\"evaluation_only\": …}}",
-                                              result_file.string()));
+            throw ValidationError(
+                fmt::format("report: '{}': a trace column has no name; expected {{\"name\": …, "
+                            "\"evaluation_only\": …}}",
+                            result_file.string()));
         table.names.push_back(column["name"].get<std::string>());
         table.evaluation_only.push_back(column.value("evaluation_only", false));
     }
     std::ifstream in(table.file);
     if (!in)
-        throw ValidationError(fmt::format("report: '{}' names the trace '{}', which cannot be read; expected the "
-                                          "trace.csv written with it",
-                                          result_file.string(), table.file.string()));
+        throw ValidationError(
+            fmt::format("report: '{}' names the trace '{}', which cannot be read; expected the "
+                        "trace.csv written with it",
+                        result_file.string(), table.file.string()));
     std::string line;
     std::getline(in, line);
     if (!line.empty() && line.back() == '\r') line.pop_back();

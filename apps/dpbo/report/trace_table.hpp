@@ -14,8 +14,8 @@ namespace dpbo::cli::report {
 struct TraceTable {
     std::filesystem::path file;
     std::vector<std::string> names;
-    std::vector<bool> evaluation_only;          // parallel to names
-    std::vector<std::vector<double>> columns;   // parallel to names; "nan" and empty cells are NaN
+    std::vector<bool> evaluation_only;         // parallel to names
+    std::vector<std::vector<double>> columns;  // parallel to names; "nan" and empty cells are NaN
     std::size_t rows = 0;
 
     // nullptr when the trace has no such column.

@@ -14,11 +14,13 @@ namespace {
 // One valid event of every built-in kind, in the order of builtin_event_kinds(): the views a kind
 // offers do not depend on its values.
 const std::vector<PrivacyEvent>& builtin_examples() {
-    static const std::vector<PrivacyEvent> examples = {
-        PrivacyEvent{GaussianEvent{1.0, 1.0}},      PrivacyEvent{GdpEvent{1.0}},
-        PrivacyEvent{LaplaceEvent{1.0, 1.0}},       PrivacyEvent{ExponentialEvent{1.0, 1.0}},
-        PrivacyEvent{SubsampledGaussianEvent{0.5, 1.0, 1}}, PrivacyEvent{PureDpEvent{1.0}},
-        PrivacyEvent{ApproxDpEvent{1.0, 1e-6}}};
+    static const std::vector<PrivacyEvent> examples = {PrivacyEvent{GaussianEvent{1.0, 1.0}},
+                                                       PrivacyEvent{GdpEvent{1.0}},
+                                                       PrivacyEvent{LaplaceEvent{1.0, 1.0}},
+                                                       PrivacyEvent{ExponentialEvent{1.0, 1.0}},
+                                                       PrivacyEvent{SubsampledGaussianEvent{0.5, 1.0, 1}},
+                                                       PrivacyEvent{PureDpEvent{1.0}},
+                                                       PrivacyEvent{ApproxDpEvent{1.0, 1e-6}}};
     return examples;
 }
 
@@ -60,17 +62,19 @@ std::vector<std::string> Accountant::accepted_kind_names() const {
 std::string Accountant::refusal(const PrivacyEvent& event) const {
     if (accepts(event)) return {};
     const AcceptedEvents accepted = accepted_events();
-    std::string out = fmt::format("cannot account a '{}' event{}", event.kind(),
-                                  event.what.empty() ? "" : " (" + event.what + ")");
+    std::string out =
+        fmt::format("cannot account a '{}' event{}", event.kind(), event.what.empty() ? "" : " (" + event.what + ")");
     if (!accepted.views.empty()) {
         std::vector<std::string_view> needed, offered;
         for (const EventView view : accepted.views) needed.push_back(to_string(view));
         for (const EventView view : event.description().views()) offered.push_back(to_string(view));
-        out += fmt::format(": it composes any event offering {}, and '{}' offers {}", listed(needed, "or"),
-                           event.kind(), offered.empty() ? std::string("none of the views") : "only " + listed(offered, "and"));
+        out +=
+            fmt::format(": it composes any event offering {}, and '{}' offers {}", listed(needed, "or"), event.kind(),
+                        offered.empty() ? std::string("none of the views") : "only " + listed(offered, "and"));
     }
     const std::vector<std::string> names = accepted_kind_names();
-    out += fmt::format("; it accepts: {}", names.empty() ? std::string("no kind") : fmt::format("{}", fmt::join(names, ", ")));
+    out += fmt::format("; it accepts: {}",
+                       names.empty() ? std::string("no kind") : fmt::format("{}", fmt::join(names, ", ")));
     return out;
 }
 

@@ -26,7 +26,8 @@ double quotient_rounded_up(double numerator, double denominator) {
 
 void require_order(std::string_view kind, double alpha) {
     if (!(alpha > 1.0))
-        throw ValidationError(fmt::format("privacy event '{}': RDP order alpha = {}; allowed: a number > 1", kind, alpha));
+        throw ValidationError(
+            fmt::format("privacy event '{}': RDP order alpha = {}; allowed: a number > 1", kind, alpha));
 }
 
 // αμ²/2, each product rounded up: the Gaussian mechanism's RDP (Mironov 2017, Prop. 7).
@@ -126,7 +127,8 @@ void ExponentialEvent::validate() const {
     check.positive("quality_sensitivity", quality_sensitivity);
 }
 std::string ExponentialEvent::parameter_text() const {
-    return fmt::format("epsilon = {}, quality sensitivity = {}", event_number(epsilon), event_number(quality_sensitivity));
+    return fmt::format("epsilon = {}, quality sensitivity = {}", event_number(epsilon),
+                       event_number(quality_sensitivity));
 }
 std::map<std::string, ParameterValue> ExponentialEvent::parameters() const {
     return {{"epsilon", epsilon}, {"quality_sensitivity", quality_sensitivity}};
@@ -171,7 +173,8 @@ ParameterSchema SubsampledGaussianEvent::schema() {
     return schema;
 }
 SubsampledGaussianEvent::SubsampledGaussianEvent(const ParameterSet& p)
-    : sampling_rate(aliased(p, "sampling_rate", "q")), noise_multiplier(aliased(p, "noise_multiplier", "sigma")),
+    : sampling_rate(aliased(p, "sampling_rate", "q")),
+      noise_multiplier(aliased(p, "noise_multiplier", "sigma")),
       steps(static_cast<std::size_t>(p.integer("steps"))),
       sampling(p.text("sampling") == kPoisson ? Sampling::Poisson : Sampling::FixedSizeWithoutReplacement),
       neighbouring(p.has("neighbouring") ? (p.text("neighbouring") == kAddRemoveOne ? Neighbouring::AddRemoveOne
@@ -235,9 +238,10 @@ void ApproxDpEvent::validate() const {
     check.non_negative("epsilon", epsilon);
     check.probability_below_one("delta", delta);
     if (epsilon == 0.0 && delta == 0.0)
-        throw ValidationError(fmt::format("privacy event '{}': epsilon = 0 and delta = 0 claim nothing; allowed: "
-                                          "epsilon > 0 or delta > 0",
-                                          kind_name));
+        throw ValidationError(
+            fmt::format("privacy event '{}': epsilon = 0 and delta = 0 claim nothing; allowed: "
+                        "epsilon > 0 or delta > 0",
+                        kind_name));
 }
 std::string ApproxDpEvent::parameter_text() const {
     return fmt::format("epsilon = {}, delta = {}", event_number(epsilon), event_number(delta));

@@ -8,8 +8,8 @@ namespace dpbo {
 
 void throw_missing_capability(const Module& module, std::string_view capability, std::string_view what,
                               std::string_view who) {
-    throw ValidationError(fmt::format("{} needs the capability {} ({}); {} does not provide it", who, capability,
-                                      what, module.describe_origin()));
+    throw ValidationError(fmt::format("{} needs the capability {} ({}); {} does not provide it", who, capability, what,
+                                      module.describe_origin()));
 }
 
 }  // namespace dpbo

@@ -27,8 +27,8 @@ CuratorRelease release_objective_rows(const Objective& data, RowRelease& release
     // The rows are released privately whatever their status; they are read, as every reader of
     // candidate rows reads them, through FiniteCandidates.
     const CandidateRows candidates = require<FiniteCandidates>(data, owner).candidates();
-    RowReleaseOutcome outcome = release.release(scaling.apply(candidates.rows), ledger,
-                                                fmt::format("the rows of {}", data.describe_origin()));
+    RowReleaseOutcome outcome =
+        release.release(scaling.apply(candidates.rows), ledger, fmt::format("the rows of {}", data.describe_origin()));
     out.rows = std::move(outcome.rows);
     out.evaluation_only = std::move(outcome.evaluation_only);
     out.guarantee = release.guarantee();

@@ -57,9 +57,10 @@ void add_observation_noise(arma::mat& values, double stddev, const EvaluationReq
                            const std::string& owner) {
     if (stddev <= 0.0) return;
     if (request.rng == nullptr)
-        throw RunError(fmt::format("{}: noise_stddev = {} needs an experiment random source, but the evaluation "
-                                   "request carries none",
-                                   owner, stddev));
+        throw RunError(
+            fmt::format("{}: noise_stddev = {} needs an experiment random source, but the evaluation "
+                        "request carries none",
+                        owner, stddev));
     values += stddev * request.rng->normal(values.n_rows, values.n_cols);
 }
 

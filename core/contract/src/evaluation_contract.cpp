@@ -53,27 +53,29 @@ void check_evaluation_contract(const Objective& objective, const arma::mat& poin
     const std::size_t k = outputs.size();
     if (k == 0) throw refuse("it declares no outputs; expected at least one");
     if (result.values.n_rows != b || result.values.n_cols != k)
-        throw refuse(fmt::format("returned values of {} × {} for {} points and {} declared output{}; expected {} × {} "
-                                 "(one row per point, one column per output)",
-                                 result.values.n_rows, result.values.n_cols, b, k, k == 1 ? "" : "s", b, k));
+        throw refuse(
+            fmt::format("returned values of {} × {} for {} points and {} declared output{}; expected {} × {} "
+                        "(one row per point, one column per output)",
+                        result.values.n_rows, result.values.n_cols, b, k, k == 1 ? "" : "s", b, k));
     for (arma::uword i = 0; i < b; ++i)
         for (arma::uword j = 0; j < k; ++j)
             if (!std::isfinite(result.values(i, j)))
-                throw refuse(fmt::format("output '{}' at point {} {} is {}", outputs[j].name, i,
-                                         point_text(points, i), result.values(i, j)));
+                throw refuse(fmt::format("output '{}' at point {} {} is {}", outputs[j].name, i, point_text(points, i),
+                                         result.values(i, j)));
 
     const std::size_t n = dpbo::record_count(objective);
     if (request.per_record || !result.per_record.is_empty()) {
         if (n == 0)
-            throw refuse(fmt::format("returned per-record losses of {} × {} but declares no records "
-                                     "(record_count() = 0)",
-                                     result.per_record.n_rows, result.per_record.n_cols));
+            throw refuse(
+                fmt::format("returned per-record losses of {} × {} but declares no records "
+                            "(record_count() = 0)",
+                            result.per_record.n_rows, result.per_record.n_cols));
         if (result.per_record.n_rows != b || result.per_record.n_cols != n)
-            throw refuse(fmt::format("returned per-record losses of {} × {} for {} points; expected {} × {} "
-                                     "(points × record_count())",
-                                     result.per_record.n_rows, result.per_record.n_cols, b, b, n));
-        if (!result.per_record.is_finite())
-            throw refuse("per-record losses contain NaN or infinite entries");
+            throw refuse(
+                fmt::format("returned per-record losses of {} × {} for {} points; expected {} × {} "
+                            "(points × record_count())",
+                            result.per_record.n_rows, result.per_record.n_cols, b, b, n));
+        if (!result.per_record.is_finite()) throw refuse("per-record losses contain NaN or infinite entries");
         for (arma::uword i = 0; i < b; ++i) {
             const arma::rowvec row = result.per_record.row(i);
             const double mean = arma::mean(row);
@@ -94,10 +96,10 @@ void check_evaluation_contract(const Objective& objective, const arma::mat& poin
     const std::vector<AuxiliaryOutput> auxiliary = objective.auxiliary_outputs();
     const std::size_t a = auxiliary.size();
     if (a == 0 ? !result.auxiliary.is_empty() : (result.auxiliary.n_rows != b || result.auxiliary.n_cols != a))
-        throw refuse(fmt::format("returned auxiliary outputs of {} × {} for {} points and {} declared auxiliary "
-                                 "output{}; expected {} × {} (one column per Objective::auxiliary_outputs() entry)",
-                                 result.auxiliary.n_rows, result.auxiliary.n_cols, b, a, a == 1 ? "" : "s",
-                                 a == 0 ? 0 : b, a));
+        throw refuse(
+            fmt::format("returned auxiliary outputs of {} × {} for {} points and {} declared auxiliary "
+                        "output{}; expected {} × {} (one column per Objective::auxiliary_outputs() entry)",
+                        result.auxiliary.n_rows, result.auxiliary.n_cols, b, a, a == 1 ? "" : "s", a == 0 ? 0 : b, a));
     for (arma::uword i = 0; i < result.auxiliary.n_rows; ++i)
         for (arma::uword j = 0; j < a; ++j)
             if (!std::isfinite(result.auxiliary(i, j)))

@@ -31,27 +31,30 @@ void check_placeholders(const std::string& figure, const char* field, const std:
             }
             const std::size_t close = text.find('}', i);
             if (close == std::string::npos || text.find('{', i + 1) < close)
-                throw ValidationError(fmt::format("figure '{}': its {} '{}' opens a placeholder at character {} and "
-                                                  "does not close it; expected {{name}} or {{{{ for a brace",
-                                                  figure, field, text, i));
+                throw ValidationError(
+                    fmt::format("figure '{}': its {} '{}' opens a placeholder at character {} and "
+                                "does not close it; expected {{name}} or {{{{ for a brace",
+                                figure, field, text, i));
             i = close;
         } else if (text[i] == '}') {
             if (i + 1 < text.size() && text[i + 1] == '}') {
                 ++i;
                 continue;
             }
-            throw ValidationError(fmt::format("figure '{}': its {} '{}' has a lone '}}' at character {}; expected }}}} "
-                                              "for a brace",
-                                              figure, field, text, i));
+            throw ValidationError(
+                fmt::format("figure '{}': its {} '{}' has a lone '}}' at character {}; expected }}}} "
+                            "for a brace",
+                            figure, field, text, i));
         }
     }
 }
 
 void check_pointer(const std::string& figure, std::size_t index, const char* axis, const std::string& pointer) {
     if (pointer.empty() || pointer.front() != '/')
-        throw ValidationError(fmt::format("figure '{}': series {} reads result.json at {} '{}'; expected a JSON "
-                                          "pointer starting with '/', e.g. /evaluation_only/simple_regret/value",
-                                          figure, index + 1, axis, pointer));
+        throw ValidationError(
+            fmt::format("figure '{}': series {} reads result.json at {} '{}'; expected a JSON "
+                        "pointer starting with '/', e.g. /evaluation_only/simple_regret/value",
+                        figure, index + 1, axis, pointer));
 }
 
 }  // namespace
@@ -82,9 +85,10 @@ FigureScope figure_scope_from_string(const std::string& text) {
 
 void validate(const FigureSpec& figure) {
     if (figure.id.empty() || !std::all_of(figure.id.begin(), figure.id.end(), id_character))
-        throw ValidationError(fmt::format("figure id '{}' (titled '{}'): expected lower case letters, digits, '-', "
-                                          "'_' or '.', not empty",
-                                          figure.id, figure.title));
+        throw ValidationError(
+            fmt::format("figure id '{}' (titled '{}'): expected lower case letters, digits, '-', "
+                        "'_' or '.', not empty",
+                        figure.id, figure.title));
     if (figure.title.empty()) throw ValidationError(fmt::format("figure '{}' has no title", figure.id));
     if (figure.series.empty()) throw ValidationError(fmt::format("figure '{}' has no series to draw", figure.id));
     for (const auto& [field, text] : {std::pair{"title", &figure.title}, std::pair{"caption", &figure.caption},
@@ -98,8 +102,8 @@ void validate(const FigureSpec& figure) {
         if (s.y.empty())
             throw ValidationError(fmt::format("figure '{}': series {} names no y to read", figure.id, i + 1));
         if (s.source != FigureSource::front && s.x.empty())
-            throw ValidationError(fmt::format("figure '{}': series {} ({}) names no x to read", figure.id, i + 1,
-                                              to_string(s.source)));
+            throw ValidationError(
+                fmt::format("figure '{}': series {} ({}) names no x to read", figure.id, i + 1, to_string(s.source)));
         if (s.source == FigureSource::result) {
             check_pointer(figure.id, i, "x", s.x);
             check_pointer(figure.id, i, "y", s.y);

@@ -15,9 +15,10 @@ arma::vec Mechanism::release(const arma::vec& value, PrivacyLedger& ledger, cons
     const std::size_t entry = charge(ledger, what);
     if (auto recorded = ledger.replayed(entry)) {
         if (recorded->released.n_elem != value.n_elem)
-            throw RunError(fmt::format("{}: release '{}' has {} values in the run's journal but {} now; the journal "
-                                       "belongs to another run",
-                                       ledger.owner(), what, recorded->released.n_elem, value.n_elem));
+            throw RunError(
+                fmt::format("{}: release '{}' has {} values in the run's journal but {} now; the journal "
+                            "belongs to another run",
+                            ledger.owner(), what, recorded->released.n_elem, value.n_elem));
         return recorded->released;
     }
     arma::vec released = add_noise(value, ledger.noise_for(entry));

@@ -62,8 +62,10 @@ void on_fatal_signal(int number, siginfo_t*, void*) {
     // Hand the signal to whatever was installed before (the default action unless, e.g., a test
     // framework installed its own): the signal is blocked inside this handler, so the raise is
     // delivered to the restored action as soon as the handler returns.
-    if (index < std::size(kFatalSignals)) ::sigaction(number, &previous_actions[index], nullptr);
-    else ::signal(number, SIG_DFL);
+    if (index < std::size(kFatalSignals))
+        ::sigaction(number, &previous_actions[index], nullptr);
+    else
+        ::signal(number, SIG_DFL);
     ::raise(number);
 }
 

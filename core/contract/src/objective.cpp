@@ -6,9 +6,7 @@
 
 namespace dpbo {
 
-std::string_view to_string(Sense sense) {
-    return sense == Sense::Minimise ? "minimise" : "maximise";
-}
+std::string_view to_string(Sense sense) { return sense == Sense::Minimise ? "minimise" : "maximise"; }
 
 Objective::~Objective() = default;
 

@@ -20,9 +20,12 @@ ThreadSafe::~ThreadSafe() = default;
 
 std::string_view to_string(RowStatus status) {
     switch (status) {
-    case RowStatus::Sensitive: return "sensitive";
-    case RowStatus::DataIndependent: return "data-independent";
-    case RowStatus::Released: return "released";
+        case RowStatus::Sensitive:
+            return "sensitive";
+        case RowStatus::DataIndependent:
+            return "data-independent";
+        case RowStatus::Released:
+            return "released";
     }
     return "unknown";
 }
@@ -80,17 +83,18 @@ void check_objective_capabilities(const Objective& objective) {
             objective.describe_origin()));
     if (!finite) return;
     if (!space.is_finite())
-        throw ValidationError(fmt::format("{} provides FiniteCandidates but its search space is a box; candidate "
-                                          "rows need a finite space (SearchSpace::candidates)",
-                                          objective.describe_origin()));
+        throw ValidationError(
+            fmt::format("{} provides FiniteCandidates but its search space is a box; candidate "
+                        "rows need a finite space (SearchSpace::candidates)",
+                        objective.describe_origin()));
     const arma::mat& rows = finite->candidates().rows;
     const arma::mat& space_rows = space.candidate_rows();
-    if (&rows != &space_rows &&
-        (rows.n_rows != space_rows.n_rows || rows.n_cols != space_rows.n_cols || arma::any(arma::vectorise(rows != space_rows))))
-        throw ValidationError(fmt::format("{}: FiniteCandidates::candidates() returned {}×{} rows that are not its "
-                                          "search space's {}×{} candidate rows",
-                                          objective.describe_origin(), rows.n_rows, rows.n_cols, space_rows.n_rows,
-                                          space_rows.n_cols));
+    if (&rows != &space_rows && (rows.n_rows != space_rows.n_rows || rows.n_cols != space_rows.n_cols ||
+                                 arma::any(arma::vectorise(rows != space_rows))))
+        throw ValidationError(
+            fmt::format("{}: FiniteCandidates::candidates() returned {}×{} rows that are not its "
+                        "search space's {}×{} candidate rows",
+                        objective.describe_origin(), rows.n_rows, rows.n_cols, space_rows.n_rows, space_rows.n_cols));
 }
 
 }  // namespace dpbo

@@ -15,12 +15,18 @@ namespace dpbo {
 
 std::string_view to_string(ParameterType type) {
     switch (type) {
-        case ParameterType::Real: return "real";
-        case ParameterType::Integer: return "integer";
-        case ParameterType::Boolean: return "boolean";
-        case ParameterType::Text: return "text";
-        case ParameterType::Choice: return "choice";
-        case ParameterType::RealList: return "real list";
+        case ParameterType::Real:
+            return "real";
+        case ParameterType::Integer:
+            return "integer";
+        case ParameterType::Boolean:
+            return "boolean";
+        case ParameterType::Text:
+            return "text";
+        case ParameterType::Choice:
+            return "choice";
+        case ParameterType::RealList:
+            return "real list";
     }
     return "unknown";
 }
@@ -29,11 +35,16 @@ std::string format_value(const ParameterValue& value) {
     return std::visit(
         [](const auto& v) -> std::string {
             using T = std::decay_t<decltype(v)>;
-            if constexpr (std::is_same_v<T, double>) return fmt::format("{:g}", v);
-            else if constexpr (std::is_same_v<T, bool>) return v ? "true" : "false";
-            else if constexpr (std::is_same_v<T, std::string>) return v;
-            else if constexpr (std::is_same_v<T, std::vector<double>>) return fmt::format("{:g}", fmt::join(v, ","));
-            else return std::to_string(v);
+            if constexpr (std::is_same_v<T, double>)
+                return fmt::format("{:g}", v);
+            else if constexpr (std::is_same_v<T, bool>)
+                return v ? "true" : "false";
+            else if constexpr (std::is_same_v<T, std::string>)
+                return v;
+            else if constexpr (std::is_same_v<T, std::vector<double>>)
+                return fmt::format("{:g}", fmt::join(v, ","));
+            else
+                return std::to_string(v);
         },
         value);
 }
@@ -49,14 +60,18 @@ std::string format_bound(double x) {
 
 std::string ParameterSpec::allowed() const {
     switch (type) {
-        case ParameterType::Boolean: return "true or false";
-        case ParameterType::Text: return "any text";
-        case ParameterType::Choice: return fmt::format("one of: {}", fmt::join(choices, ", "));
+        case ParameterType::Boolean:
+            return "true or false";
+        case ParameterType::Text:
+            return "any text";
+        case ParameterType::Choice:
+            return fmt::format("one of: {}", fmt::join(choices, ", "));
         case ParameterType::RealList:
             return "comma-separated reals";
         case ParameterType::Real:
         case ParameterType::Integer: {
-            if (std::isinf(lower) && std::isinf(upper)) return type == ParameterType::Integer ? "any integer" : "any real";
+            if (std::isinf(lower) && std::isinf(upper))
+                return type == ParameterType::Integer ? "any integer" : "any real";
             return fmt::format("{} in {}{}, {}{}", type == ParameterType::Integer ? "an integer" : "a real",
                                lower_inclusive && !std::isinf(lower) ? "[" : "(", format_bound(lower),
                                format_bound(upper), upper_inclusive && !std::isinf(upper) ? "]" : ")");
@@ -90,17 +105,17 @@ ParameterSchema& ParameterSchema::integer(std::string name, IntegerOptions o) {
     if (o.fallback) spec.default_value = *o.fallback;
     spec.required = o.required;
     spec.lower = o.lower == std::numeric_limits<std::int64_t>::min() ? -std::numeric_limits<double>::infinity()
-                                                                      : static_cast<double>(o.lower);
+                                                                     : static_cast<double>(o.lower);
     spec.upper = o.upper == std::numeric_limits<std::int64_t>::max() ? std::numeric_limits<double>::infinity()
-                                                                      : static_cast<double>(o.upper);
+                                                                     : static_cast<double>(o.upper);
     spec.unit = std::move(o.unit);
     spec.doc = std::move(o.doc);
     return add(std::move(spec));
 }
 
 ParameterSchema& ParameterSchema::boolean(std::string name, bool fallback, std::string doc) {
-    return add({.name = std::move(name), .type = ParameterType::Boolean, .default_value = fallback,
-                .doc = std::move(doc)});
+    return add(
+        {.name = std::move(name), .type = ParameterType::Boolean, .default_value = fallback, .doc = std::move(doc)});
 }
 
 ParameterSchema& ParameterSchema::text(std::string name, std::optional<std::string> fallback, std::string doc) {
@@ -112,15 +127,22 @@ ParameterSchema& ParameterSchema::text(std::string name, std::optional<std::stri
 ParameterSchema& ParameterSchema::choice(std::string name, std::vector<std::string> choices, std::string fallback,
                                          std::string doc) {
     if (std::find(choices.begin(), choices.end(), fallback) == choices.end())
-        throw ValidationError(fmt::format("parameter schema: default '{}' of '{}' is not among its choices", fallback, name));
-    return add({.name = std::move(name), .type = ParameterType::Choice, .default_value = std::move(fallback),
-                .choices = std::move(choices), .doc = std::move(doc)});
+        throw ValidationError(
+            fmt::format("parameter schema: default '{}' of '{}' is not among its choices", fallback, name));
+    return add({.name = std::move(name),
+                .type = ParameterType::Choice,
+                .default_value = std::move(fallback),
+                .choices = std::move(choices),
+                .doc = std::move(doc)});
 }
 
 ParameterSchema& ParameterSchema::choice(std::string name, std::vector<std::string> choices, ChoiceOptions o) {
     if (o.fallback) return choice(std::move(name), std::move(choices), *o.fallback, std::move(o.doc));
-    return add({.name = std::move(name), .type = ParameterType::Choice, .required = o.required,
-                .choices = std::move(choices), .doc = std::move(o.doc)});
+    return add({.name = std::move(name),
+                .type = ParameterType::Choice,
+                .required = o.required,
+                .choices = std::move(choices),
+                .doc = std::move(o.doc)});
 }
 
 ParameterSchema& ParameterSchema::real_list(std::string name, std::optional<std::vector<double>> fallback,
@@ -159,8 +181,8 @@ namespace {
 template <class T>
 const T& typed(const ParameterValue& value, const std::string& owner, std::string_view name, std::string_view wanted) {
     if (const auto* v = std::get_if<T>(&value)) return *v;
-    throw RunError(fmt::format("{}: parameter '{}' read as {} but declared otherwise (a bug in the module)",
-                               owner, name, wanted));
+    throw RunError(
+        fmt::format("{}: parameter '{}' read as {} but declared otherwise (a bug in the module)", owner, name, wanted));
 }
 }  // namespace
 
@@ -208,8 +230,8 @@ std::optional<std::int64_t> parse_integer(std::string_view text) {
     const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), value);
     if (!t.empty() && ec == std::errc() && end == t.data() + t.size()) return value;
     // Accept integral reals written as "1e3" for convenience; refuse 2.5.
-    if (const auto real = parse_real(t); real && std::isfinite(*real) && std::floor(*real) == *real &&
-                                         std::fabs(*real) < 9.0e15)
+    if (const auto real = parse_real(t);
+        real && std::isfinite(*real) && std::floor(*real) == *real && std::fabs(*real) < 9.0e15)
         return static_cast<std::int64_t>(*real);
     return std::nullopt;
 }
@@ -245,7 +267,8 @@ ParameterValue parse_value(const ParameterSpec& spec, const std::string& raw, co
             if (t == "false" || t == "0" || t == "no" || t == "off") return false;
             throw refuse("is not a boolean");
         }
-        case ParameterType::Text: return raw;
+        case ParameterType::Text:
+            return raw;
         case ParameterType::Choice: {
             const std::string t = trim(raw);
             if (std::find(spec.choices.begin(), spec.choices.end(), t) == spec.choices.end()) {
@@ -265,7 +288,8 @@ ParameterValue parse_value(const ParameterSpec& spec, const std::string& raw, co
                 if (item.empty()) throw refuse(fmt::format("has an empty entry {}", values.size() + 1));
                 const auto v = parse_real(item);
                 if (!v || !std::isfinite(*v))
-                    throw refuse(fmt::format("has entry '{}' (entry {}) that is not a finite number", item, values.size() + 1));
+                    throw refuse(
+                        fmt::format("has entry '{}' (entry {}) that is not a finite number", item, values.size() + 1));
                 values.push_back(*v);
                 if (comma == raw.size()) break;
                 start = comma + 1;

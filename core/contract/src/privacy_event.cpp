@@ -14,9 +14,12 @@ namespace dpbo {
 
 std::string_view to_string(SensitivityNorm norm) {
     switch (norm) {
-        case SensitivityNorm::L1: return "L1";
-        case SensitivityNorm::L2: return "L2";
-        case SensitivityNorm::LInf: return "LInf";
+        case SensitivityNorm::L1:
+            return "L1";
+        case SensitivityNorm::L2:
+            return "L2";
+        case SensitivityNorm::LInf:
+            return "LInf";
     }
     return "unknown";
 }
@@ -24,18 +27,24 @@ std::string_view to_string(SensitivityNorm norm) {
 double vector_sensitivity(SensitivityNorm norm, double per_value, std::size_t k) {
     const double count = static_cast<double>(k);
     switch (norm) {
-        case SensitivityNorm::L2: return per_value * std::sqrt(count);
-        case SensitivityNorm::L1: return per_value * count;
-        case SensitivityNorm::LInf: return per_value;
+        case SensitivityNorm::L2:
+            return per_value * std::sqrt(count);
+        case SensitivityNorm::L1:
+            return per_value * count;
+        case SensitivityNorm::LInf:
+            return per_value;
     }
     return per_value * count;
 }
 
 std::string_view to_string(EventView view) {
     switch (view) {
-        case EventView::GaussianDp: return "a μ-GDP parameter (gdp_mu)";
-        case EventView::ApproximateDp: return "an (ε, δ)-DP statement (approximate_dp)";
-        case EventView::Renyi: return "an RDP curve (rdp_epsilon)";
+        case EventView::GaussianDp:
+            return "a μ-GDP parameter (gdp_mu)";
+        case EventView::ApproximateDp:
+            return "an (ε, δ)-DP statement (approximate_dp)";
+        case EventView::Renyi:
+            return "an RDP curve (rdp_epsilon)";
     }
     return "an unknown view";
 }
@@ -50,10 +59,13 @@ std::optional<double> EventDescription::rdp_epsilon(double) const { return std::
 
 bool EventDescription::offers(EventView view) const {
     switch (view) {
-        case EventView::GaussianDp: return gdp_mu().has_value();
-        case EventView::ApproximateDp: return approximate_dp().has_value();
+        case EventView::GaussianDp:
+            return gdp_mu().has_value();
+        case EventView::ApproximateDp:
+            return approximate_dp().has_value();
         // A curve is offered at every order or at none (the contract of rdp_epsilon); 2 is one.
-        case EventView::Renyi: return rdp_epsilon(2.0).has_value();
+        case EventView::Renyi:
+            return rdp_epsilon(2.0).has_value();
     }
     return false;
 }
@@ -74,7 +86,8 @@ double EventDescription::number(std::string_view name) const {
     }
     std::vector<std::string> numbers;
     for (const auto& [key, value] : all)
-        if (std::holds_alternative<double>(value) || std::holds_alternative<std::int64_t>(value)) numbers.push_back(key);
+        if (std::holds_alternative<double>(value) || std::holds_alternative<std::int64_t>(value))
+            numbers.push_back(key);
     throw ValidationError(fmt::format("privacy event '{}': no numeric parameter '{}'; its numbers: {}", kind(), name,
                                       numbers.empty() ? "none" : fmt::format("{}", fmt::join(numbers, ", "))));
 }

@@ -10,11 +10,16 @@ namespace dpbo {
 
 std::string to_string(PrivacyNotion notion) {
     switch (notion) {
-        case PrivacyNotion::NotPrivate: return "not private";
-        case PrivacyNotion::PureDP: return "epsilon-DP";
-        case PrivacyNotion::ApproxDP: return "(epsilon, delta)-DP";
-        case PrivacyNotion::GaussianDP: return "mu-GDP";
-        case PrivacyNotion::Renyi: return "Renyi DP";
+        case PrivacyNotion::NotPrivate:
+            return "not private";
+        case PrivacyNotion::PureDP:
+            return "epsilon-DP";
+        case PrivacyNotion::ApproxDP:
+            return "(epsilon, delta)-DP";
+        case PrivacyNotion::GaussianDP:
+            return "mu-GDP";
+        case PrivacyNotion::Renyi:
+            return "Renyi DP";
     }
     return "unknown";
 }
@@ -90,11 +95,16 @@ std::string PrivacyStatement::headline() const {
         return fmt::format("{} conditional on {}", unconditional.headline(), conditional_on);
     }
     switch (notion) {
-        case PrivacyNotion::NotPrivate: return "not private";
-        case PrivacyNotion::PureDP: return fmt::format("{:g}-DP", epsilon);
-        case PrivacyNotion::ApproxDP: return fmt::format("({:g}, {:g})-DP", epsilon, delta);
-        case PrivacyNotion::GaussianDP: return fmt::format("{:g}-GDP", mu);
-        case PrivacyNotion::Renyi: return fmt::format("RDP curve with {} orders", rdp_curve.size());
+        case PrivacyNotion::NotPrivate:
+            return "not private";
+        case PrivacyNotion::PureDP:
+            return fmt::format("{:g}-DP", epsilon);
+        case PrivacyNotion::ApproxDP:
+            return fmt::format("({:g}, {:g})-DP", epsilon, delta);
+        case PrivacyNotion::GaussianDP:
+            return fmt::format("{:g}-GDP", mu);
+        case PrivacyNotion::Renyi:
+            return fmt::format("RDP curve with {} orders", rdp_curve.size());
     }
     return "unknown";
 }

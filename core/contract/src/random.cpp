@@ -29,9 +29,10 @@ void fill_from_os(void* buffer, std::size_t size) {
         const ssize_t got = getrandom(bytes + filled, size - filled, 0);
         if (got < 0) {
             if (errno == EINTR) continue;
-            throw RunError(fmt::format("cannot read the operating system's random source (getrandom: {}); "
-                                       "privacy noise cannot be generated securely",
-                                       std::strerror(errno)));
+            throw RunError(
+                fmt::format("cannot read the operating system's random source (getrandom: {}); "
+                            "privacy noise cannot be generated securely",
+                            std::strerror(errno)));
         }
         filled += static_cast<std::size_t>(got);
     }

@@ -18,15 +18,16 @@ std::size_t Selection::select(const arma::vec& scores, PrivacyLedger& ledger, co
     if (auto recorded = ledger.replayed(entry)) {
         const arma::vec& index = recorded->released;
         if (index.n_elem != 1 || !(index(0) >= 0.0 && index(0) < static_cast<double>(scores.n_elem)))
-            throw RunError(fmt::format("{}: selection '{}' in the run's journal is not an index of the {} scores "
-                                       "given now; the journal belongs to another run",
-                                       ledger.owner(), what, scores.n_elem));
+            throw RunError(
+                fmt::format("{}: selection '{}' in the run's journal is not an index of the {} scores "
+                            "given now; the journal belongs to another run",
+                            ledger.owner(), what, scores.n_elem));
         return static_cast<std::size_t>(index(0));
     }
     const std::size_t chosen = choose(scores, ledger.noise_for(entry));
     if (chosen >= scores.n_elem) {
-        throw RunError(fmt::format("{}: selection '{}' chose index {} of {} scores", ledger.owner(), what, chosen,
-                                   scores.n_elem));
+        throw RunError(
+            fmt::format("{}: selection '{}' chose index {} of {} scores", ledger.owner(), what, chosen, scores.n_elem));
     }
     ledger.record_release(entry, arma::vec{static_cast<double>(chosen)});
     return chosen;

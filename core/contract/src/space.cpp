@@ -13,16 +13,18 @@ SearchSpace SearchSpace::box(std::vector<Dimension> dimensions) {
     if (dimensions.empty()) throw ValidationError("search space: a box needs at least one dimension");
     for (const auto& d : dimensions) {
         if (!std::isfinite(d.lower) || !std::isfinite(d.upper) || d.lower >= d.upper)
-            throw ValidationError(fmt::format("search space: dimension '{}' has bounds [{}, {}]; expected finite lower < upper",
-                                              d.name, d.lower, d.upper));
+            throw ValidationError(
+                fmt::format("search space: dimension '{}' has bounds [{}, {}]; expected finite lower < upper", d.name,
+                            d.lower, d.upper));
         // Points are sampled from and scaled by the width; past the largest double it is inf.
         if (!std::isfinite(d.upper - d.lower))
-            throw ValidationError(fmt::format("search space: dimension '{}' has lower = {} and upper = {}, further apart than "
-                                              "the largest double; expected upper − lower finite",
-                                              d.name, d.lower, d.upper));
+            throw ValidationError(
+                fmt::format("search space: dimension '{}' has lower = {} and upper = {}, further apart than "
+                            "the largest double; expected upper − lower finite",
+                            d.name, d.lower, d.upper));
         if (d.scale == Scale::Log && d.lower <= 0.0)
-            throw ValidationError(fmt::format("search space: dimension '{}' is log-scaled but its lower bound {} is not > 0",
-                                              d.name, d.lower));
+            throw ValidationError(fmt::format(
+                "search space: dimension '{}' is log-scaled but its lower bound {} is not > 0", d.name, d.lower));
         if (d.integer && std::ceil(d.lower) > std::floor(d.upper))
             throw ValidationError(fmt::format("search space: integer dimension '{}' has no integer in [{}, {}]", d.name,
                                               d.lower, d.upper));
@@ -40,16 +42,17 @@ SearchSpace SearchSpace::uniform_box(std::size_t dim, double lower, double upper
 
 SearchSpace SearchSpace::candidates(arma::mat rows, std::vector<std::string> names) {
     if (rows.n_rows == 0 || rows.n_cols == 0)
-        throw ValidationError(fmt::format("search space: a candidate set needs at least one row and one column, got {}×{}",
-                                          rows.n_rows, rows.n_cols));
+        throw ValidationError(
+            fmt::format("search space: a candidate set needs at least one row and one column, got {}×{}", rows.n_rows,
+                        rows.n_cols));
     if (!rows.is_finite()) throw ValidationError("search space: candidate set contains NaN or infinite entries");
     if (!names.empty() && names.size() != rows.n_cols)
         throw ValidationError(fmt::format("search space: {} column names for {} columns", names.size(), rows.n_cols));
     SearchSpace space;
     space.finite_ = true;
     for (std::size_t j = 0; j < rows.n_cols; ++j) {
-        space.dimensions_.push_back({names.empty() ? fmt::format("x{}", j) : names[j], rows.col(j).min(),
-                                     rows.col(j).max()});
+        space.dimensions_.push_back(
+            {names.empty() ? fmt::format("x{}", j) : names[j], rows.col(j).min(), rows.col(j).max()});
     }
     space.candidates_ = std::move(rows);
     return space;
@@ -57,17 +60,18 @@ SearchSpace SearchSpace::candidates(arma::mat rows, std::vector<std::string> nam
 
 SearchSpace SearchSpace::candidates_within(arma::mat rows, std::vector<Dimension> declared) {
     if (declared.size() != rows.n_cols)
-        throw ValidationError(fmt::format("search space: {} declared column bounds for {} columns", declared.size(),
-                                          rows.n_cols));
+        throw ValidationError(
+            fmt::format("search space: {} declared column bounds for {} columns", declared.size(), rows.n_cols));
     std::vector<std::string> names;
     for (const auto& d : declared) names.push_back(d.name);
     SearchSpace space = candidates(std::move(rows), std::move(names));
     for (std::size_t j = 0; j < declared.size(); ++j) {
         const auto& d = declared[j];
         if (!std::isfinite(d.lower) || !std::isfinite(d.upper) || d.lower >= d.upper)
-            throw ValidationError(fmt::format("search space: column '{}' has declared bounds [{}, {}]; expected finite "
-                                              "lower < upper",
-                                              d.name, d.lower, d.upper));
+            throw ValidationError(
+                fmt::format("search space: column '{}' has declared bounds [{}, {}]; expected finite "
+                            "lower < upper",
+                            d.name, d.lower, d.upper));
         const arma::uvec outside = arma::find(space.candidates_.col(j) < d.lower || space.candidates_.col(j) > d.upper);
         if (!outside.is_empty())
             throw ValidationError(fmt::format("search space: row {} has {} = {} outside its declared bounds [{}, {}]",
@@ -141,8 +145,9 @@ arma::mat SearchSpace::grid(std::size_t per_dimension) const {
     if (per_dimension < 2) throw ValidationError("search space: a grid needs at least 2 levels per dimension");
     const double total = std::pow(static_cast<double>(per_dimension), static_cast<double>(dim()));
     if (total > 5.0e7)
-        throw ValidationError(fmt::format("search space: a grid of {} levels in {} dimensions has {:g} points; too many",
-                                          per_dimension, dim(), total));
+        throw ValidationError(
+            fmt::format("search space: a grid of {} levels in {} dimensions has {:g} points; too many", per_dimension,
+                        dim(), total));
     const auto count = static_cast<std::size_t>(total);
     arma::mat unit(count, dim());
     for (std::size_t i = 0; i < count; ++i) {
@@ -175,8 +180,8 @@ void SearchSpace::check_contains(const arma::mat& points, const std::string& con
             // A relative slack absorbs the rounding of log-scale round trips.
             const double slack = 1e-12 * std::max(1.0, std::max(std::fabs(d.lower), std::fabs(d.upper)));
             if (!std::isfinite(v) || v < d.lower - slack || v > d.upper + slack)
-                throw ValidationError(fmt::format("{}: point {} has {} = {} outside [{}, {}]", context, i, d.name, v,
-                                                  d.lower, d.upper));
+                throw ValidationError(
+                    fmt::format("{}: point {} has {} = {} outside [{}, {}]", context, i, d.name, v, d.lower, d.upper));
         }
 }
 

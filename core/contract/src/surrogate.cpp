@@ -11,16 +11,19 @@ Surrogate::~Surrogate() = default;
 
 namespace {
 ValidationError no_gradients(const char* what) {
-    return ValidationError(fmt::format("this surrogate does not provide {}; use one whose kernel is differentiable "
-                                       "(e.g. 'gp')",
-                                       what));
+    return ValidationError(
+        fmt::format("this surrogate does not provide {}; use one whose kernel is differentiable "
+                    "(e.g. 'gp')",
+                    what));
 }
 }  // namespace
 
 PointPosterior Surrogate::predict_with_gradient(const arma::rowvec& /*point*/) const {
     throw no_gradients("posterior gradients");
 }
-arma::vec Surrogate::mean_gradient(const arma::rowvec& /*point*/) const { throw no_gradients("posterior mean gradients"); }
+arma::vec Surrogate::mean_gradient(const arma::rowvec& /*point*/) const {
+    throw no_gradients("posterior mean gradients");
+}
 arma::mat Surrogate::mean_gradient_weights(const arma::rowvec& /*point*/) const {
     throw no_gradients("posterior mean gradient weights");
 }
@@ -47,10 +50,11 @@ namespace {
 // The one column a single-output surrogate models, or a refusal naming the count given.
 arma::vec single_output(const arma::mat& points, const arma::mat& targets, const char* method) {
     if (targets.n_cols != 1) {
-        throw ValidationError(fmt::format("this surrogate models a single output, but {} was given targets with {} "
-                                          "columns (one per output); pass one column, or use a surrogate with "
-                                          "several outputs (e.g. 'gp')",
-                                          method, targets.n_cols));
+        throw ValidationError(
+            fmt::format("this surrogate models a single output, but {} was given targets with {} "
+                        "columns (one per output); pass one column, or use a surrogate with "
+                        "several outputs (e.g. 'gp')",
+                        method, targets.n_cols));
     }
     if (targets.n_rows != points.n_rows) {
         throw ValidationError(fmt::format("{} was given {} points but {} target rows; expected one row per point",

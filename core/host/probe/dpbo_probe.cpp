@@ -48,19 +48,21 @@ dpbo::PluginStep current_step = dpbo::PluginStep::Loading;
 // reach std::terminate. Report it as the refusal, naming the exception, instead of dying of SIGABRT.
 [[noreturn]] void report_uncaught_exception() {
     const std::string what = std::current_exception() ? dpbo::describe_current_exception() : "no exception";
-    const std::string reason =
-        current_step == dpbo::PluginStep::Loading
-            ? "its static initialiser threw " + what
-            : std::string("it threw ") + what + " while " + dpbo::describe_step(current_step);
+    const std::string reason = current_step == dpbo::PluginStep::Loading
+                                   ? "its static initialiser threw " + what
+                                   : std::string("it threw ") + what + " while " + dpbo::describe_step(current_step);
     report("result " + one_line({{"refused", reason}}));
     _exit(0);
 }
 
 const char* step_word(dpbo::PluginStep step) {
     switch (step) {
-        case dpbo::PluginStep::Loading: return "loading";
-        case dpbo::PluginStep::CheckingHeader: return "header";
-        case dpbo::PluginStep::ReadingManifest: return "manifest";
+        case dpbo::PluginStep::Loading:
+            return "loading";
+        case dpbo::PluginStep::CheckingHeader:
+            return "header";
+        case dpbo::PluginStep::ReadingManifest:
+            return "manifest";
     }
     return "loading";
 }
@@ -79,8 +81,8 @@ int main(int argc, char** argv) {
             current_step = step;
             report(std::string("step ") + step_word(step));
         });
-        report("result " + one_line({{"manifest", dpbo::manifest_to_json(opened.manifest)},
-                                     {"compiler", opened.compiler}}));
+        report("result " +
+               one_line({{"manifest", dpbo::manifest_to_json(opened.manifest)}, {"compiler", opened.compiler}}));
         // Leave with the library still loaded: its static destructors are not the probe's business.
         _exit(0);
     } catch (const dpbo::PluginRefused& e) {

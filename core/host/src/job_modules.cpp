@@ -15,9 +15,8 @@ namespace {
 
 bool valid_role_name(const std::string& name) {
     if (name.empty() || !(name.front() >= 'a' && name.front() <= 'z')) return false;
-    return std::all_of(name.begin(), name.end(), [](char c) {
-        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
-    });
+    return std::all_of(name.begin(), name.end(),
+                       [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-'; });
 }
 
 std::string role_list(const std::vector<Role>& roles) {
@@ -31,9 +30,9 @@ std::string role_list(const std::vector<Role>& roles) {
 }  // namespace
 
 const std::vector<std::string>& reserved_role_names() {
-    static const std::vector<std::string> names = {"algorithm", "objective", "seed",   "repeat", "out",
-                                                   "config",    "set",       "budget", "help",   "json",
-                                                   "plugin-path", "neighbour"};
+    static const std::vector<std::string> names = {"algorithm", "objective", "seed",        "repeat",
+                                                   "out",       "config",    "set",         "budget",
+                                                   "help",      "json",      "plugin-path", "neighbour"};
     return names;
 }
 
@@ -42,17 +41,18 @@ void check_declared_roles(const std::string& algorithm, const std::vector<Role>&
     for (std::size_t i = 0; i < roles.size(); ++i) {
         const Role& role = roles[i];
         const auto refuse = [&](const std::string& why) {
-            throw ValidationError(fmt::format("algorithm '{}' declares role {} '{}', which {}", algorithm, i + 1,
-                                              role.name, why));
+            throw ValidationError(
+                fmt::format("algorithm '{}' declares role {} '{}', which {}", algorithm, i + 1, role.name, why));
         };
         if (!valid_role_name(role.name))
             refuse("is not a role name (lower-case letters, digits, '_' or '-', starting with a letter)");
         if (std::find(reserved.begin(), reserved.end(), role.name) != reserved.end())
             refuse(fmt::format("is reserved for the host's own options ({})", fmt::join(reserved, ", ")));
         if (role.kind == ModuleKind::Objective || role.kind == ModuleKind::Algorithm)
-            refuse(fmt::format("is of kind {}; a role takes a component (surrogate, acquisition, mechanism, "
-                               "accountant, ...), the objective and the algorithm are the job's own",
-                               to_string(role.kind)));
+            refuse(
+                fmt::format("is of kind {}; a role takes a component (surrogate, acquisition, mechanism, "
+                            "accountant, ...), the objective and the algorithm are the job's own",
+                            to_string(role.kind)));
         for (std::size_t j = 0; j < i; ++j)
             if (roles[j].name == role.name) refuse(fmt::format("is declared twice (also role {})", j + 1));
     }
@@ -73,20 +73,21 @@ JobModules::JobModules(PluginRegistry& registry, const JobSpec& spec)
 
 void JobModules::resolve_roles(const JobSpec& spec) {
     const auto algorithm = registry_.create_as<Algorithm>(algorithm_.name, algorithm_.parameters);
-    declared_ = call_into_module(algorithm->describe_origin(), "declaring its roles", [&] { return algorithm->roles(); });
+    declared_ =
+        call_into_module(algorithm->describe_origin(), "declaring its roles", [&] { return algorithm->roles(); });
     check_declared_roles(algorithm_.name, declared_);
     add_run_accountant_role(spec);
     for (const auto& [name, given] : spec.roles) {
-        const bool declared = std::any_of(declared_.begin(), declared_.end(), [&](const Role& r) { return r.name == name; });
+        const bool declared =
+            std::any_of(declared_.begin(), declared_.end(), [&](const Role& r) { return r.name == name; });
         if (declared) continue;
         std::vector<std::string> names = {"algorithm", "objective"};
         for (const auto& role : declared_) names.push_back(role.name);
         const auto near = closest_match(name, names);
-        throw ValidationError(fmt::format("unknown role '{}' for algorithm '{}'{}; its roles: {}; remove {}", name,
-                                          algorithm_.name, near ? fmt::format(" (did you mean '{}'?)", *near) : "",
-                                          role_list(declared_),
-                                          given.name.empty() ? fmt::format("the {}.* settings", name)
-                                                             : fmt::format("--{} {}", name, given.name)));
+        throw ValidationError(fmt::format(
+            "unknown role '{}' for algorithm '{}'{}; its roles: {}; remove {}", name, algorithm_.name,
+            near ? fmt::format(" (did you mean '{}'?)", *near) : "", role_list(declared_),
+            given.name.empty() ? fmt::format("the {}.* settings", name) : fmt::format("--{} {}", name, given.name)));
     }
     for (const Role& role : declared_) {
         const auto given = spec.roles.find(role.name);
@@ -98,11 +99,11 @@ void JobModules::resolve_roles(const JobSpec& spec) {
             choice.name = role.default_module;
             if (given != spec.roles.end()) choice.parameters = given->second.parameters;
         } else if (given != spec.roles.end() || role.required) {
-            throw ValidationError(fmt::format("algorithm '{}' needs a {} for its role '{}' ({}){}; name one with --{} NAME "
-                                              "(see 'dpbo list --kind {}')",
-                                              algorithm_.name, to_string(role.kind), role.name, role.doc,
-                                              given != spec.roles.end() ? " for the settings given" : "", role.name,
-                                              to_string(role.kind)));
+            throw ValidationError(fmt::format(
+                "algorithm '{}' needs a {} for its role '{}' ({}){}; name one with --{} NAME "
+                "(see 'dpbo list --kind {}')",
+                algorithm_.name, to_string(role.kind), role.name, role.doc,
+                given != spec.roles.end() ? " for the settings given" : "", role.name, to_string(role.kind)));
         } else {
             continue;
         }
@@ -111,10 +112,11 @@ void JobModules::resolve_roles(const JobSpec& spec) {
         if (registry_.find(role.kind, choice.name) == nullptr)
             for (const LoadedPlugin& plugin : registry_.plugins())
                 if (plugin.manifest.name == choice.name)
-                    throw ValidationError(fmt::format("role '{}' of algorithm '{}' takes a {}, but '{}' is a {} (see 'dpbo list "
-                                              "--kind {}')",
-                                                      role.name, algorithm_.name, to_string(role.kind), choice.name,
-                                                      to_string(plugin.manifest.kind), to_string(role.kind)));
+                    throw ValidationError(
+                        fmt::format("role '{}' of algorithm '{}' takes a {}, but '{}' is a {} (see 'dpbo list "
+                                    "--kind {}')",
+                                    role.name, algorithm_.name, to_string(role.kind), choice.name,
+                                    to_string(plugin.manifest.kind), to_string(role.kind)));
         registry_.require(role.kind, choice.name);
         roles_.emplace(role.name, std::move(choice));
     }
@@ -126,14 +128,17 @@ void JobModules::add_run_accountant_role(const JobSpec& spec) {
                                               [](const Role& r) { return r.kind == ModuleKind::Accountant; });
     if (accountant_role != declared_.end()) {
         if (accountant_role->name == kRunAccountantRole) return;  // the algorithm's own role takes it
-        throw ValidationError(fmt::format("algorithm '{}' composes its releases with its role '{}'; name the "
-                                          "accountant with --{} NAME instead of --{}",
-                                          algorithm_.name, accountant_role->name, accountant_role->name,
-                                          kRunAccountantRole));
+        throw ValidationError(
+            fmt::format("algorithm '{}' composes its releases with its role '{}'; name the "
+                        "accountant with --{} NAME instead of --{}",
+                        algorithm_.name, accountant_role->name, accountant_role->name, kRunAccountantRole));
     }
     // Any algorithm's releases are composed by one accountant; without a role of its own the host
     // offers one, so the user can choose it (the mechanisms' preference stays the default).
-    declared_.push_back({kRunAccountantRole, ModuleKind::Accountant, false, "",
+    declared_.push_back({kRunAccountantRole,
+                         ModuleKind::Accountant,
+                         false,
+                         "",
                          "the run's accountant: composes every private release of the run (default: the one the "
                          "run's mechanisms ask for)",
                          {}});
@@ -151,7 +156,8 @@ JobComponents JobModules::create_components() const {
     JobComponents out;
     out.algorithm = registry_.create_as<Algorithm>(algorithm_.name, algorithm_.parameters);
     for (const auto& [name, choice] : roles_) {
-        const Role& role = *std::find_if(declared_.begin(), declared_.end(), [&](const Role& r) { return r.name == name; });
+        const Role& role =
+            *std::find_if(declared_.begin(), declared_.end(), [&](const Role& r) { return r.name == name; });
         out.roles.add(name, registry_.create(role.kind, choice.name, choice.parameters));
     }
     return out;

@@ -25,13 +25,15 @@ std::string not_this_run(const JournalStore& store) {
 void check_same_batch(const JournalStore& store, const StoredBatch& recorded, const arma::mat& points,
                       const EvaluationRequest& request) {
     if (!same_bits(recorded.points, points))
-        throw RunError(fmt::format("the run asks to evaluate batch {} at {} point(s) other than the {} its journal "
-                                   "recorded: {}",
-                                   recorded.index + 1, points.n_rows, recorded.points.n_rows, not_this_run(store)));
+        throw RunError(
+            fmt::format("the run asks to evaluate batch {} at {} point(s) other than the {} its journal "
+                        "recorded: {}",
+                        recorded.index + 1, points.n_rows, recorded.points.n_rows, not_this_run(store)));
     if (request.per_record && !recorded.per_record)
-        throw RunError(fmt::format("the run asks for per-record values of batch {}, which its journal recorded "
-                                   "without them: {}",
-                                   recorded.index + 1, not_this_run(store)));
+        throw RunError(
+            fmt::format("the run asks for per-record values of batch {}, which its journal recorded "
+                        "without them: {}",
+                        recorded.index + 1, not_this_run(store)));
 }
 
 Snapshot::Snapshot(const JournalStore& store) : batches_(store.batches()), trials_(batches_.size()) {
@@ -48,7 +50,8 @@ std::optional<std::vector<StoredTrial>> Snapshot::done_trials(std::size_t index)
     if (recorded == nullptr) return std::nullopt;
     std::vector<const StoredTrial*> by_position(recorded->points.n_rows, nullptr);
     for (const StoredTrial& trial : trials_[index])
-        if (trial.state == TrialState::Done && trial.position < by_position.size()) by_position[trial.position] = &trial;
+        if (trial.state == TrialState::Done && trial.position < by_position.size())
+            by_position[trial.position] = &trial;
     std::vector<StoredTrial> out;
     for (const StoredTrial* trial : by_position) {
         if (trial == nullptr) return std::nullopt;
@@ -79,7 +82,8 @@ Evaluations evaluations_of(const StoredBatch& batch, const std::vector<StoredTri
     return e;
 }
 
-std::optional<RecordedRelease> recorded_release(const JournalStore& store, std::size_t entry, const PrivacyEvent& event) {
+std::optional<RecordedRelease> recorded_release(const JournalStore& store, std::size_t entry,
+                                                const PrivacyEvent& event) {
     std::optional<RecordedRelease> recorded = store.release(entry);
     if (recorded && recorded->event != event.describe())
         throw RunError(fmt::format("the run's release {} is {}, but its journal recorded {}: {}", entry + 1,

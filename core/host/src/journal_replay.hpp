@@ -34,6 +34,7 @@ private:
 Evaluations evaluations_of(const StoredBatch& batch, const std::vector<StoredTrial>& done, bool per_record);
 
 // Release `entry` as recorded, after checking it is `event`.
-std::optional<RecordedRelease> recorded_release(const JournalStore& store, std::size_t entry, const PrivacyEvent& event);
+std::optional<RecordedRelease> recorded_release(const JournalStore& store, std::size_t entry,
+                                                const PrivacyEvent& event);
 
 }  // namespace dpbo::journal

@@ -99,7 +99,8 @@ public:
     double real(int c) const { return sqlite3_column_double(statement_, c); }
     std::string text(int c) const {
         const auto* p = sqlite3_column_text(statement_, c);
-        return p ? std::string(reinterpret_cast<const char*>(p), static_cast<std::size_t>(sqlite3_column_bytes(statement_, c)))
+        return p ? std::string(reinterpret_cast<const char*>(p),
+                               static_cast<std::size_t>(sqlite3_column_bytes(statement_, c)))
                  : std::string();
     }
     arma::rowvec blob(int c) const {
@@ -113,7 +114,8 @@ private:
         return *this;
     }
     [[noreturn]] void fail(const char* doing) const {
-        throw RunError(fmt::format("journal '{}': SQLite failed while {}: {}", file_.string(), doing, sqlite3_errmsg(db_)));
+        throw RunError(
+            fmt::format("journal '{}': SQLite failed while {}: {}", file_.string(), doing, sqlite3_errmsg(db_)));
     }
 
     sqlite3* db_;
@@ -127,7 +129,8 @@ sqlite3* open_database(const fs::path& file, bool create) {
     if (sqlite3_open_v2(file.c_str(), &db, flags, nullptr) != SQLITE_OK) {
         const std::string why = db ? sqlite3_errmsg(db) : "out of memory";
         sqlite3_close(db);
-        throw ValidationError(fmt::format("journal '{}' cannot be {}: {}", file.string(), create ? "created" : "opened", why));
+        throw ValidationError(
+            fmt::format("journal '{}' cannot be {}: {}", file.string(), create ? "created" : "opened", why));
     }
     sqlite3_busy_timeout(db, kBusyTimeoutMs);
     // The last connection to close would checkpoint the WAL into the file, with four fsyncs: a few
@@ -147,9 +150,11 @@ std::string hex_of(const arma::mat& m) {
 
 arma::mat mat_of_hex(const std::string& hex, std::size_t rows, std::size_t cols) {
     arma::mat out(rows, cols);
-    if (hex.size() != 2 * out.n_elem * sizeof(double)) throw RunError("a journaled release figure has the wrong length");
+    if (hex.size() != 2 * out.n_elem * sizeof(double))
+        throw RunError("a journaled release figure has the wrong length");
     std::string bytes(hex.size() / 2, '\0');
-    for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<char>(std::stoi(hex.substr(2 * i, 2), nullptr, 16));
+    for (std::size_t i = 0; i < bytes.size(); ++i)
+        bytes[i] = static_cast<char>(std::stoi(hex.substr(2 * i, 2), nullptr, 16));
     if (!out.is_empty()) std::memcpy(out.memptr(), bytes.data(), bytes.size());
     return out;
 }
@@ -157,8 +162,11 @@ arma::mat mat_of_hex(const std::string& hex, std::size_t rows, std::size_t cols)
 json values_json(const std::vector<ReleasedValue>& values) {
     json out = json::array();
     for (const ReleasedValue& v : values)
-        out.push_back({{"name", v.name}, {"description", v.description}, {"rows", v.value.n_rows},
-                       {"cols", v.value.n_cols}, {"bits", hex_of(v.value)}});
+        out.push_back({{"name", v.name},
+                       {"description", v.description},
+                       {"rows", v.value.n_rows},
+                       {"cols", v.value.n_cols},
+                       {"bits", hex_of(v.value)}});
     return out;
 }
 
@@ -166,10 +174,14 @@ json values_json(const std::vector<ReleasedValue>& values) {
 
 std::string to_string(TrialState state) {
     switch (state) {
-        case TrialState::Waiting: return "waiting";
-        case TrialState::Running: return "running";
-        case TrialState::Done: return "done";
-        case TrialState::Failed: return "failed";
+        case TrialState::Waiting:
+            return "waiting";
+        case TrialState::Running:
+            return "running";
+        case TrialState::Done:
+            return "done";
+        case TrialState::Failed:
+            return "failed";
     }
     return "failed";
 }
@@ -229,10 +241,12 @@ std::unique_ptr<JournalStore> JournalStore::open(const fs::path& file, const std
     if (!format)
         throw ValidationError(fmt::format("'{}' is not a dpbo {} file (no format record)", file.string(), kind));
     if (*format != kFormat)
-        throw ValidationError(fmt::format("'{}' is in format '{}'; this dpbo reads '{}'", file.string(), *format, kFormat));
+        throw ValidationError(
+            fmt::format("'{}' is in format '{}'; this dpbo reads '{}'", file.string(), *format, kFormat));
     const std::string stored_kind = store->meta("kind");
     if (stored_kind != kind)
-        throw ValidationError(fmt::format("'{}' is a dpbo {} file; expected a {} file", file.string(), stored_kind, kind));
+        throw ValidationError(
+            fmt::format("'{}' is a dpbo {} file; expected a {} file", file.string(), stored_kind, kind));
     // WAL: readers never block the writer, and a commit is one append (fsync'd at checkpoints),
     // durable against the process being killed.
     store->exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;");
@@ -252,9 +266,7 @@ std::string JournalStore::meta(const std::string& key) const {
     return *value;
 }
 
-void JournalStore::set_synced(bool synced) {
-    exec(synced ? "PRAGMA synchronous=FULL;" : "PRAGMA synchronous=NORMAL;");
-}
+void JournalStore::set_synced(bool synced) { exec(synced ? "PRAGMA synchronous=FULL;" : "PRAGMA synchronous=NORMAL;"); }
 
 void JournalStore::set_meta(const std::string& key, const std::string& value) {
     Statement s(db_, file_, "INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)");
@@ -333,26 +345,46 @@ std::vector<StoredBatch> JournalStore::batches() const {
 
 void JournalStore::add_batch(std::size_t index, const arma::mat& points, bool per_record) {
     Statement head(db_, file_, "INSERT INTO batches(batch, per_record, size) VALUES(?, ?, ?)");
-    head.bind(1, static_cast<std::int64_t>(index)).bind(2, std::int64_t{per_record}).bind(3, static_cast<std::int64_t>(points.n_rows)).run();
+    head.bind(1, static_cast<std::int64_t>(index))
+        .bind(2, std::int64_t{per_record})
+        .bind(3, static_cast<std::int64_t>(points.n_rows))
+        .run();
     for (std::size_t i = 0; i < points.n_rows; ++i) {
         Statement trial(db_, file_, "INSERT INTO trials(batch, position, state, point) VALUES(?, ?, 'waiting', ?)");
-        trial.bind(1, static_cast<std::int64_t>(index)).bind(2, static_cast<std::int64_t>(i)).bind_blob(3, points.row(i)).run();
+        trial.bind(1, static_cast<std::int64_t>(index))
+            .bind(2, static_cast<std::int64_t>(i))
+            .bind_blob(3, points.row(i))
+            .run();
     }
 }
 
 void JournalStore::add_evaluated_batch(std::size_t index, const Evaluations& e, bool per_record) {
     Statement head(db_, file_, "INSERT INTO batches(batch, per_record, size) VALUES(?, ?, ?)");
-    head.bind(1, static_cast<std::int64_t>(index)).bind(2, std::int64_t{per_record}).bind(3, static_cast<std::int64_t>(e.points.n_rows)).run();
+    head.bind(1, static_cast<std::int64_t>(index))
+        .bind(2, std::int64_t{per_record})
+        .bind(3, static_cast<std::int64_t>(e.points.n_rows))
+        .run();
     const double now = now_seconds();
     for (std::size_t i = 0; i < e.points.n_rows; ++i) {
         Statement trial(db_, file_,
                         "INSERT INTO trials(batch, position, state, point, vals, per_record, auxiliary, candidate_row, "
                         "asked_at, told_at) VALUES(?, ?, 'done', ?, ?, ?, ?, ?, ?, ?)");
-        trial.bind(1, static_cast<std::int64_t>(index)).bind(2, static_cast<std::int64_t>(i)).bind_blob(3, e.points.row(i));
+        trial.bind(1, static_cast<std::int64_t>(index))
+            .bind(2, static_cast<std::int64_t>(i))
+            .bind_blob(3, e.points.row(i));
         trial.bind_blob(4, e.values.row(i));
-        if (per_record && !e.per_record.is_empty()) trial.bind_blob(5, e.per_record.row(i)); else trial.bind_null(5);
-        if (!e.auxiliary.is_empty()) trial.bind_blob(6, e.auxiliary.row(i)); else trial.bind_null(6);
-        if (!e.candidate_rows.is_empty()) trial.bind(7, static_cast<std::int64_t>(e.candidate_rows(i))); else trial.bind_null(7);
+        if (per_record && !e.per_record.is_empty())
+            trial.bind_blob(5, e.per_record.row(i));
+        else
+            trial.bind_null(5);
+        if (!e.auxiliary.is_empty())
+            trial.bind_blob(6, e.auxiliary.row(i));
+        else
+            trial.bind_null(6);
+        if (!e.candidate_rows.is_empty())
+            trial.bind(7, static_cast<std::int64_t>(e.candidate_rows(i)));
+        else
+            trial.bind_null(7);
         trial.bind(8, now).bind(9, now).run();
     }
 }
@@ -414,8 +446,14 @@ void JournalStore::mark_done(std::int64_t id, const arma::rowvec& values, const 
     Statement s(db_, file_,
                 "UPDATE trials SET state = 'done', vals = ?, per_record = ?, auxiliary = ?, told_at = ? WHERE id = ?");
     s.bind_blob(1, values);
-    if (per_record.is_empty()) s.bind_null(2); else s.bind_blob(2, per_record);
-    if (auxiliary.is_empty()) s.bind_null(3); else s.bind_blob(3, auxiliary);
+    if (per_record.is_empty())
+        s.bind_null(2);
+    else
+        s.bind_blob(2, per_record);
+    if (auxiliary.is_empty())
+        s.bind_null(3);
+    else
+        s.bind_blob(3, auxiliary);
     s.bind(4, now_seconds()).bind(5, id).run();
 }
 
@@ -439,9 +477,9 @@ std::optional<RecordedRelease> JournalStore::release(std::size_t entry) const {
     out.event = s.text(0);
     out.released = s.blob(1).t();
     for (const json& v : json::parse(s.text(2)))
-        out.evaluation_only.push_back({v["name"].get<std::string>(), v["description"].get<std::string>(),
-                                       mat_of_hex(v["bits"].get<std::string>(), v["rows"].get<std::size_t>(),
-                                                  v["cols"].get<std::size_t>())});
+        out.evaluation_only.push_back(
+            {v["name"].get<std::string>(), v["description"].get<std::string>(),
+             mat_of_hex(v["bits"].get<std::string>(), v["rows"].get<std::size_t>(), v["cols"].get<std::size_t>())});
     return out;
 }
 

@@ -32,7 +32,9 @@ std::string identity_text(const fs::path& path) {
 }
 
 json identity_json(const FileIdentity& identity) {
-    return {{"device", identity.device}, {"inode", identity.inode}, {"size", identity.size},
+    return {{"device", identity.device},
+            {"inode", identity.inode},
+            {"size", identity.size},
             {"mtime_ns", identity.mtime_ns}};
 }
 
@@ -56,12 +58,15 @@ ManifestCache::ManifestCache(fs::path file, std::string host) : file_(std::move(
     read_entries(read_document(file_));
 }
 
-ManifestCache::ManifestCache(const json& document, std::string host) : host_(std::move(host)) { read_entries(document); }
+ManifestCache::ManifestCache(const json& document, std::string host) : host_(std::move(host)) {
+    read_entries(document);
+}
 
 json ManifestCache::document_for(const std::vector<fs::path>& paths) const {
     json entries = json::object();
     for (const fs::path& path : paths)
-        if (const auto found = entries_.find(path.string()); found != entries_.end()) entries[path.string()] = found->second;
+        if (const auto found = entries_.find(path.string()); found != entries_.end())
+            entries[path.string()] = found->second;
     return {{"format", kFormat}, {"entries", entries}};
 }
 
@@ -124,8 +129,8 @@ void ManifestCache::save() const {
     std::error_code ec;
     fs::create_directories(file_.parent_path(), ec);
     // Written beside the cache and renamed over it: a reader sees the old file or the new, never half.
-    const fs::path temporary =
-        file_.parent_path() / fmt::format(".{}.tmp.{}.{}", file_.filename().string(), ::getpid(), std::random_device{}());
+    const fs::path temporary = file_.parent_path() / fmt::format(".{}.tmp.{}.{}", file_.filename().string(), ::getpid(),
+                                                                 std::random_device{}());
     const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (fd < 0) return;
     std::size_t written = 0;

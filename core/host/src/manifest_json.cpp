@@ -12,8 +12,8 @@ using json = nlohmann::json;
 
 namespace {
 
-constexpr ParameterType kTypes[] = {ParameterType::Real,   ParameterType::Integer, ParameterType::Boolean,
-                                    ParameterType::Text,   ParameterType::Choice,  ParameterType::RealList};
+constexpr ParameterType kTypes[] = {ParameterType::Real, ParameterType::Integer, ParameterType::Boolean,
+                                    ParameterType::Text, ParameterType::Choice,  ParameterType::RealList};
 
 // JSON has no infinities; the unbounded ends of a range are common.
 json real_to_json(double x) {
@@ -45,12 +45,14 @@ json value_to_json(const ParameterValue& value) {
     return std::visit(
         [](const auto& v) -> json {
             using T = std::decay_t<decltype(v)>;
-            if constexpr (std::is_same_v<T, double>) return real_to_json(v);
+            if constexpr (std::is_same_v<T, double>)
+                return real_to_json(v);
             else if constexpr (std::is_same_v<T, std::vector<double>>) {
                 json list = json::array();
                 for (const double x : v) list.push_back(real_to_json(x));
                 return list;
-            } else return v;
+            } else
+                return v;
         },
         value);
 }
@@ -96,18 +98,19 @@ void add_spec(ParameterSchema& schema, const json& spec) {
             return;
         }
         case ParameterType::Integer: {
-            IntegerOptions options{.lower = integer_bound(real_from_json(spec.at("lower")),
-                                                          std::numeric_limits<std::int64_t>::min()),
-                                   .upper = integer_bound(real_from_json(spec.at("upper")),
-                                                          std::numeric_limits<std::int64_t>::max()),
-                                   .required = spec.at("required").get<bool>(),
-                                   .unit = spec.at("unit").get<std::string>(),
-                                   .doc = doc};
+            IntegerOptions options{
+                .lower = integer_bound(real_from_json(spec.at("lower")), std::numeric_limits<std::int64_t>::min()),
+                .upper = integer_bound(real_from_json(spec.at("upper")), std::numeric_limits<std::int64_t>::max()),
+                .required = spec.at("required").get<bool>(),
+                .unit = spec.at("unit").get<std::string>(),
+                .doc = doc};
             if (!fallback.is_null()) options.fallback = fallback.get<std::int64_t>();
             schema.integer(name, std::move(options));
             return;
         }
-        case ParameterType::Boolean: schema.boolean(name, fallback.get<bool>(), doc); return;
+        case ParameterType::Boolean:
+            schema.boolean(name, fallback.get<bool>(), doc);
+            return;
         case ParameterType::Text:
             schema.text(name, fallback.is_null() ? std::nullopt : std::optional(fallback.get<std::string>()), doc);
             return;

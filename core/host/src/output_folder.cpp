@@ -43,7 +43,8 @@ std::vector<std::string> entries_of(const fs::path& dir) {
 
 std::string listing(const std::vector<std::string>& names) {
     constexpr std::size_t kShown = 6;
-    std::vector<std::string> shown(names.begin(), names.begin() + static_cast<std::ptrdiff_t>(std::min(kShown, names.size())));
+    std::vector<std::string> shown(names.begin(),
+                                   names.begin() + static_cast<std::ptrdiff_t>(std::min(kShown, names.size())));
     return names.size() > kShown ? fmt::format("{}, … ({} entries)", fmt::join(shown, ", "), names.size())
                                  : fmt::format("{}", fmt::join(shown, ", "));
 }
@@ -104,9 +105,10 @@ void check_adoptable(const fs::path& dir, const json& identity, const std::vecto
     const json& job = identity["job"];
     const std::size_t repeats = identity["repeats"].get<std::size_t>();
     const auto not_ours = [&](const std::string& why) {
-        return ValidationError(fmt::format("--out '{}' holds {} and no dpbo job record ({}): {}; it is not dpbo's "
-                                           "folder for this job, so nothing was written; choose another --out",
-                                           dir.string(), listing(names), OutputFolder::kRecordName, why));
+        return ValidationError(
+            fmt::format("--out '{}' holds {} and no dpbo job record ({}): {}; it is not dpbo's "
+                        "folder for this job, so nothing was written; choose another --out",
+                        dir.string(), listing(names), OutputFolder::kRecordName, why));
     };
     std::size_t results = 0;
     const auto check_result = [&](const fs::path& file, std::size_t repeat) {
@@ -114,12 +116,13 @@ void check_adoptable(const fs::path& dir, const json& identity, const std::vecto
         if (!result || !result->is_object() || !result->contains("job"))
             throw not_ours(fmt::format("{} is not a dpbo result", file.string()));
         if ((*result)["job"] != job)
-            throw ValidationError(fmt::format("--out '{}' holds the results of a different job ({}); settings that differ: "
-                                              "{}; choose another --out",
-                                              dir.string(), file.string(), differences(job, (*result)["job"])));
+            throw ValidationError(
+                fmt::format("--out '{}' holds the results of a different job ({}); settings that differ: "
+                            "{}; choose another --out",
+                            dir.string(), file.string(), differences(job, (*result)["job"])));
         if (result->value("repeat", json(0)) != json(repeat))
-            throw not_ours(fmt::format("{} is repeat {}, not repeat {}", file.string(), result->value("repeat", json(0)).dump(),
-                                       repeat));
+            throw not_ours(fmt::format("{} is repeat {}, not repeat {}", file.string(),
+                                       result->value("repeat", json(0)).dump(), repeat));
         ++results;
     };
     const auto check_repeat_files = [&](const fs::path& folder, std::size_t repeat) {
@@ -138,9 +141,10 @@ void check_adoptable(const fs::path& dir, const json& identity, const std::vecto
         for (const std::string& name : names) {
             if (name == OutputFolder::kLockName || is_temporary(name)) continue;
             unsigned number = 0;
-            const bool repeat_folder = name.size() >= 10 && name.rfind("repeat-", 0) == 0 &&
-                                       std::all_of(name.begin() + 7, name.end(), [](char c) { return c >= '0' && c <= '9'; }) &&
-                                       fs::is_directory(dir / name);
+            const bool repeat_folder =
+                name.size() >= 10 && name.rfind("repeat-", 0) == 0 &&
+                std::all_of(name.begin() + 7, name.end(), [](char c) { return c >= '0' && c <= '9'; }) &&
+                fs::is_directory(dir / name);
             if (repeat_folder) number = static_cast<unsigned>(std::stoul(name.substr(7)));
             if (!repeat_folder || number == 0 || number > repeats)
                 throw not_ours(fmt::format("{} is not a repeat folder of a job of {} repeats", name, repeats));
@@ -156,9 +160,10 @@ bool check_folder(const fs::path& dir, const json& identity) {
     std::error_code ec;
     const fs::file_status link = fs::symlink_status(dir, ec);
     if (fs::is_symlink(link) && !fs::exists(dir, ec))
-        throw ValidationError(fmt::format("--out '{}' is a symbolic link to '{}', which does not exist; create the "
-                                          "folder it points to or choose another --out",
-                                          dir.string(), fs::read_symlink(dir, ec).string()));
+        throw ValidationError(
+            fmt::format("--out '{}' is a symbolic link to '{}', which does not exist; create the "
+                        "folder it points to or choose another --out",
+                        dir.string(), fs::read_symlink(dir, ec).string()));
     if (!fs::exists(dir, ec)) return false;
     if (!fs::is_directory(dir, ec))
         throw ValidationError(fmt::format("--out '{}' exists and is not a folder; choose another --out", dir.string()));
@@ -179,20 +184,23 @@ bool check_folder(const fs::path& dir, const json& identity) {
     const auto record = read_json(record_file);
     if (!record || !record->is_object() || record->value("format", json("")) != json("dpbo job record") ||
         !(*record)["format_version"].is_number_integer() || !record->contains("identity"))
-        throw ValidationError(fmt::format("--out '{}': {} is not a dpbo job record; the folder was left untouched; "
-                                          "choose another --out",
-                                          dir.string(), record_file.string()));
+        throw ValidationError(
+            fmt::format("--out '{}': {} is not a dpbo job record; the folder was left untouched; "
+                        "choose another --out",
+                        dir.string(), record_file.string()));
     const int version = (*record)["format_version"].get<int>();
     if (version > OutputFolder::kFormatVersion)
-        throw ValidationError(fmt::format("--out '{}': {} has format version {}, written by a later dpbo ({}); this "
-                                          "dpbo reads version {}; choose another --out",
-                                          dir.string(), record_file.string(), version,
-                                          record->value("dpbo_version", json("?")).dump(), OutputFolder::kFormatVersion));
+        throw ValidationError(
+            fmt::format("--out '{}': {} has format version {}, written by a later dpbo ({}); this "
+                        "dpbo reads version {}; choose another --out",
+                        dir.string(), record_file.string(), version, record->value("dpbo_version", json("?")).dump(),
+                        OutputFolder::kFormatVersion));
     const json& theirs = (*record)["identity"];
     if (theirs != identity)
-        throw ValidationError(fmt::format("--out '{}' holds a different job (its record {}); settings that differ: {}; "
-                                          "choose another --out, or repeat that job's settings to resume it",
-                                          dir.string(), record_file.string(), differences(identity, theirs)));
+        throw ValidationError(
+            fmt::format("--out '{}' holds a different job (its record {}); settings that differ: {}; "
+                        "choose another --out, or repeat that job's settings to resume it",
+                        dir.string(), record_file.string(), differences(identity, theirs)));
     return true;
 }
 
@@ -232,13 +240,15 @@ int take_lock(const fs::path& dir) {
             const std::string pid = holder_pid(fd);
             ::close(fd);
             if (reason == EWOULDBLOCK)
-                throw ValidationError(fmt::format("--out '{}' is in use by another dpbo run (pid {}, holding {}); one "
-                                                  "run at a time writes a folder: wait for it to finish, then run "
-                                                  "again to keep its results, or choose another --out",
-                                                  dir.string(), pid, lock_file.string()));
+                throw ValidationError(
+                    fmt::format("--out '{}' is in use by another dpbo run (pid {}, holding {}); one "
+                                "run at a time writes a folder: wait for it to finish, then run "
+                                "again to keep its results, or choose another --out",
+                                dir.string(), pid, lock_file.string()));
             throw RunError(fmt::format("cannot lock '{}': {}", lock_file.string(), std::strerror(reason)));
         }
-        struct stat held {}, named {};
+        struct stat held {
+        }, named{};
         if (::fstat(fd, &held) == 0 && ::stat(lock_file.c_str(), &named) == 0 && held.st_dev == named.st_dev &&
             held.st_ino == named.st_ino)
             return fd;

@@ -17,9 +17,10 @@ namespace dpbo {
 ParallelEvaluator::ParallelEvaluator(std::size_t workers, std::vector<std::shared_ptr<Objective>> replicas)
     : workers_(workers), replicas_(std::move(replicas)) {
     if (workers < 2)
-        throw ValidationError(fmt::format("parallel evaluation: {} workers; expected at least 2 (one worker is the "
-                                          "serial evaluator)",
-                                          workers));
+        throw ValidationError(
+            fmt::format("parallel evaluation: {} workers; expected at least 2 (one worker is the "
+                        "serial evaluator)",
+                        workers));
 }
 
 Evaluations ParallelEvaluator::evaluate_batch(Objective& objective, const arma::mat& points,

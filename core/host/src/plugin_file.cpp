@@ -100,10 +100,14 @@ std::optional<std::uint64_t> end_of(std::uint64_t offset, std::uint64_t count, s
 
 std::string describe_elf_type(std::uint16_t type) {
     switch (type) {
-        case ET_EXEC: return "an ELF executable";
-        case ET_REL: return "an ELF relocatable object (.o)";
-        case ET_CORE: return "an ELF core dump";
-        default: return fmt::format("an ELF file of type {}", type);
+        case ET_EXEC:
+            return "an ELF executable";
+        case ET_REL:
+            return "an ELF relocatable object (.o)";
+        case ET_CORE:
+            return "an ELF core dump";
+        default:
+            return fmt::format("an ELF file of type {}", type);
     }
 }
 
@@ -185,7 +189,8 @@ PluginFileCheck check_plugin_file(const fs::path& path) {
     };
 
     struct stat link_info {};
-    if (::lstat(path.c_str(), &link_info) != 0) return refuse(fmt::format("cannot be examined: {}", std::strerror(errno)));
+    if (::lstat(path.c_str(), &link_info) != 0)
+        return refuse(fmt::format("cannot be examined: {}", std::strerror(errno)));
     const bool is_link = S_ISLNK(link_info.st_mode);
     struct stat info {};
     if (::stat(path.c_str(), &info) != 0) {
@@ -222,14 +227,16 @@ PluginFileCheck check_plugin_file(const fs::path& path) {
     if (header.e_ident[EI_DATA] != kHostByteOrder)
         return refuse(fmt::format("an ELF file of the other byte order ({}); this dpbo runs on {}",
                                   header.e_ident[EI_DATA] == ELFDATA2MSB ? "big-endian" : "unknown", kHostMachineName));
-    if (header.e_type != ET_DYN) return refuse(fmt::format("{}, not a shared library", describe_elf_type(header.e_type)));
+    if (header.e_type != ET_DYN)
+        return refuse(fmt::format("{}, not a shared library", describe_elf_type(header.e_type)));
     if (kHostMachine && header.e_machine != *kHostMachine)
         return refuse(fmt::format("built for another machine (ELF machine {}); this dpbo runs on {}", header.e_machine,
                                   kHostMachineName));
 
     const ElfExtent extent = elf_extent(file.get(), header, size);
     if (!extent.problem.empty()) return refuse(extent.problem);
-    if (extent.needed > size) return refuse(fmt::format("truncated: {} bytes, its ELF headers need {}", size, extent.needed));
+    if (extent.needed > size)
+        return refuse(fmt::format("truncated: {} bytes, its ELF headers need {}", size, extent.needed));
     return check;
 }
 

@@ -57,9 +57,12 @@ bool valid_module_name(const std::string& name) {
 
 const char* describe_step(PluginStep step) {
     switch (step) {
-        case PluginStep::Loading: return "running its static initialisers (loading the library)";
-        case PluginStep::CheckingHeader: return "reading its plugin header";
-        case PluginStep::ReadingManifest: return "reading its manifest";
+        case PluginStep::Loading:
+            return "running its static initialisers (loading the library)";
+        case PluginStep::CheckingHeader:
+            return "reading its plugin header";
+        case PluginStep::ReadingManifest:
+            return "reading its manifest";
     }
     return "loading it";
 }
@@ -88,8 +91,8 @@ OpenedPlugin open_plugin(const fs::path& path, const std::function<void(PluginSt
 
     step(PluginStep::CheckingHeader);
     if (!out.library->has(kPluginEntrySymbol))
-        throw PluginRefused(fmt::format(
-            "not a dpbo plugin: no entry symbol '{}' (declare the module with DPBO_PLUGIN)", kPluginEntrySymbol));
+        throw PluginRefused(fmt::format("not a dpbo plugin: no entry symbol '{}' (declare the module with DPBO_PLUGIN)",
+                                        kPluginEntrySymbol));
     const PluginHeader* header = nullptr;
     try {
         header = out.library->get_alias<PluginEntry>(kPluginEntrySymbol)();
@@ -97,17 +100,18 @@ OpenedPlugin open_plugin(const fs::path& path, const std::function<void(PluginSt
         throw PluginRefused(fmt::format("its entry symbol failed: {}", describe_current_exception()));
     }
     if (header == nullptr || header->magic != kPluginMagic)
-        throw PluginRefused(
-            fmt::format("entry symbol '{}' does not return a dpbo plugin header", kPluginEntrySymbol));
+        throw PluginRefused(fmt::format("entry symbol '{}' does not return a dpbo plugin header", kPluginEntrySymbol));
     if (header->abi_version != kAbiVersion)
-        throw PluginRefused(fmt::format("built for plugin ABI version {}, this dpbo uses version {}; rebuild it "
-                                        "against this dpbo SDK",
-                                        header->abi_version, kAbiVersion));
+        throw PluginRefused(
+            fmt::format("built for plugin ABI version {}, this dpbo uses version {}; rebuild it "
+                        "against this dpbo SDK",
+                        header->abi_version, kAbiVersion));
     if (const auto mismatches = build_mismatches(header->build); !mismatches.empty())
         throw PluginRefused(fmt::format("{}", fmt::join(mismatches, "; ")));
     if (header->manifest == nullptr)
-        throw PluginRefused("its plugin header's manifest function is a null pointer (declare the module with "
-                            "DPBO_PLUGIN)");
+        throw PluginRefused(
+            "its plugin header's manifest function is a null pointer (declare the module with "
+            "DPBO_PLUGIN)");
     out.compiler = header->compiler != nullptr ? header->compiler : "";
 
     step(PluginStep::ReadingManifest);
@@ -119,8 +123,8 @@ OpenedPlugin open_plugin(const fs::path& path, const std::function<void(PluginSt
         throw PluginRefused(fmt::format("its manifest factory threw {}", describe_current_exception()));
     }
     if (!valid_module_name(out.manifest.name))
-        throw PluginRefused(fmt::format("module name '{}' is invalid; expected lower-case letters, digits and '-'",
-                                        out.manifest.name));
+        throw PluginRefused(
+            fmt::format("module name '{}' is invalid; expected lower-case letters, digits and '-'", out.manifest.name));
     if (!out.manifest.factory) throw PluginRefused(fmt::format("module '{}' has no factory", out.manifest.name));
     return out;
 }

@@ -223,9 +223,12 @@ private:
     std::optional<PluginStep> reported_step() const {
         std::optional<PluginStep> step;
         for (const auto& line : report_lines()) {
-            if (line == "step loading") step = PluginStep::Loading;
-            else if (line == "step header") step = PluginStep::CheckingHeader;
-            else if (line == "step manifest") step = PluginStep::ReadingManifest;
+            if (line == "step loading")
+                step = PluginStep::Loading;
+            else if (line == "step header")
+                step = PluginStep::CheckingHeader;
+            else if (line == "step manifest")
+                step = PluginStep::ReadingManifest;
         }
         return step;
     }
@@ -256,9 +259,10 @@ private:
         if (WIFSIGNALED(status))
             return finish_with(fmt::format("crashed with {} while {}{}", describe_signal(WTERMSIG(status)),
                                            describe_step(*step), printed()));
-        finish_with(fmt::format("exited while loading (exit status {}, while {}); a plugin must not end the "
-                                "process{}",
-                                WEXITSTATUS(status), describe_step(*step), printed()));
+        finish_with(
+            fmt::format("exited while loading (exit status {}, while {}); a plugin must not end the "
+                        "process{}",
+                        WEXITSTATUS(status), describe_step(*step), printed()));
     }
 
     fs::path file_;

@@ -57,10 +57,11 @@ std::chrono::duration<double> probe_timeout_from_environment() {
     const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), seconds);
     if (value.empty() || ec != std::errc() || end != value.data() + value.size() || !(seconds > 0.0) ||
         seconds > kLongestProbeSeconds)
-        throw ValidationError(fmt::format("DPBO_PROBE_TIMEOUT='{}' is not a time limit; expected a number of seconds "
-                                          "above 0 and at most {:g} (e.g. 5 or 0.5): how long a plugin may take to "
-                                          "load and report its manifest",
-                                          value, kLongestProbeSeconds));
+        throw ValidationError(
+            fmt::format("DPBO_PROBE_TIMEOUT='{}' is not a time limit; expected a number of seconds "
+                        "above 0 and at most {:g} (e.g. 5 or 0.5): how long a plugin may take to "
+                        "load and report its manifest",
+                        value, kLongestProbeSeconds));
     return std::chrono::duration<double>(seconds);
 }
 
@@ -175,7 +176,8 @@ void PluginRegistry::load_with_cache(const std::vector<fs::path>& files, Manifes
             Candidate& c = candidates[to_probe[k]];
             c.result = std::move(results[k]);
             // A probe that could not run says nothing about the file: ask again next time.
-            const bool probe_failed = c.result.contains("refused") && refusal_of(c.result).rfind("cannot be probed", 0) == 0;
+            const bool probe_failed =
+                c.result.contains("refused") && refusal_of(c.result).rfind("cannot be probed", 0) == 0;
             if (!probe_failed) cache.store(c.path, c.check.identity, c.result);
         }
         cache.save();
@@ -220,9 +222,10 @@ std::shared_ptr<const OpenedPlugin> PluginRegistry::open_in_process(const Loaded
     const PluginFileCheck check = check_plugin_file(plugin.path);
     if (!check.usable()) throw RunError(fmt::format("{}: {}", file, check.problem));
     if (check.identity != plugin.identity)
-        throw RunError(fmt::format("{} changed after dpbo probed it (it was rewritten or replaced while dpbo ran); "
-                                   "run the command again",
-                                   file));
+        throw RunError(
+            fmt::format("{} changed after dpbo probed it (it was rewritten or replaced while dpbo ran); "
+                        "run the command again",
+                        file));
     OpenedPlugin opened;
     try {
         ModuleCallGuard guard(fmt::format("plugin file {}", file), "loading it into dpbo");
@@ -232,10 +235,10 @@ std::shared_ptr<const OpenedPlugin> PluginRegistry::open_in_process(const Loaded
     }
     const Manifest& probed = plugin.manifest;
     if (opened.manifest.kind != probed.kind || opened.manifest.name != probed.name)
-        throw RunError(fmt::format("{} declares {} '{}' when loaded into dpbo, but its probe read {} '{}'; a "
-                                   "plugin's manifest must not change from one load to the next",
-                                   file, to_string(opened.manifest.kind), opened.manifest.name, to_string(probed.kind),
-                                   probed.name));
+        throw RunError(fmt::format(
+            "{} declares {} '{}' when loaded into dpbo, but its probe read {} '{}'; a "
+            "plugin's manifest must not change from one load to the next",
+            file, to_string(opened.manifest.kind), opened.manifest.name, to_string(probed.kind), probed.name));
     auto shared = std::make_shared<const OpenedPlugin>(std::move(opened));
     opened_.emplace_back(plugin.path, shared);
     return shared;
@@ -268,8 +271,8 @@ const LoadedPlugin& PluginRegistry::require(ModuleKind kind, const std::string& 
     for (const auto& plugin : plugins_) {
         if (plugin.manifest.kind == kind) same_kind.push_back(plugin.manifest.name);
         if (plugin.manifest.name == name)
-            throw ValidationError(fmt::format("'{}' is a {}, not a {}", name, to_string(plugin.manifest.kind),
-                                              to_string(kind)));
+            throw ValidationError(
+                fmt::format("'{}' is a {}, not a {}", name, to_string(plugin.manifest.kind), to_string(kind)));
     }
     const auto near = closest_match(name, same_kind);
     throw ValidationError(fmt::format("unknown {} '{}'{}; known {}s: {}\n{}", to_string(kind), name,
@@ -314,8 +317,8 @@ std::shared_ptr<Module> PluginRegistry::create(ModuleKind kind, const std::strin
     }
     if (!module) throw failed("its factory returned nothing");
     if (module->kind() != kind)
-        throw failed(fmt::format("its factory made a {}, the manifest says {}", to_string(module->kind()),
-                                 to_string(kind)));
+        throw failed(
+            fmt::format("its factory made a {}, the manifest says {}", to_string(module->kind()), to_string(kind)));
     module->origin_ = ModuleOrigin{name, plugin.path};
     // The deleter holds the library: the module's code stays mapped until the module is gone. A
     // destructor is module code too: a crash in it is reported naming the module. (Destructors are

@@ -18,8 +18,8 @@ RepeatJournal::RepeatJournal(const fs::path& file, const std::string& job_json, 
     if (resumed_) {
         store_ = JournalStore::open(file, "run");
         if (store_->meta("job") != job_json || store_->meta("repeat") != std::to_string(repeat))
-            throw ValidationError(fmt::format("'{}' is the journal of another job or repeat; remove it to run this one",
-                                              file.string()));
+            throw ValidationError(
+                fmt::format("'{}' is the journal of another job or repeat; remove it to run this one", file.string()));
         const std::string seed = store_->meta("experiment_seed");
         experiment_seed_ = std::stoull(seed);
         recorded_batches_ = store_->batch_count();
@@ -53,7 +53,8 @@ std::optional<Evaluations> RepeatJournal::recorded_batch(std::size_t index, cons
         throw;
     }
     const auto done = snapshot_->done_trials(index);
-    if (!done) throw RunError(fmt::format("batch {} of '{}' is incomplete; the file is damaged", index + 1, file_.string()));
+    if (!done)
+        throw RunError(fmt::format("batch {} of '{}' is incomplete; the file is damaged", index + 1, file_.string()));
     return journal::evaluations_of(*batch, *done, request.per_record);
 }
 

@@ -49,7 +49,9 @@ void write_file_atomically(const std::filesystem::path& target, const std::strin
     std::error_code ec;
     if (target.has_parent_path()) {
         std::filesystem::create_directories(target.parent_path(), ec);
-        if (ec) throw RunError(fmt::format("cannot create directory '{}': {}", target.parent_path().string(), ec.message()));
+        if (ec)
+            throw RunError(
+                fmt::format("cannot create directory '{}': {}", target.parent_path().string(), ec.message()));
     }
     std::string temporary = target.string() + std::string(kTemporarySuffix);
     const int fd = mkstemp(temporary.data());
@@ -103,16 +105,24 @@ nlohmann::ordered_json privacy_statement_json(const PrivacyStatement& s) {
     if (!s.conditional_on.empty()) out["conditional_on"] = s.conditional_on;
     out["headline"] = s.headline();
     switch (s.notion) {
-        case PrivacyNotion::PureDP: out["epsilon"] = s.epsilon; break;
-        case PrivacyNotion::ApproxDP: out["epsilon"] = s.epsilon; out["delta"] = s.delta; break;
-        case PrivacyNotion::GaussianDP: out["mu"] = s.mu; break;
+        case PrivacyNotion::PureDP:
+            out["epsilon"] = s.epsilon;
+            break;
+        case PrivacyNotion::ApproxDP:
+            out["epsilon"] = s.epsilon;
+            out["delta"] = s.delta;
+            break;
+        case PrivacyNotion::GaussianDP:
+            out["mu"] = s.mu;
+            break;
         case PrivacyNotion::Renyi: {
             json curve = json::array();
             for (const auto& [order, eps] : s.rdp_curve) curve.push_back({{"order", order}, {"epsilon", eps}});
             out["rdp_curve"] = curve;
             break;
         }
-        case PrivacyNotion::NotPrivate: break;
+        case PrivacyNotion::NotPrivate:
+            break;
     }
     json equivalents = json::array();
     for (const auto& [eps, del] : s.equivalent_epsilon_delta) equivalents.push_back({{"epsilon", eps}, {"delta", del}});
@@ -153,9 +163,10 @@ std::string run_privacy_text(const PrivacyStatement& statement, const std::optio
     std::string hypothetical;
     std::istringstream lines(statement.describe());
     for (std::string line; std::getline(lines, line);) hypothetical += "    " + line + "\n";
-    return fmt::format("privacy: {}\n  why: the noise is keyed from --seed {}; anyone with the seed can remove it\n"
-                       "  hypothetically, with secret noise:\n{}",
-                       seeded_headline(statement), *seed, hypothetical);
+    return fmt::format(
+        "privacy: {}\n  why: the noise is keyed from --seed {}; anyone with the seed can remove it\n"
+        "  hypothetically, with secret noise:\n{}",
+        seeded_headline(statement), *seed, hypothetical);
 }
 
 json released_values_json(const std::vector<ReleasedValue>& values) {

@@ -104,10 +104,11 @@ std::shared_ptr<Accountant> create_run_accountant(ModuleFactory& factory, const 
         if (!release) continue;
         const AccountantChoice wanted = release->accountant();
         if (chosen && chosen->name != wanted.name)
-            throw ValidationError(fmt::format("{}: the private releases of roles {} and '{}' are composed by "
-                                              "different accountants ('{}' and '{}'), and the algorithm declares no "
-                                              "accountant role to compose both",
-                                              owner, chosen_by, role.name, chosen->name, wanted.name));
+            throw ValidationError(
+                fmt::format("{}: the private releases of roles {} and '{}' are composed by "
+                            "different accountants ('{}' and '{}'), and the algorithm declares no "
+                            "accountant role to compose both",
+                            owner, chosen_by, role.name, chosen->name, wanted.name));
         if (!chosen) chosen = wanted, chosen_by = fmt::format("'{}'", role.name);
     }
     if (chosen) return factory.create_as<Accountant>(chosen->name, chosen->parameters);
@@ -167,8 +168,9 @@ constexpr double kBytesPerRepeat = 4096.0;
 
 const JobSpec& checked(const JobSpec& spec) {
     if (spec.repeat == 0) throw ValidationError("--repeat must be at least 1");
-    memory::require("job", fmt::format("--repeat {}", spec.repeat), static_cast<double>(spec.repeat) * kBytesPerRepeat,
-                    fmt::format("each repeat's result is kept until the job ends, {:.0f} bytes at least", kBytesPerRepeat));
+    memory::require(
+        "job", fmt::format("--repeat {}", spec.repeat), static_cast<double>(spec.repeat) * kBytesPerRepeat,
+        fmt::format("each repeat's result is kept until the job ends, {:.0f} bytes at least", kBytesPerRepeat));
     return spec;
 }
 
@@ -177,7 +179,11 @@ public:
     // JobModules resolves the roles and checks every name, parameter and combination; creating the
     // first repeat's modules here lets the objective check its own parameters before anything runs.
     Job(PluginRegistry& registry, const JobSpec& spec)
-        : registry_(registry), spec_(checked(spec)), modules_(registry, spec), job_(describe()), probe_(create()),
+        : registry_(registry),
+          spec_(checked(spec)),
+          modules_(registry, spec),
+          job_(describe()),
+          probe_(create()),
           folder_(open_folder()) {}
 
     JobReport run(const ObserverFor& observer_for) {
@@ -239,12 +245,13 @@ private:
             std::ifstream in(file);
             earlier = json::parse(in);
         } catch (const std::exception& e) {
-            throw ValidationError(fmt::format("'{}' exists but is not a dpbo result ({}); remove it or choose another --out",
-                                              file.string(), e.what()));
+            throw ValidationError(
+                fmt::format("'{}' exists but is not a dpbo result ({}); remove it or choose another --out",
+                            file.string(), e.what()));
         }
         if (!earlier.contains("job") || earlier["job"] != job || earlier.value("repeat", json(0)) != json(index + 1))
-            throw ValidationError(fmt::format("'{}' holds the result of a different job; choose another --out or remove it",
-                                              file.string()));
+            throw ValidationError(fmt::format(
+                "'{}' holds the result of a different job; choose another --out or remove it", file.string()));
         return earlier;
     }
 
@@ -273,26 +280,29 @@ private:
         if (!dir.empty()) {
             std::error_code ec;
             fs::create_directories(dir, ec);
-            journal = std::make_unique<RepeatJournal>(dir / RepeatJournal::kFileName, job.dump(), index + 1,
-                                                      experiment_seed);
+            journal =
+                std::make_unique<RepeatJournal>(dir / RepeatJournal::kFileName, job.dump(), index + 1, experiment_seed);
             experiment_seed = journal->experiment_seed();
         }
         ExperimentRng rng(experiment_seed);
         PrivacyNoiseSource noise = spec_.seed ? PrivacyNoiseSource::from_seed(repeat_seed(*spec_.seed, index, 2))
                                               : PrivacyNoiseSource::from_os();
         const std::string algorithm_name = fmt::format("algorithm '{}'", spec_.algorithm.name);
-        PrivacyLedger ledger(create_run_accountant(registry_, algorithm_name, modules_.declared_roles(), components.roles),
-                             spec_.budget, noise, algorithm_name);
+        PrivacyLedger ledger(
+            create_run_accountant(registry_, algorithm_name, modules_.declared_roles(), components.roles), spec_.budget,
+            noise, algorithm_name);
         std::unique_ptr<Evaluator> evaluator = make_evaluator(*modules.objective, index);
         evaluator->attach_journal(journal.get());
         ledger.attach_journal(journal.get());
-        RunContext context{*modules.objective, *evaluator, rng, ledger, observer, registry_, std::move(components.roles)};
+        RunContext context{*modules.objective,         *evaluator, rng, ledger, observer, registry_,
+                           std::move(components.roles)};
 
         // The key comes from a per-repeat seed derived from --seed; name the user's seed, not the key's.
         const std::string noise_source =
-            spec_.seed ? fmt::format("ChaCha20 keyed from --seed {} (repeat {}); reproducible, not for releasing "
-                                     "real data",
-                                     *spec_.seed, index + 1)
+            spec_.seed ? fmt::format(
+                             "ChaCha20 keyed from --seed {} (repeat {}); reproducible, not for releasing "
+                             "real data",
+                             *spec_.seed, index + 1)
                        : noise.describe();
         const auto wall_start = std::chrono::steady_clock::now();
         const double cpu_start = process_cpu_seconds();
@@ -315,28 +325,30 @@ private:
         } catch (const RunError& failure) {
             // A journal the run diverged from says so and names itself; running again would not help.
             if (!journal || journal->diverged()) throw;
-            throw RunError(fmt::format("{}\n(everything the run did until then is in {}: run the same command again "
-                                       "to resume it)",
-                                       failure.what(), (dir / RepeatJournal::kFileName).string()));
+            throw RunError(
+                fmt::format("{}\n(everything the run did until then is in {}: run the same command again "
+                            "to resume it)",
+                            failure.what(), (dir / RepeatJournal::kFileName).string()));
         }
         const double cpu_seconds = process_cpu_seconds() - cpu_start;
-        const double wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+        const double wall_seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
         observer.on_finish();
 
         // Figures the objective computes from its data for judging runs (e.g. the loss at the true
         // parameters) go where every unprivatised figure goes.
-        std::vector<ReleasedValue> references = call_into_module(
-            modules.objective->describe_origin(), "computing its reference values",
-            [&] { return reference_values(*modules.objective); });
+        std::vector<ReleasedValue> references =
+            call_into_module(modules.objective->describe_origin(), "computing its reference values",
+                             [&] { return reference_values(*modules.objective); });
         for (ReleasedValue& reference : references) {
             reference.name = "objective_" + reference.name;
             result.evaluation_only.push_back(std::move(reference));
         }
         try {
             result.privacy = ledger.statement_for(result.privacy);
-            const std::vector<std::string> assumptions = call_into_module(
-                modules.objective->describe_origin(), "stating its privacy assumptions",
-                [&] { return privacy_assumptions(*modules.objective); });
+            const std::vector<std::string> assumptions =
+                call_into_module(modules.objective->describe_origin(), "stating its privacy assumptions",
+                                 [&] { return privacy_assumptions(*modules.objective); });
             result.privacy.assumptions.insert(result.privacy.assumptions.end(), assumptions.begin(), assumptions.end());
             result.privacy.validate();
         } catch (const ValidationError& e) {
@@ -387,10 +399,10 @@ private:
             journal->remove();
         }
         if (journal && journal->resumed())
-            outcome.summary.emplace_back("resumed", fmt::format("from its journal: {} batch(es) and {} release(s) "
-                                                                "replayed, not made again",
-                                                                journal->recorded_batches(),
-                                                                journal->recorded_releases()));
+            outcome.summary.emplace_back("resumed",
+                                         fmt::format("from its journal: {} batch(es) and {} release(s) "
+                                                     "replayed, not made again",
+                                                     journal->recorded_batches(), journal->recorded_releases()));
 
         outcome.headline = out["privacy"]["headline"].get<std::string>();
         outcome.privacy_description = run_privacy_text(result.privacy, spec_.seed);
@@ -412,10 +424,11 @@ private:
                               name == OutputFolder::kLockName || name.rfind(RepeatJournal::kFileName, 0) == 0 ||
                               name.rfind("repeat-", 0) == 0;
         if (!plain || reserved)
-            throw RunError(fmt::format("algorithm '{}' asked to write a result file named '{}'; expected a plain file "
-                                       "name that is not one of dpbo's own (result.json, trace.csv, {}, {}, {}*, repeat-*)",
-                                       spec_.algorithm.name, name, OutputFolder::kRecordName, OutputFolder::kLockName,
-                                       RepeatJournal::kFileName));
+            throw RunError(
+                fmt::format("algorithm '{}' asked to write a result file named '{}'; expected a plain file "
+                            "name that is not one of dpbo's own (result.json, trace.csv, {}, {}, {}*, repeat-*)",
+                            spec_.algorithm.name, name, OutputFolder::kRecordName, OutputFolder::kLockName,
+                            RepeatJournal::kFileName));
     }
 
     // What every result.json starts with: the job, the repeat, the statement, the released values.
@@ -433,11 +446,10 @@ private:
     // Where the randomness came from and what the objective is.
     void add_provenance(json& out, std::uint64_t experiment_seed, const std::string& noise_source,
                         const Objective& objective) const {
-        out["randomness"] = {
-            {"experiment_seed", experiment_seed},
-            {"experiment_seed_source", spec_.seed ? "derived from --seed" : "operating system CSPRNG"},
-            {"privacy_noise", noise_source},
-            {"reproducible", spec_.seed.has_value()}};
+        out["randomness"] = {{"experiment_seed", experiment_seed},
+                             {"experiment_seed_source", spec_.seed ? "derived from --seed" : "operating system CSPRNG"},
+                             {"privacy_noise", noise_source},
+                             {"reproducible", spec_.seed.has_value()}};
         out["objective"] = call_into_module(objective.describe_origin(), "describing itself", [&] {
             json outputs = json::array();
             for (const Output& output : objective.outputs())
@@ -459,7 +471,8 @@ private:
         add_provenance(out, experiment_seed, noise_source, objective);
         out["status"] = "refused";
         out["stop_reason"] = "budget";
-        out["budget"] = {{"stated", spec_.budget->text()}, {"describes", spec_.budget->describe()},
+        out["budget"] = {{"stated", spec_.budget->text()},
+                         {"describes", spec_.budget->describe()},
                          {"releases_made", ledger.charges()}};
         out["trace"] = nullptr;
         outcome.json = out.dump(2);

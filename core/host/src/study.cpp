@@ -31,9 +31,7 @@ namespace {
 // A study is replayed by the code that made it: another build may ask for other points.
 std::string this_build() { return fmt::format("dpbo {} (plugin ABI {})", DPBO_VERSION, kAbiVersion); }
 
-json choice_json(const ModuleChoice& choice) {
-    return {{"name", choice.name}, {"parameters", choice.parameters}};
-}
+json choice_json(const ModuleChoice& choice) { return {{"name", choice.name}, {"parameters", choice.parameters}}; }
 
 ModuleChoice choice_of(const json& j) {
     return {j.at("name").get<std::string>(), j.at("parameters").get<std::map<std::string, std::string>>()};
@@ -43,7 +41,9 @@ ModuleChoice choice_of(const json& j) {
 json spec_json(const JobSpec& spec) {
     json roles = json::object();
     for (const auto& [role, choice] : spec.roles) roles[role] = choice_json(choice);
-    return {{"algorithm", choice_json(spec.algorithm)}, {"objective", choice_json(spec.objective)}, {"roles", roles},
+    return {{"algorithm", choice_json(spec.algorithm)},
+            {"objective", choice_json(spec.objective)},
+            {"roles", roles},
             {"seed", spec.seed ? json(*spec.seed) : json(nullptr)},
             {"budget", spec.budget ? json(spec.budget->text()) : json(nullptr)}};
 }
@@ -62,7 +62,8 @@ std::optional<std::size_t> candidate_row(const SearchSpace& space, const arma::r
     const arma::mat& rows = space.candidate_rows();
     for (std::size_t i = 0; i < rows.n_rows; ++i) {
         bool same = true;
-        for (std::size_t j = 0; j < rows.n_cols && same; ++j) same = std::memcmp(&rows(i, j), &point(j), sizeof(double)) == 0;
+        for (std::size_t j = 0; j < rows.n_cols && same; ++j)
+            same = std::memcmp(&rows(i, j), &point(j), sizeof(double)) == 0;
         if (same) return i;
     }
     return std::nullopt;
@@ -102,16 +103,19 @@ public:
     }
 
     void record_batch(std::size_t index, const Evaluations&, const EvaluationRequest&) override {
-        throw RunError(fmt::format("study '{}': batch {} was evaluated by dpbo, but a study's values are told by its "
-                                   "clients",
-                                   store_.file().string(), index + 1));
+        throw RunError(
+            fmt::format("study '{}': batch {} was evaluated by dpbo, but a study's values are told by its "
+                        "clients",
+                        store_.file().string(), index + 1));
     }
 
     std::optional<RecordedRelease> recorded_release(std::size_t entry, const PrivacyEvent& event) override {
         return journal::recorded_release(store_, entry, event);
     }
 
-    void record_release(std::size_t entry, const RecordedRelease& release) override { store_.add_release(entry, release); }
+    void record_release(std::size_t entry, const RecordedRelease& release) override {
+        store_.add_release(entry, release);
+    }
 
 private:
     [[noreturn]] void suspend(std::size_t index) {
@@ -129,7 +133,8 @@ private:
 json spent_json(const PrivacyLedger& ledger) {
     if (ledger.charges() == 0) return nullptr;
     const PrivacyStatement spent = ledger.spent();
-    return {{"headline", spent.headline()}, {"releases", ledger.charges()}, {"statement", privacy_statement_json(spent)}};
+    return {
+        {"headline", spent.headline()}, {"releases", ledger.charges()}, {"statement", privacy_statement_json(spent)}};
 }
 
 }  // namespace
@@ -139,10 +144,11 @@ void Study::create(PluginRegistry& registry, const fs::path& file, const JobSpec
     // Evaluation-only tracking (dp-gibo's f(θ_t) for its trace) calls the objective itself, which a
     // study's clients hold: refused now rather than at the ask that first needs it.
     if (described["algorithm"]["parameters"].value("track_objective", false))
-        throw ValidationError(fmt::format("algorithm '{}' tracks the objective for evaluation-only figures "
-                                          "(track_objective = true), which needs the objective itself; a study's "
-                                          "objective lives with its clients: --set algorithm.track_objective=false",
-                                          job.algorithm.name));
+        throw ValidationError(
+            fmt::format("algorithm '{}' tracks the objective for evaluation-only figures "
+                        "(track_objective = true), which needs the objective itself; a study's "
+                        "objective lives with its clients: --set algorithm.track_objective=false",
+                        job.algorithm.name));
     JobModules modules(registry, job);
     const std::shared_ptr<Objective> objective = modules.create_objective();
     const json declaration = call_into_module(objective->describe_origin(), "declaring itself",
@@ -183,9 +189,10 @@ Study::Study(PluginRegistry& registry, const fs::path& file, std::function<void(
     store_->set_synced(true);
     const std::string made_by = store_->meta("created_by");
     if (made_by != this_build())
-        throw ValidationError(fmt::format("study '{}' was created by {}; this is {}. A study is replayed by the code "
-                                          "that created it: finish it with that dpbo, or create a new study",
-                                          file.string(), made_by, this_build()));
+        throw ValidationError(
+            fmt::format("study '{}' was created by {}; this is {}. A study is replayed by the code "
+                        "that created it: finish it with that dpbo, or create a new study",
+                        file.string(), made_by, this_build()));
     try {
         spec_ = spec_of(json::parse(store_->meta("spec")));
         job_ = json::parse(store_->meta("job"));
@@ -231,8 +238,8 @@ StudyState Study::replay_once(std::optional<std::size_t> hand_out) {
     ExperimentRng rng(experiment_seed_);
     // The run's own noise key with a seed, as `dpbo run` (repeat 1) has it; otherwise a fresh one:
     // releases made before are taken from the file, not drawn again.
-    PrivacyNoiseSource noise = spec_.seed ? PrivacyNoiseSource::from_seed(repeat_seed(*spec_.seed, 0, 2))
-                                          : PrivacyNoiseSource::from_os();
+    PrivacyNoiseSource noise =
+        spec_.seed ? PrivacyNoiseSource::from_seed(repeat_seed(*spec_.seed, 0, 2)) : PrivacyNoiseSource::from_os();
     const std::string owner = fmt::format("algorithm '{}'", spec_.algorithm.name);
     PrivacyLedger ledger(create_run_accountant(registry_, owner, modules.declared_roles(), components.roles),
                          spec_.budget, noise, owner);
@@ -259,7 +266,8 @@ StudyState Study::replay_once(std::optional<std::size_t> hand_out) {
     if (result) {
         state.finished = true;
         PrivacyStatement statement = ledger.statement_for(result->privacy);
-        for (const std::string& assumption : privacy_assumptions(*objective_)) statement.assumptions.push_back(assumption);
+        for (const std::string& assumption : privacy_assumptions(*objective_))
+            statement.assumptions.push_back(assumption);
         statement.validate();
         state.result = {{"status", status},
                         {"privacy", run_privacy_json(statement, spec_.seed)},
@@ -295,21 +303,26 @@ StoredTrial Study::trial_to_tell(std::int64_t id) const {
     const std::optional<StoredTrial> trial = store_->trial(id);
     const std::string study = store_->file().string();
     if (!trial)
-        throw ValidationError(fmt::format("study '{}' has no trial {} ({} trial(s) so far)", study, id, store_->trials().size()));
+        throw ValidationError(
+            fmt::format("study '{}' has no trial {} ({} trial(s) so far)", study, id, store_->trials().size()));
     switch (trial->state) {
-        case TrialState::Running: return *trial;
+        case TrialState::Running:
+            return *trial;
         case TrialState::Done:
-            throw ValidationError(fmt::format("trial {} of study '{}' was told already; a trial is told once (its values "
-                                              "are kept)",
-                                              id, study));
+            throw ValidationError(
+                fmt::format("trial {} of study '{}' was told already; a trial is told once (its values "
+                            "are kept)",
+                            id, study));
         case TrialState::Failed:
-            throw ValidationError(fmt::format("trial {} of study '{}' was reported failed ({}); its point is handed out "
-                                              "again as a new trial",
-                                              id, study, trial->failure));
-        case TrialState::Waiting: break;
+            throw ValidationError(
+                fmt::format("trial {} of study '{}' was reported failed ({}); its point is handed out "
+                            "again as a new trial",
+                            id, study, trial->failure));
+        case TrialState::Waiting:
+            break;
     }
-    throw ValidationError(fmt::format("trial {} of study '{}' has not been handed out yet; 'dpbo ask' hands out trials",
-                                      id, study));
+    throw ValidationError(
+        fmt::format("trial {} of study '{}' has not been handed out yet; 'dpbo ask' hands out trials", id, study));
 }
 
 void Study::tell(std::int64_t id, const ToldValues& told) {
@@ -340,17 +353,20 @@ void Study::tell(std::int64_t id, const ToldValues& told) {
             std::string names;
             for (const Output& o : outputs) names += (names.empty() ? "" : ", ") + o.name;
             for (const AuxiliaryOutput& a : auxiliary) names += ", " + a.name;
-            throw ValidationError(fmt::format("{}: the objective has no output '{}'; its outputs are {}", who, name, names));
+            throw ValidationError(
+                fmt::format("{}: the objective has no output '{}'; its outputs are {}", who, name, names));
         }
     }
     if (batch.per_record && told.per_record.is_empty())
-        throw ValidationError(fmt::format("{}: the algorithm asked for per-record values ({} of them); tell them with "
-                                          "--per-record FILE",
-                                          who, record_count(*objective_)));
+        throw ValidationError(
+            fmt::format("{}: the algorithm asked for per-record values ({} of them); tell them with "
+                        "--per-record FILE",
+                        who, record_count(*objective_)));
     if (e.values.is_empty() && outputs.size() == 1 && !told.per_record.is_empty())
         e.values = arma::mat{arma::mean(told.per_record)};
     if (e.values.is_empty())
-        throw ValidationError(fmt::format("{}: no value told; expected {} value(s), one per output", who, outputs.size()));
+        throw ValidationError(
+            fmt::format("{}: no value told; expected {} value(s), one per output", who, outputs.size()));
     EvaluationRequest request;
     request.per_record = batch.per_record;
     try {

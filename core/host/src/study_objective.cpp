@@ -33,9 +33,10 @@ Sense sense_of(const std::string& text) { return text == "maximise" ? Sense::Max
 RowStatus row_status_of(const std::string& text) {
     for (const RowStatus status : {RowStatus::Sensitive, RowStatus::DataIndependent, RowStatus::Released})
         if (to_string(status) == text) return status;
-    throw ValidationError(fmt::format("the study's objective declaration is damaged: candidate_status '{}' is not "
-                                      "sensitive, data-independent or released",
-                                      text));
+    throw ValidationError(
+        fmt::format("the study's objective declaration is damaged: candidate_status '{}' is not "
+                    "sensitive, data-independent or released",
+                    text));
 }
 
 }  // namespace
@@ -44,17 +45,22 @@ json objective_declaration(const Objective& objective) {
     const SearchSpace& space = objective.space();
     json dimensions = json::array();
     for (const Dimension& d : space.dimensions())
-        dimensions.push_back({{"name", d.name}, {"lower", d.lower}, {"upper", d.upper},
-                              {"scale", d.scale == Scale::Log ? "log" : "linear"}, {"integer", d.integer}});
+        dimensions.push_back({{"name", d.name},
+                              {"lower", d.lower},
+                              {"upper", d.upper},
+                              {"scale", d.scale == Scale::Log ? "log" : "linear"},
+                              {"integer", d.integer}});
     json out;
-    out["space"] = {{"finite", space.is_finite()}, {"bounds_declared", space.bounds_declared()},
+    out["space"] = {{"finite", space.is_finite()},
+                    {"bounds_declared", space.bounds_declared()},
                     {"dimensions", dimensions},
                     {"candidates", space.is_finite() ? rows_json(space.candidate_rows()) : json::array()}};
     json outputs = json::array();
     for (const Output& o : objective.outputs()) outputs.push_back({{"name", o.name}, {"sense", to_string(o.sense)}});
     out["outputs"] = outputs;
     json auxiliary = json::array();
-    for (const AuxiliaryOutput& a : objective.auxiliary_outputs()) auxiliary.push_back({{"name", a.name}, {"doc", a.doc}});
+    for (const AuxiliaryOutput& a : objective.auxiliary_outputs())
+        auxiliary.push_back({{"name", a.name}, {"doc", a.doc}});
     out["auxiliary"] = auxiliary;
     out["records"] = record_count(objective);
     if (const auto optimum = known_optimum(objective))
@@ -97,10 +103,12 @@ StudyObjective::StudyObjective(const json& d) {
         for (const json& a : d.at("auxiliary")) auxiliary_.push_back({a.at("name"), a.at("doc")});
         records_ = d.at("records").get<std::size_t>();
         if (!d.at("known_optimum").is_null())
-            optimum_ = KnownOptimum{d["known_optimum"].at("value").get<double>(), rows_of(d["known_optimum"].at("points"))};
+            optimum_ =
+                KnownOptimum{d["known_optimum"].at("value").get<double>(), rows_of(d["known_optimum"].at("points"))};
         data_ = d.at("data").get<std::string>();
         candidate_status_ = d.at("candidates_are_public").get<bool>() ? RowStatus::Released : RowStatus::Sensitive;
-        if (d.contains("candidate_status")) candidate_status_ = row_status_of(d.at("candidate_status").get<std::string>());
+        if (d.contains("candidate_status"))
+            candidate_status_ = row_status_of(d.at("candidate_status").get<std::string>());
         assumptions_ = d.at("privacy_assumptions").get<std::vector<std::string>>();
         for (const json& c : d.at("constants"))
             constants_.push_back({c.at("name"), c.at("value").get<double>(), c.at("doc")});

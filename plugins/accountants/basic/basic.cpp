@@ -65,7 +65,8 @@ public:
     double delta_for_epsilon(double epsilon) const override {
         require_events("delta_for_epsilon()");
         if (!(epsilon >= 0.0))
-            throw dpbo::ValidationError(fmt::format("{}: delta_for_epsilon({}): allowed: epsilon >= 0", kOwner, epsilon));
+            throw dpbo::ValidationError(
+                fmt::format("{}: delta_for_epsilon({}): allowed: epsilon >= 0", kOwner, epsilon));
         if (epsilon >= epsilon_) return delta_;
         // (e^E − e^ε)/(1 + e^E) written as −expm1(ε − E)/(1 + e^−E): no overflow for large E.
         return delta_ + (1.0 - delta_) * (-std::expm1(epsilon - epsilon_)) / (1.0 + std::exp(-epsilon_));
@@ -74,11 +75,12 @@ public:
     double epsilon_for_delta(double delta) const override {
         require_events("epsilon_for_delta()");
         if (!(delta > 0.0 && delta < 1.0))
-            throw dpbo::ValidationError(fmt::format("{}: epsilon_for_delta({}): allowed: delta in (0, 1)", kOwner, delta));
+            throw dpbo::ValidationError(
+                fmt::format("{}: epsilon_for_delta({}): allowed: delta in (0, 1)", kOwner, delta));
         if (delta < delta_) {
-            throw dpbo::ValidationError(fmt::format(
-                "{}: the composition is ({}, {})-DP; no epsilon reaches delta = {} below its delta", kOwner, epsilon_,
-                delta_, delta));
+            throw dpbo::ValidationError(
+                fmt::format("{}: the composition is ({}, {})-DP; no epsilon reaches delta = {} below its delta", kOwner,
+                            epsilon_, delta_, delta));
         }
         const double reach = (delta - delta_) * (1.0 + std::exp(-epsilon_)) / (1.0 - delta_);
         double epsilon = reach >= 1.0 ? 0.0 : std::max(0.0, epsilon_ + std::log1p(-reach));
@@ -104,8 +106,8 @@ public:
 private:
     void require_events(const char* operation) const {
         if (events_ == 0) {
-            throw dpbo::RunError(fmt::format(
-                "{}: {} called with no events composed; compose at least one event first", kOwner, operation));
+            throw dpbo::RunError(fmt::format("{}: {} called with no events composed; compose at least one event first",
+                                             kOwner, operation));
         }
     }
 

@@ -41,8 +41,7 @@ public:
         return schema;
     }
 
-    explicit GdpAccountant(const dpbo::ParameterSet& parameters)
-        : report_delta_(parameters.real("delta")) {}
+    explicit GdpAccountant(const dpbo::ParameterSet& parameters) : report_delta_(parameters.real("delta")) {}
 
     GdpAccountant(const GdpAccountant& other)
         : report_delta_(other.report_delta_), groups_(other.groups_), releases_(other.releases_) {}
@@ -88,9 +87,8 @@ public:
 private:
     double composed_mu(const char* operation) const {
         if (groups_.empty()) {
-            throw dpbo::RunError(fmt::format(
-                "{}: {} called with no events composed; compose at least one event first", kOwner,
-                operation));
+            throw dpbo::RunError(fmt::format("{}: {} called with no events composed; compose at least one event first",
+                                             kOwner, operation));
         }
         std::vector<double> contributions;
         for (const Group& group : groups_)
@@ -110,6 +108,5 @@ private:
 
 }  // namespace
 
-DPBO_PLUGIN(GdpAccountant, "gdp", "1.0.0",
-            "μ-GDP composition of Gaussian releases, with (ε, δ) conversion",
+DPBO_PLUGIN(GdpAccountant, "gdp", "1.0.0", "μ-GDP composition of Gaussian releases, with (ε, δ) conversion",
             "Dong, Roth & Su 2022, Cor. 3.3 (composition) and Cor. 2.13 (conversion)")

@@ -40,7 +40,7 @@ public:
     explicit RdpAccountant(const dpbo::ParameterSet& parameters)
         : report_delta_(parameters.real("delta")),
           conversion_(parameters.text("conversion") == "classic" ? dpbo::rdp::Conversion::Classic
-                                                                  : dpbo::rdp::Conversion::Tight) {}
+                                                                 : dpbo::rdp::Conversion::Tight) {}
 
     RdpAccountant(const RdpAccountant& other)
         : report_delta_(other.report_delta_), conversion_(other.conversion_), curve_(other.curve_) {}
@@ -107,8 +107,8 @@ private:
     }
     void require_events(const char* operation) const {
         if (curve_.empty())
-            throw dpbo::RunError(fmt::format(
-                "{}: {} called with no events composed; compose at least one event first", kOwner, operation));
+            throw dpbo::RunError(fmt::format("{}: {} called with no events composed; compose at least one event first",
+                                             kOwner, operation));
     }
     dpbo::rdp::OrderChoice best_epsilon(double delta) const {
         return dpbo::rdp::minimise_over_orders(

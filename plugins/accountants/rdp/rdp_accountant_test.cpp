@@ -108,7 +108,8 @@ TEST_CASE("rdp: the published DP-SGD value and the conversions") {
     CHECK(tight.value < classic.value);
     // The tight conversion is never above the classic one at the same order and RDP value.
     for (const double alpha : {1.01, 2.0, 10.0, 100.0})
-        CHECK(epsilon_at_order(0.5, alpha, 1e-5, Conversion::Tight) <= epsilon_at_order(0.5, alpha, 1e-5, Conversion::Classic));
+        CHECK(epsilon_at_order(0.5, alpha, 1e-5, Conversion::Tight) <=
+              epsilon_at_order(0.5, alpha, 1e-5, Conversion::Classic));
     // δ at ε inverts ε at δ (each rounded upward, so δ(ε(δ)) ≤ δ).
     const double eps = epsilon_at_order(0.3, 12.0, 1e-6, Conversion::Tight);
     CHECK(delta_at_order(0.3, 12.0, eps, Conversion::Tight) <= 1e-6);
@@ -124,7 +125,8 @@ TEST_CASE("rdp: monotone in sigma, q and steps, no cap for large sigma or tiny q
         CHECK(eps(s, 0.02, 4.0, 1000) > eps(s, 0.01, 4.0, 1000));
         CHECK(eps(s, 0.01, 4.0, 2000) > eps(s, 0.01, 4.0, 1000));
     }
-    const double big = eps(Sampling::Poisson, 0.01, 1000.0, 10000), bigger = eps(Sampling::Poisson, 0.01, 4000.0, 10000);
+    const double big = eps(Sampling::Poisson, 0.01, 1000.0, 10000),
+                 bigger = eps(Sampling::Poisson, 0.01, 4000.0, 10000);
     CHECK(big > 0.0);
     CHECK(bigger > 0.0);
     CHECK(bigger < big);
@@ -142,11 +144,13 @@ TEST_CASE("rdp: refuses a neighbouring relation the sampling's bound is not prov
     dpbo::PrivacyEvent poisson_replace{S{0.01, 4.0, 10, S::Sampling::Poisson, S::Neighbouring::ReplaceOne}};
     CHECK_THROWS_WITH_AS(curve.add(poisson_replace, "accountant 'rdp'"),
                          doctest::Contains("neighbouring = replace-one is refused"), dpbo::ValidationError);
-    dpbo::PrivacyEvent wor_add{S{0.01, 4.0, 10, S::Sampling::FixedSizeWithoutReplacement, S::Neighbouring::AddRemoveOne}};
-    CHECK_THROWS_WITH_AS(curve.add(wor_add, "accountant 'rdp'"), doctest::Contains("proved for neighbouring = replace-one"),
-                         dpbo::ValidationError);
+    dpbo::PrivacyEvent wor_add{
+        S{0.01, 4.0, 10, S::Sampling::FixedSizeWithoutReplacement, S::Neighbouring::AddRemoveOne}};
+    CHECK_THROWS_WITH_AS(curve.add(wor_add, "accountant 'rdp'"),
+                         doctest::Contains("proved for neighbouring = replace-one"), dpbo::ValidationError);
     CHECK(curve.empty());
-    curve.add(dpbo::PrivacyEvent{S{0.01, 4.0, 10, S::Sampling::Poisson, S::Neighbouring::AddRemoveOne}}, "accountant 'rdp'");
+    curve.add(dpbo::PrivacyEvent{S{0.01, 4.0, 10, S::Sampling::Poisson, S::Neighbouring::AddRemoveOne}},
+              "accountant 'rdp'");
     dpbo::PrivacyEvent wor{S{0.01, 4.0, 10, S::Sampling::FixedSizeWithoutReplacement, S::Neighbouring::ReplaceOne}};
     CHECK_THROWS_AS(curve.add(wor, "accountant 'rdp'"), dpbo::ValidationError);
     CHECK(curve.events().size() == 1);

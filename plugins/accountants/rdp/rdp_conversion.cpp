@@ -14,9 +14,7 @@ constexpr mpfr_prec_t kBits = 128;
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 }  // namespace
 
-std::string_view to_string(Conversion conversion) {
-    return conversion == Conversion::Classic ? "classic" : "tight";
-}
+std::string_view to_string(Conversion conversion) { return conversion == Conversion::Classic ? "classic" : "tight"; }
 
 double epsilon_at_order(double rdp, double alpha, double delta, Conversion conversion) {
     if (!std::isfinite(rdp)) return kInfinity;

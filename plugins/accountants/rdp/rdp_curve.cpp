@@ -26,8 +26,8 @@ void RdpCurve::add(const PrivacyEvent& event, const std::string& owner) {
             throw ValidationError(fmt::format(
                 "{}: event 'subsampled-gaussian' with sampling = {} and neighbouring = {} is refused: the {} bound "
                 "is proved for neighbouring = {} only ({})",
-                owner, to_string(sub->sampling), to_string(sub->neighbouring), poisson ? "Poisson" : "without-replacement",
-                to_string(proved),
+                owner, to_string(sub->sampling), to_string(sub->neighbouring),
+                poisson ? "Poisson" : "without-replacement", to_string(proved),
                 poisson ? "Mironov, Talwar & Zhang 2019" : "Wang, Balle & Kasiviswanathan 2019, Thm. 9"));
         }
         if ((poisson && without_replacement_) || (!poisson && poisson_)) {

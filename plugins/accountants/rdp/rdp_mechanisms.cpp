@@ -244,9 +244,9 @@ double poisson_rdp_fractional_order(double q, double sigma, double alpha) {
             mpfr_abs(threshold, excess, MPFR_RNDN);
             mpfr_mul_2si(threshold, threshold, -40, MPFR_RNDN);
             if (mpfr_cmp(term, threshold) <= 0) {
-                mpfr_add(excess, excess, term, MPFR_RNDN);  // the tail allowance
-                if (mpfr_sgn(excess.get()) <= 0) return 0.0;       // cannot happen for q > 0; never below 0
-                mpfr_log1p(excess, excess, MPFR_RNDN);  // ε(α) = log A_α / (α − 1)
+                mpfr_add(excess, excess, term, MPFR_RNDN);    // the tail allowance
+                if (mpfr_sgn(excess.get()) <= 0) return 0.0;  // cannot happen for q > 0; never below 0
+                mpfr_log1p(excess, excess, MPFR_RNDN);        // ε(α) = log A_α / (α − 1)
                 mpfr_sub_ui(t, a, 1, MPFR_RNDN);
                 mpfr_div(excess, excess, t, MPFR_RNDN);
                 return upward(excess);

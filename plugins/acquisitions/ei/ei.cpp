@@ -25,7 +25,8 @@ public:
 private:
     dpbo::ImprovementTerms terms(double improvement, double sigma) const override {
         // A point mass: EI = max(u, 0).
-        if (sigma == 0.0) return improvement > 0.0 ? dpbo::ImprovementTerms{improvement, 1.0, 0.0} : dpbo::ImprovementTerms{};
+        if (sigma == 0.0)
+            return improvement > 0.0 ? dpbo::ImprovementTerms{improvement, 1.0, 0.0} : dpbo::ImprovementTerms{};
         const double z = improvement / sigma;
         const double cdf = dpbo::normal_cdf(z);  // erfc-based: full relative accuracy in the lower tail
         const double pdf = dpbo::normal_pdf(z);

@@ -33,23 +33,22 @@ public:
     }
 
 private:
-    static void check(const dpbo::Surrogate& model, const arma::mat& points,
-                      const dpbo::AcquisitionContext& context) {
+    static void check(const dpbo::Surrogate& model, const arma::mat& points, const dpbo::AcquisitionContext& context) {
         if (!model.provides_gradients()) {
-            throw dpbo::ValidationError(fmt::format(
-                "{}: the surrogate provides no posterior gradients; use one with a differentiable kernel "
-                "(e.g. 'gp' with kernel rbf or matern52)",
-                kOwner));
+            throw dpbo::ValidationError(
+                fmt::format("{}: the surrogate provides no posterior gradients; use one with a differentiable kernel "
+                            "(e.g. 'gp' with kernel rbf or matern52)",
+                            kOwner));
         }
         if (context.anchor.n_elem != points.n_cols) {
-            throw dpbo::ValidationError(fmt::format(
-                "{}: the context's anchor (the iterate θ whose gradient is targeted) has {} coordinates, "
-                "the points have {}; only algorithms that set an anchor can use it (gibo, dp-gibo)",
-                kOwner, context.anchor.n_elem, points.n_cols));
+            throw dpbo::ValidationError(
+                fmt::format("{}: the context's anchor (the iterate θ whose gradient is targeted) has {} coordinates, "
+                            "the points have {}; only algorithms that set an anchor can use it (gibo, dp-gibo)",
+                            kOwner, context.anchor.n_elem, points.n_cols));
         }
         if (context.pending.n_rows > 0 && context.pending.n_cols != points.n_cols) {
-            throw dpbo::ValidationError(fmt::format("{}: pending points have {} columns, the candidates {}",
-                                                    kOwner, context.pending.n_cols, points.n_cols));
+            throw dpbo::ValidationError(fmt::format("{}: pending points have {} columns, the candidates {}", kOwner,
+                                                    context.pending.n_cols, points.n_cols));
         }
     }
 };

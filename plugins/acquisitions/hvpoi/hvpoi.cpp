@@ -49,13 +49,13 @@ public:
 
         const dpbo::MultiPosterior posterior = model.predict_outputs(points);
         if (posterior.mean.n_cols != 2)
-            throw dpbo::RunError(fmt::format("{}: the surrogate predicts {} outputs; hvpoi scores 2", kOwner,
-                                             posterior.mean.n_cols));
+            throw dpbo::RunError(
+                fmt::format("{}: the surrogate predicts {} outputs; hvpoi scores 2", kOwner, posterior.mean.n_cols));
         arma::vec scores(points.n_rows);
         for (arma::uword i = 0; i < points.n_rows; ++i) {
-            const double probability = dpbo::hvpoi::nondominated_probability(
-                model_staircase, posterior.mean(i, 0), posterior.variance(i, 0), posterior.mean(i, 1),
-                posterior.variance(i, 1));
+            const double probability =
+                dpbo::hvpoi::nondominated_probability(model_staircase, posterior.mean(i, 0), posterior.variance(i, 0),
+                                                      posterior.mean(i, 1), posterior.variance(i, 1));
             arma::rowvec median = {to_user(context, 0, posterior.mean(i, 0)),
                                    to_user(context, 1, posterior.mean(i, 1))};
             median %= signs;
@@ -67,22 +67,24 @@ public:
 private:
     static void check(const dpbo::AcquisitionContext& context) {
         if (context.outputs != 2 || context.front.n_cols != 2)
-            throw dpbo::RunError(fmt::format("{}: the context describes {} outputs and a front of {} columns; hvpoi "
-                                             "scores exactly 2 outputs",
-                                             kOwner, context.outputs, context.front.n_cols));
+            throw dpbo::RunError(
+                fmt::format("{}: the context describes {} outputs and a front of {} columns; hvpoi "
+                            "scores exactly 2 outputs",
+                            kOwner, context.outputs, context.front.n_cols));
         if (!context.signs.is_empty() && context.signs.n_elem != 2)
             throw dpbo::RunError(fmt::format("{}: {} output signs for 2 outputs", kOwner, context.signs.n_elem));
         if (!context.transforms.empty() && context.transforms.size() != 2)
-            throw dpbo::RunError(fmt::format("{}: {} output transforms for 2 outputs", kOwner,
-                                             context.transforms.size()));
+            throw dpbo::RunError(
+                fmt::format("{}: {} output transforms for 2 outputs", kOwner, context.transforms.size()));
         if (!context.front_values.is_empty() && context.front_values.n_rows != context.front.n_rows)
             throw dpbo::RunError(fmt::format("{}: the front has {} modelled rows but {} observed rows", kOwner,
                                              context.front.n_rows, context.front_values.n_rows));
         if (!context.adaptive_reference && context.reference.n_elem != 2)
-            throw dpbo::RunError(fmt::format("{}: needs a reference point of 2 entries in the objective's units "
-                                             "(AcquisitionContext::reference) or adaptive_reference; the algorithm "
-                                             "gave {} entries",
-                                             kOwner, context.reference.n_elem));
+            throw dpbo::RunError(
+                fmt::format("{}: needs a reference point of 2 entries in the objective's units "
+                            "(AcquisitionContext::reference) or adaptive_reference; the algorithm "
+                            "gave {} entries",
+                            kOwner, context.reference.n_elem));
     }
 
     static double to_user(const dpbo::AcquisitionContext& context, arma::uword j, double model_value) {

@@ -105,8 +105,8 @@ TEST_CASE("hvpoi: the probability of not being dominated equals a numerical inte
     struct Case {
         double mean0, var0, mean1, var1;
     };
-    for (const Case c : {Case{1.5, 0.3, 0.7, 0.5}, Case{2.5, 1.0, -1.0, 0.2}, Case{1.8, 0.05, 1.6, 0.05},
-                         Case{1.2, 2.0, 1.5, 3.0}}) {
+    for (const Case c :
+         {Case{1.5, 0.3, 0.7, 0.5}, Case{2.5, 1.0, -1.0, 0.2}, Case{1.8, 0.05, 1.6, 0.05}, Case{1.2, 2.0, 1.5, 3.0}}) {
         CAPTURE(c.mean0);
         CAPTURE(c.mean1);
         dpbo::AcquisitionContext context;
@@ -156,8 +156,8 @@ TEST_CASE("hvpoi: the exclusive hypervolume of the predicted mean, by hand") {
     // hand over the staircase cells (minimisation): P(y0 < 1) + P(1 ≤ y0 < 2)·P(y1 < 3)
     // + P(2 ≤ y0 < 3)·P(y1 < 2) + P(y0 ≥ 3)·P(y1 < 1).
     const auto cdf = [](double z) { return 0.5 * std::erfc(-z / std::sqrt(2.0)); };
-    const double poi = cdf(-0.5) + (cdf(0.5) - cdf(-0.5)) * cdf(1.5) + (cdf(1.5) - cdf(0.5)) * cdf(0.5) +
-                       (1.0 - cdf(1.5)) * cdf(-0.5);
+    const double poi =
+        cdf(-0.5) + (cdf(0.5) - cdf(-0.5)) * cdf(1.5) + (cdf(1.5) - cdf(0.5)) * cdf(0.5) + (1.0 - cdf(1.5)) * cdf(-0.5);
     CHECK(score(FixedPosterior({{-1.5, -1.5}}, {{1.0, 1.0}}), context) == doctest::Approx(1.25 * poi).epsilon(1e-12));
 }
 

@@ -80,9 +80,9 @@ public:
         // A value the chosen schedule ignores would be silently dropped; refuse it instead.
         const auto refuse_unused = [&](const char* key, const char* used_by) {
             if (parameters.given_by_user(key)) {
-                throw dpbo::ValidationError(fmt::format(
-                    "{}: {} = {} is not used by beta_schedule={}; allowed only with beta_schedule={}", kOwner,
-                    key, parameters.real(key), parameters.text("beta_schedule"), used_by));
+                throw dpbo::ValidationError(
+                    fmt::format("{}: {} = {} is not used by beta_schedule={}; allowed only with beta_schedule={}",
+                                kOwner, key, parameters.real(key), parameters.text("beta_schedule"), used_by));
             }
         };
         if (schedule_ != Schedule::Constant) refuse_unused("beta", "constant");
@@ -123,21 +123,21 @@ private:
         if (schedule_ == Schedule::Constant) return beta_;
         const std::size_t t = context.iteration;
         if (t == 0) {
-            throw dpbo::RunError(fmt::format("{}: iteration t = 0; the GP-UCB schedules count iterations from 1",
-                                             kOwner));
+            throw dpbo::RunError(
+                fmt::format("{}: iteration t = 0; the GP-UCB schedules count iterations from 1", kOwner));
         }
         if (context.dimension != 0 && context.dimension != dim) {
-            throw dpbo::RunError(fmt::format("{}: the context says dimension {} but the points have {} columns",
-                                             kOwner, context.dimension, dim));
+            throw dpbo::RunError(fmt::format("{}: the context says dimension {} but the points have {} columns", kOwner,
+                                             context.dimension, dim));
         }
         constexpr double pi_squared = std::numbers::pi * std::numbers::pi;
         const double log_t_squared = 2.0 * std::log(static_cast<double>(t));
         if (schedule_ == Schedule::Finite) {
             if (context.candidate_count == 0) {
-                throw dpbo::RunError(fmt::format(
-                    "{}: beta_schedule=finite needs a finite candidate set (|Λ| = 0 here, the search is "
-                    "over a box); use beta_schedule=srinivas or constant for boxes",
-                    kOwner));
+                throw dpbo::RunError(
+                    fmt::format("{}: beta_schedule=finite needs a finite candidate set (|Λ| = 0 here, the search is "
+                                "over a box); use beta_schedule=srinivas or constant for boxes",
+                                kOwner));
             }
             // Srinivas et al. (2010), Theorem 1: β_t = 2 log(|D| t² π² / (6δ)).
             return 2.0 * (std::log(static_cast<double>(context.candidate_count)) + log_t_squared +
@@ -150,10 +150,10 @@ private:
         const double d = static_cast<double>(dim);
         const double tail = std::log(4.0 * d * a_ / delta_);
         if (!(tail > 0.0)) {
-            throw dpbo::RunError(fmt::format(
-                "{}: log(4 d a / delta) = {} with d = {}, a = {}, delta = {}; the srinivas schedule needs "
-                "4 d a > delta (raise a)",
-                kOwner, tail, dim, a_, delta_));
+            throw dpbo::RunError(
+                fmt::format("{}: log(4 d a / delta) = {} with d = {}, a = {}, delta = {}; the srinivas schedule needs "
+                            "4 d a > delta (raise a)",
+                            kOwner, tail, dim, a_, delta_));
         }
         const double beta_t = 2.0 * (log_t_squared + std::log(2.0 * pi_squared / (3.0 * delta_))) +
                               2.0 * d * (log_t_squared + std::log(d * b_ * r_) + 0.5 * std::log(tail));

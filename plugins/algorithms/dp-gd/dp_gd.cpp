@@ -72,16 +72,18 @@ dpbo::Objective& checked_objective(dpbo::Objective& objective) {
         throw refuse("has a finite candidate set as its space; DP-GD takes gradient steps and needs a box");
     for (const dpbo::Dimension& dimension : space.dimensions()) {
         if (dimension.scale != dpbo::Scale::Linear || dimension.integer) {
-            throw refuse(fmt::format("has dimension '{}' on a {} scale; DP-GD steps along the gradient in linear, "
-                                     "continuous coordinates only",
-                                     dimension.name, dimension.integer ? "integer" : "log"));
+            throw refuse(
+                fmt::format("has dimension '{}' on a {} scale; DP-GD steps along the gradient in linear, "
+                            "continuous coordinates only",
+                            dimension.name, dimension.integer ? "integer" : "log"));
         }
     }
     if (dpbo::record_count(objective) == 0)
         throw refuse("is not record-decomposable (it reports 0 records); DP-GD clips one gradient per record");
     if (dpbo::capability<dpbo::RecordGradients>(objective) == nullptr) {
-        throw refuse("provides no per-record gradients; DP-GD needs the true gradient of every record's loss (dp-gibo "
-                     "estimates them from per-record losses instead)");
+        throw refuse(
+            "provides no per-record gradients; DP-GD needs the true gradient of every record's loss (dp-gibo "
+            "estimates them from per-record losses instead)");
     }
     return objective;
 }
@@ -144,10 +146,10 @@ private:
     void step(std::size_t iteration) {
         const arma::mat gradients = dpbo::require<dpbo::RecordGradients>(objective_, kOwner).record_gradients(theta_);
         if (gradients.n_rows != records_ || gradients.n_cols != space_.dim()) {
-            throw dpbo::RunError(fmt::format("{}: {} returned per-record gradients of shape {} × {}; expected {} × {} "
-                                             "(records × dimension)",
-                                             kOwner, objective_label(objective_), gradients.n_rows, gradients.n_cols,
-                                             records_, space_.dim()));
+            throw dpbo::RunError(fmt::format(
+                "{}: {} returned per-record gradients of shape {} × {}; expected {} × {} "
+                "(records × dimension)",
+                kOwner, objective_label(objective_), gradients.n_rows, gradients.n_cols, records_, space_.dim()));
         }
         const dpbo::ClippedAverage clipped = dpbo::clip_and_average(gradients.t(), settings_.clipping_bound, kOwner);
         const arma::vec privatised = release_.release(clipped.mean);
@@ -158,9 +160,9 @@ private:
         std::vector<double> row = {static_cast<double>(iteration)};
         row.insert(row.end(), theta_.begin(), theta_.end());
         const double value = exact_value(theta_);
-        row.insert(row.end(), {arma::norm(privatised), arma::norm(theta_ - previous),
-                               static_cast<double>(clipped.clipped), clipped.largest_norm,
-                               arma::norm(privatised - clipped.mean), value});
+        row.insert(row.end(),
+                   {arma::norm(privatised), arma::norm(theta_ - previous), static_cast<double>(clipped.clipped),
+                    clipped.largest_norm, arma::norm(privatised - clipped.mean), value});
         if (!optimiser_.is_empty()) row.push_back(distance_to_optimum(theta_));
         trace_.add_row(std::move(row));
         ctx_.observer.on_iteration(iteration, trace_);
@@ -190,8 +192,7 @@ private:
     dpbo::RunResult finish(const std::string& stop) {
         dpbo::RunResult result;
         result.released.push_back({"theta_final", "the last iterate θ_T", theta_});
-        if (!path_.is_empty())
-            result.released.push_back({"theta_path", "every iterate θ_1..θ_T, one row each", path_});
+        if (!path_.is_empty()) result.released.push_back({"theta_path", "every iterate θ_1..θ_T, one row each", path_});
         const double value = exact_value(theta_);
         result.evaluation_only.push_back({"objective_value", "f(θ_T), the mean per-record loss", arma::mat{value}});
         if (const auto regret = objective_.regret(value))
@@ -234,13 +235,22 @@ public:
     static dpbo::ParameterSchema schema() {
         dpbo::ParameterSchema schema;
         schema
-            .integer("iterations", {.fallback = 100, .lower = 1, .unit = "steps",
+            .integer("iterations", {.fallback = 100,
+                                    .lower = 1,
+                                    .unit = "steps",
                                     .doc = "number T of noisy gradient steps (each one private release)"})
-            .real("mu", {.fallback = 1.0, .lower = 0.0, .lower_inclusive = false,
+            .real("mu", {.fallback = 1.0,
+                         .lower = 0.0,
+                         .lower_inclusive = false,
                          .doc = "μ-GDP of the whole released path; each step is μ/√T-GDP"})
-            .real("clipping_bound", {.fallback = 1.0, .lower = 0.0, .lower_inclusive = false,
+            .real("clipping_bound", {.fallback = 1.0,
+                                     .lower = 0.0,
+                                     .lower_inclusive = false,
                                      .doc = "B: every per-record gradient is clipped to this norm (data-independent)"})
-            .real("equivalent_delta", {.fallback = 1e-5, .lower = 0.0, .upper = 1.0, .lower_inclusive = false,
+            .real("equivalent_delta", {.fallback = 1e-5,
+                                       .lower = 0.0,
+                                       .upper = 1.0,
+                                       .lower_inclusive = false,
                                        .upper_inclusive = false,
                                        .doc = "δ at which the equivalent (ε, δ)-DP guarantee is reported"});
         dpbo::add_starting_point_parameters(schema);
@@ -250,7 +260,8 @@ public:
 
     explicit DpGd(const dpbo::ParameterSet& p) {
         settings_.iterations = static_cast<std::size_t>(p.integer("iterations"));
-        dpbo::memory::require(kOwner, fmt::format("iterations = {}", settings_.iterations), static_cast<double>(settings_.iterations) * 256.0,
+        dpbo::memory::require(kOwner, fmt::format("iterations = {}", settings_.iterations),
+                              static_cast<double>(settings_.iterations) * 256.0,
                               "a trace row and a ledger entry per step, about 256 bytes each at least");
         settings_.mu = p.real("mu");
         settings_.clipping_bound = p.real("clipping_bound");
@@ -260,7 +271,10 @@ public:
     }
 
     std::vector<dpbo::Role> roles() const override {
-        return {{"accountant", dpbo::ModuleKind::Accountant, true, "gdp",
+        return {{"accountant",
+                 dpbo::ModuleKind::Accountant,
+                 true,
+                 "gdp",
                  "composes the T Gaussian gradient releases (μ-GDP composition is exact for them); its (ε, δ) "
                  "equivalent is reported at equivalent_delta",
                  {{"delta", fmt::format("{:.17g}", settings_.equivalent_delta)}}}};

@@ -55,10 +55,10 @@ dpbo::RunResult run_dp_gd(dpbo::Objective& objective, const Parameters& paramete
     components.observer = observer;
     // The runner's accountant: gdp, reporting at the algorithm's equivalent_delta.
     if (parameters.count("equivalent_delta"))
-        components.accountant = dpbo::test::make<dpbo::Accountant>("gdp", {{"delta", parameters.at("equivalent_delta")}});
+        components.accountant =
+            dpbo::test::make<dpbo::Accountant>("gdp", {{"delta", parameters.at("equivalent_delta")}});
     return dpbo::test::run_algorithm(*algorithm, objective, seed, components);
 }
-
 
 double value_at(dpbo::Objective& objective, const arma::rowvec& point) {
     return objective.evaluate(arma::mat(point), dpbo::EvaluationRequest{}).values(0);
@@ -115,8 +115,8 @@ TEST_CASE("dp-gd: with a huge mu and no clipping it converges to the known optim
     SUBCASE("huber-regression") {
         auto objective = dpbo::test::make<dpbo::Objective>("huber-regression");
         // Per-record gradients are at most c√2 ≈ 1.41 in norm, so B = 10 never clips.
-        const auto result = run_dp_gd(
-            *objective, {{"mu", "1e9"}, {"clipping_bound", "10"}, {"lr", "0.5"}, {"iterations", "400"}}, 3);
+        const auto result =
+            run_dp_gd(*objective, {{"mu", "1e9"}, {"clipping_bound", "10"}, {"lr", "0.5"}, {"iterations", "400"}}, 3);
         const arma::rowvec optimiser = dpbo::known_optimum(*objective)->points.row(0);
         CHECK(arma::norm(named_value(result.released, "theta_final") - optimiser) < 1e-6);
         CHECK(named_value(result.evaluation_only, "simple_regret")(0) < 1e-10);
@@ -204,8 +204,8 @@ TEST_CASE("dp-gd: trace columns are released or marked evaluation-only, and agre
         CAPTURE(name);
         CHECK_FALSE(flag(name));
     }
-    for (const char* name : {"clipped_records", "largest_record_gradient_norm", "noise_norm", "objective_value",
-                             "distance_to_optimum"}) {
+    for (const char* name :
+         {"clipped_records", "largest_record_gradient_norm", "noise_norm", "objective_value", "distance_to_optimum"}) {
         CAPTURE(name);
         CHECK(flag(name));
     }
@@ -326,7 +326,8 @@ TEST_CASE("dp-gd: the same seed gives the same path, another seed another path")
     const auto first = run_dp_gd(*objective, {{"iterations", "15"}}, 9);
     const auto again = run_dp_gd(*objective, {{"iterations", "15"}}, 9);
     const auto other = run_dp_gd(*objective, {{"iterations", "15"}}, 10);
-    CHECK(arma::approx_equal(named_value(first.released, "theta_path"), named_value(again.released, "theta_path"), "absdiff", 0.0));
+    CHECK(arma::approx_equal(named_value(first.released, "theta_path"), named_value(again.released, "theta_path"),
+                             "absdiff", 0.0));
     CHECK(arma::norm(named_value(first.released, "theta_final") - named_value(other.released, "theta_final")) > 0.0);
 }
 

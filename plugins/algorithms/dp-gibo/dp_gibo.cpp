@@ -37,33 +37,49 @@ public:
     static dpbo::ParameterSchema schema() {
         dpbo::ParameterSchema schema;
         schema
-            .integer("iterations", {.fallback = 25, .lower = 1, .unit = "steps",
+            .integer("iterations", {.fallback = 25,
+                                    .lower = 1,
+                                    .unit = "steps",
                                     .doc = "T: gradient releases (the μ budget is split evenly over them)"})
-            .real("mu", {.fallback = 1.0, .lower = 0.0, .lower_inclusive = false,
+            .real("mu", {.fallback = 1.0,
+                         .lower = 0.0,
+                         .lower_inclusive = false,
                          .doc = "μ of the μ-GDP guarantee for the whole path θ⁽¹⁾…θ⁽ᵀ⁾"})
-            .real("clipping_bound", {.fallback = 1.0, .lower = 0.0, .lower_inclusive = false,
+            .real("clipping_bound", {.fallback = 1.0,
+                                     .lower = 0.0,
+                                     .lower_inclusive = false,
                                      .doc = "B: each record's gradient estimate is clipped to this L2 norm"})
-            .real("equivalent_delta", {.fallback = 1e-5, .lower = 0.0, .upper = 1.0, .lower_inclusive = false,
+            .real("equivalent_delta", {.fallback = 1e-5,
+                                       .lower = 0.0,
+                                       .upper = 1.0,
+                                       .lower_inclusive = false,
                                        .upper_inclusive = false,
                                        .doc = "δ at which the (ε, δ)-DP equivalent of the μ-GDP guarantee is "
                                               "reported"})
             .real("bias_tolerance",
-                  {.lower = 0.0, .lower_inclusive = false,
+                  {.lower = 0.0,
+                   .lower_inclusive = false,
                    .doc = "ε of Algorithm 1 (seed 003; not a privacy ε): each batch is the smallest that brings "
                           "Tr Σ∇(θ) to ε or below, at most max_batch. Give this or batch_size"})
-            .integer("batch_size", {.lower = 1, .unit = "points",
+            .integer("batch_size", {.lower = 1,
+                                    .unit = "points",
                                     .doc = "a fixed batch of b new points per iteration (seed 000's Algorithm 1; "
                                            "absent with bias_tolerance absent: d + 1, as the authors' code)"})
-            .integer("max_batch", {.lower = 1, .unit = "points",
+            .integer("max_batch", {.lower = 1,
+                                   .unit = "points",
                                    .doc = "cap on the adaptive batch (absent: d + 1; with observation noise the "
                                           "tolerance may be unreachable)"});
         dpbo::add_starting_point_parameters(schema);
         schema
-            .real("local_box", {.fallback = 1.0, .lower = 0.0, .lower_inclusive = false, .unit = "objective units",
+            .real("local_box", {.fallback = 1.0,
+                                .lower = 0.0,
+                                .lower_inclusive = false,
+                                .unit = "objective units",
                                 .doc = "new points are chosen in θ ± local_box (within the box); the default is the "
                                        "default kernel's length-scale, where a stationary kernel learns a gradient "
                                        "best; a value wider than the box means anywhere in it"})
-            .integer("reuse_points", {.lower = 0, .unit = "points",
+            .integer("reuse_points", {.lower = 0,
+                                      .unit = "points",
                                       .doc = "only this many earlier points, the nearest to θ, stay in the model with "
                                              "their losses (the authors' closest_cache; 0: only the new batch); "
                                              "absent: every earlier point, D_t = D_{t−1} ∪ z as in Algorithm 1"})
@@ -76,14 +92,16 @@ public:
             .boolean("track_objective", true,
                      "also record f(θ_t) and the distance to a known optimum in evaluation-only trace columns "
                      "(not released; costs one extra evaluation per iteration outside the budget)")
-            .integer("sweep_points", {.fallback = 64, .lower = 1,
+            .integer("sweep_points", {.fallback = 64,
+                                      .lower = 1,
                                       .doc = "quasi-random points of the local box scored, with the 4d axis points "
                                              "θ ± r·e_j (r = local_box/2, local_box), for every chosen point"})
-            .integer("local_starts", {.fallback = 0, .lower = 0,
+            .integer("local_starts", {.fallback = 0,
+                                      .lower = 0,
                                       .doc = "best sweep points also refined by derivative-free local search (slower; "
                                              "the axis points already bring the trace close to what it finds)"})
-            .integer("local_evaluations", {.fallback = 60, .lower = 1,
-                                           .doc = "acquisition evaluations per local start"});
+            .integer("local_evaluations",
+                     {.fallback = 60, .lower = 1, .doc = "acquisition evaluations per local start"});
         dpbo::add_step_rule_parameters(schema, "adagrad", 0.3);
         return schema;
     }
@@ -91,7 +109,8 @@ public:
     explicit DpGibo(const dpbo::ParameterSet& p) {
         settings_.privacy.mu = p.real("mu");
         settings_.privacy.steps = static_cast<std::size_t>(p.integer("iterations"));
-        dpbo::memory::require(kOwner, fmt::format("iterations = {}", settings_.privacy.steps), static_cast<double>(settings_.privacy.steps) * 256.0,
+        dpbo::memory::require(kOwner, fmt::format("iterations = {}", settings_.privacy.steps),
+                              static_cast<double>(settings_.privacy.steps) * 256.0,
                               "a trace row and a ledger entry per step, about 256 bytes each at least");
         settings_.privacy.clipping_bound = p.real("clipping_bound");
         settings_.privacy.equivalent_delta = p.real("equivalent_delta");
@@ -122,25 +141,35 @@ public:
 
     std::vector<dpbo::Role> roles() const override {
         return {
-            {"surrogate", dpbo::ModuleKind::Surrogate, true, "gp",
+            {"surrogate",
+             dpbo::ModuleKind::Surrogate,
+             true,
+             "gp",
              "the GP whose posterior mean gradient estimates each record's gradient: fixed hyperparameters in the "
              "objective's coordinates, never fitted (it sees only locations); noise_variance is the σ² of "
              "Algorithm 1. Default: RBF with length-scale 1, as the paper",
-             {{"kernel", "rbf"}, {"mean", "zero"}, {"standardise", "false"}, {"fit", "none"},
+             {{"kernel", "rbf"},
+              {"mean", "zero"},
+              {"standardise", "false"},
+              {"fit", "none"},
               {"noise_variance", "1e-6"}}},
-            {"acquisition", dpbo::ModuleKind::Acquisition, true, "gibo-trace",
+            {"acquisition",
+             dpbo::ModuleKind::Acquisition,
+             true,
+             "gibo-trace",
              "chooses the points that most reduce the uncertainty of the gradient at θ (locations only)",
              {}},
-            {"accountant", dpbo::ModuleKind::Accountant, true, "gdp",
+            {"accountant",
+             dpbo::ModuleKind::Accountant,
+             true,
+             "gdp",
              "composes the T Gaussian gradient releases (μ-GDP composition is exact for them); its (ε, δ) "
              "equivalent is reported at equivalent_delta",
              {{"delta", fmt::format("{:.17g}", settings_.privacy.equivalent_delta)}}},
         };
     }
 
-    dpbo::RunResult run(dpbo::RunContext& context) override {
-        return dpbo::dp_gibo::run_dp_gibo(context, settings_);
-    }
+    dpbo::RunResult run(dpbo::RunContext& context) override { return dpbo::dp_gibo::run_dp_gibo(context, settings_); }
 
 private:
     dpbo::dp_gibo::DpGiboSettings settings_;

@@ -55,8 +55,11 @@ void check_space(const dpbo::Objective& objective) {
 class DpGiboRun {
 public:
     DpGiboRun(dpbo::RunContext& context, const DpGiboSettings& settings)
-        : ctx_(context), surrogate_(context.role<dpbo::Surrogate>("surrogate")),
-          acquisition_(context.role<dpbo::Acquisition>("acquisition")), settings_(settings), space_(context.objective.space()),
+        : ctx_(context),
+          surrogate_(context.role<dpbo::Surrogate>("surrogate")),
+          acquisition_(context.role<dpbo::Acquisition>("acquisition")),
+          settings_(settings),
+          space_(context.objective.space()),
           minimise_(context.objective.sense() == dpbo::Sense::Minimise),
           track_rng_(context.rng.derive_seed()) {
         check_space(ctx_.objective);
@@ -100,8 +103,8 @@ public:
 
 private:
     struct Batch {
-        arma::mat points;        // reused earlier points, then the new ones
-        arma::mat losses;        // one row per point, one column per record (minimisation sense)
+        arma::mat points;  // reused earlier points, then the new ones
+        arma::mat losses;  // one row per point, one column per record (minimisation sense)
         std::size_t new_points = 0;
         double trace_after = 0.0;  // Tr Σ∇(θ) given the batch, as the acquisition predicted it
     };
@@ -137,17 +140,17 @@ private:
         // its mean. Losses enter only through G = A·Y below, and only clipped and noised.
         update_model(batch);
         const arma::mat weights = surrogate_->mean_gradient_weights(theta_);  // d × |D|
-        arma::mat record_gradients = weights * batch.losses;                       // d × n
+        arma::mat record_gradients = weights * batch.losses;                  // d × n
         if (settings_.centre_losses) {
             // Each record's losses minus their mean over the model's points: a per-record map, so the
             // sensitivity argument is unchanged. A zero-mean GP reads a record's constant level as a
             // bump and turns it into a spurious gradient whenever the points are not symmetric about θ.
-            record_gradients -= arma::sum(weights, 1) * (arma::sum(batch.losses, 0) / static_cast<double>(
-                                                                                         batch.losses.n_rows));
+            record_gradients -=
+                arma::sum(weights, 1) * (arma::sum(batch.losses, 0) / static_cast<double>(batch.losses.n_rows));
         }
         const double bias_proxy = arma::trace(surrogate_->gradient_covariance(theta_));
-        const dpbo::ClippedAverage clipped = dpbo::clip_and_average(record_gradients, settings_.privacy.clipping_bound,
-                                                                    kOwner);
+        const dpbo::ClippedAverage clipped =
+            dpbo::clip_and_average(record_gradients, settings_.privacy.clipping_bound, kOwner);
         const arma::vec released = release_->release(clipped.mean);
         const arma::vec displacement = rule.step(released);
         // Projection onto the box is post-processing of the released gradient.
@@ -182,17 +185,14 @@ private:
             if (*settings_.reuse_points > 0 && history_points_.n_rows > 0) {
                 const arma::vec distances = arma::sum(arma::square(history_points_.each_row() - theta_), 1);
                 const arma::uvec order = arma::stable_sort_index(distances);
-                const arma::uvec nearest =
-                    order.head(std::min<arma::uword>(*settings_.reuse_points, order.n_elem));
+                const arma::uvec nearest = order.head(std::min<arma::uword>(*settings_.reuse_points, order.n_elem));
                 batch.points = history_points_.rows(nearest);
                 batch.losses = history_losses_.rows(nearest);
             }
             surrogate_->condition(batch.points, arma::zeros<arma::vec>(batch.points.n_rows));
         }
-        const arma::rowvec lower =
-            settings_.local_box ? arma::max(lower_, theta_ - *settings_.local_box) : lower_;
-        const arma::rowvec upper =
-            settings_.local_box ? arma::min(upper_, theta_ + *settings_.local_box) : upper_;
+        const arma::rowvec lower = settings_.local_box ? arma::max(lower_, theta_ - *settings_.local_box) : lower_;
+        const arma::rowvec upper = settings_.local_box ? arma::min(upper_, theta_ + *settings_.local_box) : upper_;
         dpbo::AcquisitionContext context;
         context.iteration = t;
         context.dimension = dim_;
@@ -288,8 +288,7 @@ private:
         return ctx_.objective.evaluate(theta, request).values(0);
     }
 
-    void append_evaluation_only(std::vector<double>& row, const arma::rowvec& theta_before,
-                                const arma::vec& estimate) {
+    void append_evaluation_only(std::vector<double>& row, const arma::rowvec& theta_before, const arma::vec& estimate) {
         const double value = exact_value(theta_);
         row.push_back(value);
         if (optimum_point_.n_elem > 0) row.push_back(arma::norm(theta_ - optimum_point_));
@@ -308,11 +307,13 @@ private:
         result.released.push_back({"theta_final", "the last iterate θ_T", arma::mat(theta_)});
         if (settings_.track_objective) {
             const double value = exact_value(theta_);
-            result.evaluation_only.push_back({"final_value", "f(θ_T), computed from the data without noise",
-                                              arma::mat{value}});
+            result.evaluation_only.push_back(
+                {"final_value", "f(θ_T), computed from the data without noise", arma::mat{value}});
             if (optimum_point_.n_elem > 0) {
-                result.evaluation_only.push_back({"distance_to_optimum", "‖θ_T − θ*‖ for the objective's known "
-                                                  "optimiser θ*", arma::mat{arma::norm(theta_ - optimum_point_)}});
+                result.evaluation_only.push_back({"distance_to_optimum",
+                                                  "‖θ_T − θ*‖ for the objective's known "
+                                                  "optimiser θ*",
+                                                  arma::mat{arma::norm(theta_ - optimum_point_)}});
             }
             if (const auto regret = ctx_.objective.regret(value))
                 result.evaluation_only.push_back({"simple_regret", "f(θ_T) − f(θ*)", arma::mat{*regret}});
@@ -322,11 +323,12 @@ private:
             "chosen without looking at the data (they are parameters of the run)",
             "the surrogate is given only evaluation locations (zero targets), so batch choice and batch sizes are "
             "post-processing of the released path"};
-        result.privacy = release_->statement(
-            {"the path θ⁽¹⁾…θ⁽ᵀ⁾ (trace columns theta[·]) and θ_T", "the evaluation locations, batch sizes and "
-             "evaluation count, which depend only on the path", "the bias proxy Tr Σ∇(θ) and the norm of the privatised gradient "
-             "(post-processing)"},
-            std::move(assumptions));
+        result.privacy = release_->statement({"the path θ⁽¹⁾…θ⁽ᵀ⁾ (trace columns theta[·]) and θ_T",
+                                              "the evaluation locations, batch sizes and "
+                                              "evaluation count, which depend only on the path",
+                                              "the bias proxy Tr Σ∇(θ) and the norm of the privatised gradient "
+                                              "(post-processing)"},
+                                             std::move(assumptions));
         result.trace = std::move(trace_);
         result.evaluations = ctx_.evaluator.evaluations();
         result.stop_reason = stop;

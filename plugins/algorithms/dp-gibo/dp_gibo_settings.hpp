@@ -20,10 +20,10 @@ struct DpGiboSettings {
     std::optional<std::size_t> batch_size;
     std::optional<std::size_t> max_batch;  // absent: d + 1
     dpbo::StartingPoint start;
-    std::optional<double> local_box;   // half-width of θ ± δ in the objective's units; absent: the whole box
+    std::optional<double> local_box;          // half-width of θ ± δ in the objective's units; absent: the whole box
     std::optional<std::size_t> reuse_points;  // nearest earlier points kept in the model; absent: all
-    bool centre_losses = true;         // subtract each record's mean loss over the model's points
-    bool track_objective = true;       // evaluation-only columns: f(θ_t) and the distance to the optimum
+    bool centre_losses = true;                // subtract each record's mean loss over the model's points
+    bool track_objective = true;              // evaluation-only columns: f(θ_t) and the distance to the optimum
     dpbo::StepRuleSettings step;
     dpbo::AcquisitionOptimiserSettings optimiser;
 };

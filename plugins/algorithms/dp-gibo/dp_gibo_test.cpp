@@ -25,8 +25,8 @@ namespace {
 
 using Parameters = std::map<std::string, std::string>;
 
-const Parameters kPolynomial = {{"kernel", "polynomial"}, {"polynomial_degree", "2"}, {"polynomial_offset", "1"},
-                                {"mean", "zero"}, {"standardise", "false"}, {"fit", "none"},
+const Parameters kPolynomial = {{"kernel", "polynomial"},  {"polynomial_degree", "2"}, {"polynomial_offset", "1"},
+                                {"mean", "zero"},          {"standardise", "false"},   {"fit", "none"},
                                 {"noise_variance", "1e-8"}};
 
 dpbo::RunResult run_dp_gibo(dpbo::Objective& objective, const Parameters& algorithm, const Parameters& surrogate,
@@ -57,12 +57,15 @@ TEST_CASE("dp-gibo adds Gaussian noise of standard deviation 2B sqrt(T) over n m
     const std::size_t iterations = 200;
     const double mu = 0.7;
     const double bound = 0.5;
-    const dpbo::RunResult result =
-        run_dp_gibo(*objective,
-                    {{"iterations", std::to_string(iterations)}, {"mu", "0.7"}, {"clipping_bound", "0.5"},
-                     {"batch_size", "3"}, {"track_objective", "false"}, {"sweep_points", "16"},
-                     {"local_starts", "0"}},
-                    kPolynomial, 11);
+    const dpbo::RunResult result = run_dp_gibo(*objective,
+                                               {{"iterations", std::to_string(iterations)},
+                                                {"mu", "0.7"},
+                                                {"clipping_bound", "0.5"},
+                                                {"batch_size", "3"},
+                                                {"track_objective", "false"},
+                                                {"sweep_points", "16"},
+                                                {"local_starts", "0"}},
+                                               kPolynomial, 11);
     const double sigma = 2.0 * bound * std::sqrt(static_cast<double>(iterations)) / (50.0 * mu);
     const double sum_of_squares = arma::accu(arma::square(trace_column(result.trace, "noise_norm")));
     const double degrees = 5.0 * static_cast<double>(iterations);
@@ -73,11 +76,14 @@ TEST_CASE("dp-gibo adds Gaussian noise of standard deviation 2B sqrt(T) over n m
 
 TEST_CASE("dp-gibo states exactly the GDP accountant's composition of its T releases") {
     const auto objective = normal_location(50);
-    const dpbo::RunResult result = run_dp_gibo(
-        *objective,
-        {{"iterations", "9"}, {"mu", "1.5"}, {"batch_size", "2"}, {"equivalent_delta", "1e-6"},
-         {"sweep_points", "16"}, {"local_starts", "0"}},
-        kPolynomial, 3);
+    const dpbo::RunResult result = run_dp_gibo(*objective,
+                                               {{"iterations", "9"},
+                                                {"mu", "1.5"},
+                                                {"batch_size", "2"},
+                                                {"equivalent_delta", "1e-6"},
+                                                {"sweep_points", "16"},
+                                                {"local_starts", "0"}},
+                                               kPolynomial, 3);
     auto accountant = dpbo::test::make<dpbo::Accountant>("gdp", {{"delta", "1e-6"}});
     accountant->compose({dpbo::GdpEvent{1.5 / 3.0}, 9});
     const dpbo::PrivacyStatement expected = accountant->total();
@@ -98,11 +104,14 @@ TEST_CASE("dp-gibo's per-record gradients are exact for quadratic losses under a
     // exact gradient θ − x̄ at the iterate.
     const auto objective = normal_location(50);
     const arma::rowvec mle = dpbo::known_optimum(*objective)->points.row(0);
-    const dpbo::RunResult result = run_dp_gibo(
-        *objective,
-        {{"iterations", "3"}, {"mu", "1e9"}, {"clipping_bound", "1e6"}, {"batch_size", "21"},
-         {"sweep_points", "64"}, {"local_starts", "0"}},
-        kPolynomial, 5);
+    const dpbo::RunResult result = run_dp_gibo(*objective,
+                                               {{"iterations", "3"},
+                                                {"mu", "1e9"},
+                                                {"clipping_bound", "1e6"},
+                                                {"batch_size", "21"},
+                                                {"sweep_points", "64"},
+                                                {"local_starts", "0"}},
+                                               kPolynomial, 5);
     const arma::vec norms = trace_column(result.trace, "clipped_gradient_norm");
     // The evaluation-only diagnostic compares the estimate with the objective's exact gradient.
     const arma::vec cosines = trace_column(result.trace, "estimate_cosine");
@@ -117,23 +126,31 @@ TEST_CASE("dp-gibo's per-record gradients are exact for quadratic losses under a
 
 TEST_CASE("dp-gibo with a negligible privacy cost reaches the MLE of normal-location") {
     const auto objective = normal_location(50);
-    const dpbo::RunResult result = run_dp_gibo(
-        *objective,
-        {{"iterations", "60"}, {"mu", "1e8"}, {"clipping_bound", "100"}, {"batch_size", "3"},
-         {"optimizer", "plain"}, {"lr", "0.5"}, {"sweep_points", "32"}, {"local_starts", "0"}},
-        kPolynomial, 7);
+    const dpbo::RunResult result = run_dp_gibo(*objective,
+                                               {{"iterations", "60"},
+                                                {"mu", "1e8"},
+                                                {"clipping_bound", "100"},
+                                                {"batch_size", "3"},
+                                                {"optimizer", "plain"},
+                                                {"lr", "0.5"},
+                                                {"sweep_points", "32"},
+                                                {"local_starts", "0"}},
+                                               kPolynomial, 7);
     CHECK(dpbo::test::named_value(result.evaluation_only, "distance_to_optimum")(0) < 1e-3);
 }
 
 TEST_CASE("dp-gibo's adaptive batch is the smallest that meets the bias tolerance, up to its cap") {
     const auto objective = dpbo::test::make<dpbo::Objective>("normal-location", {{"records", "30"}});
-    const Parameters rbf = {{"kernel", "rbf"}, {"lengthscale", "1"}, {"mean", "zero"}, {"standardise", "false"},
-                            {"fit", "none"}, {"noise_variance", "1e-6"}};
-    const dpbo::RunResult result = run_dp_gibo(
-        *objective,
-        {{"iterations", "6"}, {"mu", "1"}, {"bias_tolerance", "0.5"}, {"max_batch", "9"},
-         {"reuse_points", "4"}, {"sweep_points", "64"}},
-        rbf, 9);
+    const Parameters rbf = {{"kernel", "rbf"},        {"lengthscale", "1"}, {"mean", "zero"},
+                            {"standardise", "false"}, {"fit", "none"},      {"noise_variance", "1e-6"}};
+    const dpbo::RunResult result = run_dp_gibo(*objective,
+                                               {{"iterations", "6"},
+                                                {"mu", "1"},
+                                                {"bias_tolerance", "0.5"},
+                                                {"max_batch", "9"},
+                                                {"reuse_points", "4"},
+                                                {"sweep_points", "64"}},
+                                               rbf, 9);
     const arma::vec batches = trace_column(result.trace, "batch_size");
     const arma::vec traces = trace_column(result.trace, "gradient_trace");
     bool some_below_cap = false;
@@ -149,8 +166,8 @@ TEST_CASE("dp-gibo's adaptive batch is the smallest that meets the bias toleranc
 
 TEST_CASE("dp-gibo refuses objectives without records and contradictory batch settings") {
     const auto branin = dpbo::test::make<dpbo::Objective>("branin");
-    CHECK_THROWS_WITH_AS(run_dp_gibo(*branin, {}, kPolynomial, 1),
-                         doctest::Contains("not record-decomposable"), dpbo::ValidationError);
+    CHECK_THROWS_WITH_AS(run_dp_gibo(*branin, {}, kPolynomial, 1), doctest::Contains("not record-decomposable"),
+                         dpbo::ValidationError);
     CHECK_THROWS_WITH_AS(dpbo::test::make<dpbo::Algorithm>("dp-gibo", {{"bias_tolerance", "0.1"}, {"batch_size", "3"}}),
                          doctest::Contains("bias_tolerance = 0.1 and batch_size = 3"), dpbo::ValidationError);
     CHECK_THROWS_WITH_AS(dpbo::test::make<dpbo::Algorithm>("dp-gibo", {{"start", "centre"}, {"theta0", "0,0,0,0,0"}}),
@@ -195,14 +212,19 @@ TEST_CASE("dp-gibo's centred estimate ignores each record's constant level, the 
     const arma::mat records = data.normal(40, 4) + 1.0;
     OffsetQuadratic plain(records, arma::zeros<arma::rowvec>(40));
     OffsetQuadratic shifted(records, arma::rowvec(data.uniform(1, 40) * 5.0));
-    const Parameters rbf = {{"kernel", "rbf"}, {"lengthscale", "1"}, {"mean", "zero"}, {"standardise", "false"},
-                            {"fit", "none"}, {"noise_variance", "1e-6"}};
+    const Parameters rbf = {{"kernel", "rbf"},        {"lengthscale", "1"}, {"mean", "zero"},
+                            {"standardise", "false"}, {"fit", "none"},      {"noise_variance", "1e-6"}};
     const auto first_step = [&](dpbo::Objective& objective, const std::string& centre) {
-        const dpbo::RunResult result = run_dp_gibo(
-            objective,
-            {{"iterations", "1"}, {"mu", "1e9"}, {"clipping_bound", "1e6"}, {"batch_size", "6"},
-             {"optimizer", "plain"}, {"lr", "1"}, {"centre_losses", centre}, {"track_objective", "false"}},
-            rbf, 13);
+        const dpbo::RunResult result = run_dp_gibo(objective,
+                                                   {{"iterations", "1"},
+                                                    {"mu", "1e9"},
+                                                    {"clipping_bound", "1e6"},
+                                                    {"batch_size", "6"},
+                                                    {"optimizer", "plain"},
+                                                    {"lr", "1"},
+                                                    {"centre_losses", centre},
+                                                    {"track_objective", "false"}},
+                                                   rbf, 13);
         return theta_at(result.trace, 0, 4);
     };
     // Identical seeds choose identical points, so the steps differ only through the offsets.

@@ -33,9 +33,9 @@ std::string_view trim(std::string_view text) {
 // |Λ|-vectors (mean, variance, scores).
 void require_memory(std::size_t count, std::size_t dim, std::size_t budget, const std::string& setting) {
     const double bytes = static_cast<double>(count) * static_cast<double>(budget + dim + 6) * sizeof(double);
-    dpbo::memory::require(kOwner, setting, bytes,
-                          fmt::format("the posterior over |Λ| candidates holds |Λ| × (T + d + 6) doubles, T = {}",
-                                      budget));
+    dpbo::memory::require(
+        kOwner, setting, bytes,
+        fmt::format("the posterior over |Λ| candidates holds |Λ| × (T + d + 6) doubles, T = {}", budget));
 }
 
 }  // namespace
@@ -70,8 +70,8 @@ arma::mat read_candidate_csv(const std::string& path, const dpbo::SearchSpace& s
             double value = 0.0;
             const auto [end, status] = std::from_chars(field.data(), field.data() + field.size(), value);
             if (field.empty() || status != std::errc() || end != field.data() + field.size() || !std::isfinite(value))
-                throw dpbo::ValidationError(fmt::format("{}, column {}: '{}' is not a finite number", where(),
-                                                        column + 1, field));
+                throw dpbo::ValidationError(
+                    fmt::format("{}, column {}: '{}' is not a finite number", where(), column + 1, field));
             if (column < dim && (value < lower(column) || value > upper(column)))
                 throw dpbo::ValidationError(fmt::format("{}, column {}: {} lies outside the objective's box [{}, {}]",
                                                         where(), column + 1, value, lower(column), upper(column)));

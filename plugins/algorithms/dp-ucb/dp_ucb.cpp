@@ -26,26 +26,46 @@ public:
 
     std::vector<dpbo::Role> roles() const override {
         const std::string epsilon = fmt::format("{}", settings_.epsilon);
-        const dpbo::Role mechanism{"mechanism", dpbo::ModuleKind::Mechanism, true, "laplace",
+        const dpbo::Role mechanism{"mechanism",
+                                   dpbo::ModuleKind::Mechanism,
+                                   true,
+                                   "laplace",
                                    "the Laplace mechanism releasing the validation gain (Algorithm 1 line 14, "
                                    "Algorithm 2 line 4, Algorithm 3 line 5), calibrated by dp-ucb",
                                    {{"epsilon", epsilon}}};
-        const dpbo::Role accountant{"accountant", dpbo::ModuleKind::Accountant, true, "basic",
+        const dpbo::Role accountant{"accountant",
+                                    dpbo::ModuleKind::Accountant,
+                                    true,
+                                    "basic",
                                     "composes the releases and their (0, delta) failure events (basic composition)",
                                     {}};
         if (settings_.variant == dpbo::dp_ucb::Variant::Lipschitz) {
             return {
-                {"surrogate", dpbo::ModuleKind::Surrogate, true, "gp", "the inner BO's model (Algorithm 3 line 2)",
-                 {{"kernel", "matern52"}, {"ard", "true"}, {"mean", "constant"}, {"standardise", "true"},
+                {"surrogate",
+                 dpbo::ModuleKind::Surrogate,
+                 true,
+                 "gp",
+                 "the inner BO's model (Algorithm 3 line 2)",
+                 {{"kernel", "matern52"},
+                  {"ard", "true"},
+                  {"mean", "constant"},
+                  {"standardise", "true"},
                   {"fit", "marginal-likelihood"}}},
-                {"acquisition", dpbo::ModuleKind::Acquisition, true, "ucb",
-                 "the inner BO's acquisition (Algorithm 3 line 2: any acquisition)", {}},
+                {"acquisition",
+                 dpbo::ModuleKind::Acquisition,
+                 true,
+                 "ucb",
+                 "the inner BO's acquisition (Algorithm 3 line 2: any acquisition)",
+                 {}},
                 mechanism,
                 accountant,
             };
         }
         return {
-            {"selection", dpbo::ModuleKind::Selection, true, "permute-and-flip",
+            {"selection",
+             dpbo::ModuleKind::Selection,
+             true,
+             "permute-and-flip",
              "releases lambda~ from the qualities mu_T (Algorithm 1 line 12; permute-and-flip: the same epsilon-DP, "
              "never worse in expected quality; exponential: the paper's mechanism)",
              {{"epsilon", epsilon}}},

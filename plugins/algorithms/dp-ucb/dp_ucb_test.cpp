@@ -56,10 +56,10 @@ double evaluation_only(const dpbo::RunResult& result, const std::string& name) {
 // holds by construction for dp-ucb's SE kernel with the same length-scale).
 std::shared_ptr<dpbo::Objective> grid_gp(int grid, double noise, double lengthscale = 0.2) {
     return make<dpbo::Objective>("synthetic-gp", {{"dim", "1"},
-                                                   {"grid", std::to_string(grid)},
-                                                   {"lengthscale", std::to_string(lengthscale)},
-                                                   {"noise_stddev", std::to_string(noise)},
-                                                   {"seed", "3"}});
+                                                  {"grid", std::to_string(grid)},
+                                                  {"lengthscale", std::to_string(lengthscale)},
+                                                  {"noise_stddev", std::to_string(noise)},
+                                                  {"seed", "3"}});
 }
 
 dpbo::RunResult run_dp_ucb(const Parameters& parameters, dpbo::Objective& objective, std::uint64_t seed,
@@ -79,9 +79,9 @@ constexpr double kPi = std::numbers::pi;
 TEST_CASE("dp-ucb noisy (Algorithm 1): every constant and the Laplace scale against the paper's formulas") {
     // |Λ| = 50, T = 10, δ = 1e-4, σ = 0.1, 1 − k₁ = 0.01, ε = 1.
     auto objective = grid_gp(50, 0.1);
-    const auto result = run_dp_ucb({{"epsilon", "1"}, {"delta", "1e-4"}, {"one_minus_k1", "0.01"},
-                                    {"lengthscale", "0.2"}, {"budget", "10"}},
-                                   *objective, 7, 1.0);
+    const auto result = run_dp_ucb(
+        {{"epsilon", "1"}, {"delta", "1e-4"}, {"one_minus_k1", "0.01"}, {"lengthscale", "0.2"}, {"budget", "10"}},
+        *objective, 7, 1.0);
     const double n = 50, T = 10, delta = 1e-4, sigma = 0.1, k = 0.01, epsilon = 1.0;
     // Line 4: β_T = 2 log(|Λ| T² π² / (3δ)) = 2 log(50 · 100 · 9.8696 / 3e-4) = 37.8368.
     const double beta_T = 2.0 * std::log(n * T * T * kPi * kPi / (3.0 * delta));
@@ -129,9 +129,14 @@ TEST_CASE("dp-ucb noisy (Algorithm 1): every constant and the Laplace scale agai
 TEST_CASE("dp-ucb noise-free (Algorithm 2) and lipschitz (Algorithm 3): the Laplace scales against the paper") {
     SUBCASE("noise-free") {
         auto objective = grid_gp(50, 0.0);
-        const auto result = run_dp_ucb({{"variant", "noise-free"}, {"epsilon", "0.5"}, {"delta", "1e-4"},
-                                        {"one_minus_k1", "0.01"}, {"lengthscale", "0.2"}, {"budget", "10"},
-                                        {"A", "2"}, {"tau", "0.5"}},
+        const auto result = run_dp_ucb({{"variant", "noise-free"},
+                                        {"epsilon", "0.5"},
+                                        {"delta", "1e-4"},
+                                        {"one_minus_k1", "0.01"},
+                                        {"lengthscale", "0.2"},
+                                        {"budget", "10"},
+                                        {"A", "2"},
+                                        {"tau", "0.5"}},
                                        *objective, 7, 0.5);
         // Algorithm 2 line 3: c = 2 √(0.01 log(2 · 50 / 1e-4)) = 0.743384.
         const double c = 2.0 * std::sqrt(0.01 * std::log(2.0 * 50.0 / 1e-4));
@@ -151,9 +156,8 @@ TEST_CASE("dp-ucb noise-free (Algorithm 2) and lipschitz (Algorithm 3): the Lapl
     }
     SUBCASE("lipschitz") {
         auto objective = make<dpbo::Objective>("test-declared-constants");
-        const auto result = run_dp_ucb({{"variant", "lipschitz"}, {"epsilon", "2"}, {"budget", "8"},
-                                        {"initial_points", "3"}},
-                                       *objective, 7, 2.0);
+        const auto result = run_dp_ucb(
+            {{"variant", "lipschitz"}, {"epsilon", "2"}, {"budget", "8"}, {"initial_points", "3"}}, *objective, 7, 2.0);
         // Line 5 with L = 1, g* = 1, m = 1000, λ_min = 0.1, λ_max = 1:
         // min{1/1000, 1/(1000 · 0.1)} = 0.001; (1 − 0.1) · 1 / (1 · 0.1) = 9; b = 9.001 / 2.
         CHECK(scalar(result, "laplace_scale_record_term") == doctest::Approx(0.001 / 2.0).epsilon(1e-12));
@@ -173,29 +177,36 @@ TEST_CASE("dp-ucb lipschitz: the inner BO takes the BO loop's optimiser keys, th
     auto objective = make<dpbo::Objective>("test-declared-constants");
     for (const char* optimiser : {"sweep-local", "batched-direct", "sweep-batched-direct"}) {
         CAPTURE(optimiser);
-        const auto result = run_dp_ucb({{"variant", "lipschitz"}, {"epsilon", "2"}, {"budget", "6"},
-                                        {"initial_points", "3"}, {"optimiser", optimiser},
-                                        {"acquisition_evaluations", "60"}, {"direct_evaluations", "40"}},
+        const auto result = run_dp_ucb({{"variant", "lipschitz"},
+                                        {"epsilon", "2"},
+                                        {"budget", "6"},
+                                        {"initial_points", "3"},
+                                        {"optimiser", optimiser},
+                                        {"acquisition_evaluations", "60"},
+                                        {"direct_evaluations", "40"}},
                                        *objective, 7, 2.0);
         CHECK(result.evaluations == 6);
     }
-    CHECK_THROWS_WITH_AS(make<dpbo::Algorithm>("dp-ucb", {{"variant", "lipschitz"}, {"epsilon", "1"},
-                                                          {"optimiser", "simplex"}}),
-                         doctest::Contains("optimiser"), dpbo::ValidationError);
-    CHECK_THROWS_WITH_AS(make<dpbo::Algorithm>("dp-ucb", {{"variant", "lipschitz"}, {"epsilon", "1"},
-                                                          {"direct_evaluations", "500"}}),
-                         doctest::Contains("direct_evaluations = 500 leaves no sweep point"), dpbo::ValidationError);
-    CHECK_THROWS_WITH_AS(make<dpbo::Algorithm>("dp-ucb", {{"epsilon", "1"}, {"delta", "1e-4"}, {"one_minus_k1", "0.1"},
-                                                          {"lengthscale", "0.2"}, {"optimiser", "direct"}}),
+    CHECK_THROWS_WITH_AS(
+        make<dpbo::Algorithm>("dp-ucb", {{"variant", "lipschitz"}, {"epsilon", "1"}, {"optimiser", "simplex"}}),
+        doctest::Contains("optimiser"), dpbo::ValidationError);
+    CHECK_THROWS_WITH_AS(
+        make<dpbo::Algorithm>("dp-ucb", {{"variant", "lipschitz"}, {"epsilon", "1"}, {"direct_evaluations", "500"}}),
+        doctest::Contains("direct_evaluations = 500 leaves no sweep point"), dpbo::ValidationError);
+    CHECK_THROWS_WITH_AS(make<dpbo::Algorithm>("dp-ucb", {{"epsilon", "1"},
+                                                          {"delta", "1e-4"},
+                                                          {"one_minus_k1", "0.1"},
+                                                          {"lengthscale", "0.2"},
+                                                          {"optimiser", "direct"}}),
                          doctest::Contains("optimiser does not apply to variant = noisy"), dpbo::ValidationError);
 }
 
 TEST_CASE("dp-ucb: gamma_T's greedy value <= the exact maximum (brute force) <= the reported bound") {
     // |Λ| = 6 grid points, T = 3, σ = 0.5, SE length-scale 0.3: every multiset of 3 candidates.
     auto objective = grid_gp(6, 0.5, 0.3);
-    const auto result = run_dp_ucb({{"epsilon", "1"}, {"delta", "1e-3"}, {"one_minus_k1", "0.1"},
-                                    {"lengthscale", "0.3"}, {"budget", "3"}},
-                                   *objective, 1, 1.0);
+    const auto result = run_dp_ucb(
+        {{"epsilon", "1"}, {"delta", "1e-3"}, {"one_minus_k1", "0.1"}, {"lengthscale", "0.3"}, {"budget", "3"}},
+        *objective, 1, 1.0);
     const arma::mat& candidates = objective->space().candidate_rows();
     dpbo::gp::KernelSpec spec;
     spec.dim = 1;
@@ -238,8 +249,11 @@ TEST_CASE("dp-ucb on synthetic-gp: lambda~ tilts to the optimum at epsilon = 10,
     const auto choices = [&](const std::string& epsilon, int repeats) {
         Outcome outcome{arma::vec(kCandidates, arma::fill::zeros), arma::vec(repeats)};
         for (int r = 0; r < repeats; ++r) {
-            const auto result = run_dp_ucb({{"epsilon", epsilon}, {"delta", "1e-4"}, {"one_minus_k1", "0.01"},
-                                            {"lengthscale", "0.2"}, {"budget", "20"}},
+            const auto result = run_dp_ucb({{"epsilon", epsilon},
+                                            {"delta", "1e-4"},
+                                            {"one_minus_k1", "0.01"},
+                                            {"lengthscale", "0.2"},
+                                            {"budget", "20"}},
                                            *objective, 1000 + r, std::stod(epsilon));
             const arma::uvec row = arma::find(candidates.col(0) == scalar(result, "lambda_tilde"));
             REQUIRE(row.n_elem == 1);
@@ -267,7 +281,8 @@ TEST_CASE("dp-ucb on synthetic-gp: lambda~ tilts to the optimum at epsilon = 10,
     // Its mean regret estimates a uniform choice's: f* − mean over Λ of f.
     const arma::vec f = objective->evaluate(candidates, {}).values.col(0);
     const double uniform_regret = f.max() - arma::mean(f);
-    CHECK(std::abs(arma::mean(tiny.regrets) - uniform_regret) <= 5.0 * arma::stddev(tiny.regrets) / std::sqrt(kRepeats));
+    CHECK(std::abs(arma::mean(tiny.regrets) - uniform_regret) <=
+          5.0 * arma::stddev(tiny.regrets) / std::sqrt(kRepeats));
 
     // 800 repeats: the tilt (about 0.18 of 0.88) must clear 5 standard errors (0.7/√800 each).
     const Outcome ten = choices("10", 800);
@@ -281,7 +296,8 @@ TEST_CASE("dp-ucb on synthetic-gp: lambda~ tilts to the optimum at epsilon = 10,
     CHECK(arma::mean(large.regrets) < 0.1 * uniform_regret);
 }
 
-TEST_CASE("dp-ucb with the paper's exponential selection: the same statement, lambda~ near the optimum at large epsilon") {
+TEST_CASE(
+    "dp-ucb with the paper's exponential selection: the same statement, lambda~ near the optimum at large epsilon") {
     // Algorithm 1 line 12 exactly (--selection exponential): |Λ| = 20, T = 20, σ = 0.1, δ = 1e-4.
     constexpr int kCandidates = 20;
     constexpr int kRepeats = 100;
@@ -291,8 +307,11 @@ TEST_CASE("dp-ucb with the paper's exponential selection: the same statement, la
     const double uniform_regret = f.max() - arma::mean(f);
     arma::vec regrets(kRepeats);
     for (int r = 0; r < kRepeats; ++r) {
-        const auto result = run_dp_ucb({{"epsilon", "1000"}, {"delta", "1e-4"}, {"one_minus_k1", "0.01"},
-                                        {"lengthscale", "0.2"}, {"budget", "20"}},
+        const auto result = run_dp_ucb({{"epsilon", "1000"},
+                                        {"delta", "1e-4"},
+                                        {"one_minus_k1", "0.01"},
+                                        {"lengthscale", "0.2"},
+                                        {"budget", "20"}},
                                        *objective, 2000 + r, 1000.0, "exponential");
         if (r == 0) {
             CHECK(result.privacy.epsilon == doctest::Approx(2000.0));
@@ -318,16 +337,16 @@ TEST_CASE("dp-ucb refuses candidates = objective over rows that are sensitive da
                          doctest::Contains("algorithm.candidates = objective would make Λ the rows of objective "
                                            "'loan-roi'"),
                          dpbo::ValidationError);
-    CHECK_THROWS_WITH_AS(run_dp_ucb(settings, *loans, 1, 1.0),
-                         doctest::Contains("which are sensitive data"), dpbo::ValidationError);
+    CHECK_THROWS_WITH_AS(run_dp_ucb(settings, *loans, 1, 1.0), doctest::Contains("which are sensitive data"),
+                         dpbo::ValidationError);
 }
 
 TEST_CASE("dp-ucb refuses what the paper does not allow, by name") {
     SUBCASE("noisy needs sigma > 0, noise-free sigma = 0, naming the variant and the objective") {
         auto exact = grid_gp(10, 0.0);
         try {
-            run_dp_ucb({{"epsilon", "1"}, {"delta", "1e-4"}, {"one_minus_k1", "0.01"}, {"lengthscale", "0.2"}},
-                       *exact, 1, 1.0);
+            run_dp_ucb({{"epsilon", "1"}, {"delta", "1e-4"}, {"one_minus_k1", "0.01"}, {"lengthscale", "0.2"}}, *exact,
+                       1, 1.0);
             FAIL("no refusal");
         } catch (const dpbo::ValidationError& e) {
             const std::string message = e.what();
@@ -336,30 +355,39 @@ TEST_CASE("dp-ucb refuses what the paper does not allow, by name") {
             CHECK(message.find("observation_noise_stddev = 0") != std::string::npos);
         }
         auto noisy = grid_gp(10, 0.1);
-        CHECK_THROWS_WITH_AS(run_dp_ucb({{"variant", "noise-free"}, {"epsilon", "1"}, {"delta", "1e-4"},
-                                         {"one_minus_k1", "0.01"}, {"lengthscale", "0.2"}, {"A", "1"}, {"tau", "1"}},
+        CHECK_THROWS_WITH_AS(run_dp_ucb({{"variant", "noise-free"},
+                                         {"epsilon", "1"},
+                                         {"delta", "1e-4"},
+                                         {"one_minus_k1", "0.01"},
+                                         {"lengthscale", "0.2"},
+                                         {"A", "1"},
+                                         {"tau", "1"}},
                                         *noisy, 1, 1.0),
                              doctest::Contains("variant = noise-free"), dpbo::ValidationError);
     }
     SUBCASE("required constants have no default") {
-        CHECK_THROWS_WITH_AS(make<dpbo::Algorithm>("dp-ucb", {{"epsilon", "1"}, {"delta", "1e-4"}, {"lengthscale", "0.2"}}),
-                             doctest::Contains("one_minus_k1"), dpbo::ValidationError);
-        CHECK_THROWS_WITH_AS(make<dpbo::Algorithm>("dp-ucb", {{"epsilon", "1"}, {"one_minus_k1", "0.1"},
-                                                              {"lengthscale", "0.2"}}),
-                             doctest::Contains("needs delta"), dpbo::ValidationError);
-        CHECK_THROWS_WITH_AS(make<dpbo::Algorithm>("dp-ucb", {{"variant", "noise-free"}, {"epsilon", "1"},
-                                                              {"delta", "1e-4"}, {"one_minus_k1", "0.1"},
-                                                              {"lengthscale", "0.2"}, {"tau", "1"}}),
+        CHECK_THROWS_WITH_AS(
+            make<dpbo::Algorithm>("dp-ucb", {{"epsilon", "1"}, {"delta", "1e-4"}, {"lengthscale", "0.2"}}),
+            doctest::Contains("one_minus_k1"), dpbo::ValidationError);
+        CHECK_THROWS_WITH_AS(
+            make<dpbo::Algorithm>("dp-ucb", {{"epsilon", "1"}, {"one_minus_k1", "0.1"}, {"lengthscale", "0.2"}}),
+            doctest::Contains("needs delta"), dpbo::ValidationError);
+        CHECK_THROWS_WITH_AS(make<dpbo::Algorithm>("dp-ucb", {{"variant", "noise-free"},
+                                                              {"epsilon", "1"},
+                                                              {"delta", "1e-4"},
+                                                              {"one_minus_k1", "0.1"},
+                                                              {"lengthscale", "0.2"},
+                                                              {"tau", "1"}}),
                              doctest::Contains("needs A"), dpbo::ValidationError);
-        CHECK_THROWS_WITH_AS(make<dpbo::Algorithm>("dp-ucb", {{"variant", "lipschitz"}, {"epsilon", "1"},
-                                                              {"delta", "1e-4"}}),
-                             doctest::Contains("delta does not apply to variant = lipschitz"), dpbo::ValidationError);
+        CHECK_THROWS_WITH_AS(
+            make<dpbo::Algorithm>("dp-ucb", {{"variant", "lipschitz"}, {"epsilon", "1"}, {"delta", "1e-4"}}),
+            doctest::Contains("delta does not apply to variant = lipschitz"), dpbo::ValidationError);
     }
     SUBCASE("lipschitz names every missing Assumption-2 constant") {
         auto partial = make<dpbo::Objective>("test-declared-constants", {{"omit", "gain_bound,lambda_max"}});
         try {
-            run_dp_ucb({{"variant", "lipschitz"}, {"epsilon", "1"}, {"budget", "4"}, {"initial_points", "2"}},
-                       *partial, 1, 1.0);
+            run_dp_ucb({{"variant", "lipschitz"}, {"epsilon", "1"}, {"budget", "4"}, {"initial_points", "2"}}, *partial,
+                       1, 1.0);
             FAIL("no refusal");
         } catch (const dpbo::ValidationError& e) {
             const std::string message = e.what();
@@ -369,8 +397,11 @@ TEST_CASE("dp-ucb refuses what the paper does not allow, by name") {
     }
     SUBCASE("a selection at another epsilon") {
         auto noisy = grid_gp(10, 0.1);
-        CHECK_THROWS_WITH_AS(run_dp_ucb({{"epsilon", "1"}, {"delta", "1e-4"}, {"one_minus_k1", "0.01"},
-                                         {"lengthscale", "0.2"}, {"budget", "3"}},
+        CHECK_THROWS_WITH_AS(run_dp_ucb({{"epsilon", "1"},
+                                         {"delta", "1e-4"},
+                                         {"one_minus_k1", "0.01"},
+                                         {"lengthscale", "0.2"},
+                                         {"budget", "3"}},
                                         *noisy, 1, 0.5),
                              doctest::Contains("algorithm.epsilon = 1"), dpbo::ValidationError);
     }

@@ -11,14 +11,17 @@ namespace dpbo::dp_ucb {
 
 FiniteSetPosterior::FiniteSetPosterior(const arma::mat& candidates, const dpbo::gp::Kernel& kernel,
                                        double noise_variance, std::size_t capacity)
-    : candidates_(candidates), kernel_(kernel), noise_variance_(noise_variance),
-      factor_(candidates.n_rows, capacity), mean_(candidates.n_rows, arma::fill::zeros),
+    : candidates_(candidates),
+      kernel_(kernel),
+      noise_variance_(noise_variance),
+      factor_(candidates.n_rows, capacity),
+      mean_(candidates.n_rows, arma::fill::zeros),
       variance_(kernel.diagonal(candidates)) {}
 
 void FiniteSetPosterior::add_column(std::size_t row, double& root, double& prior_variance) {
     if (count_ == factor_.n_cols)
-        throw dpbo::RunError(fmt::format("finite-set posterior: more than the {} observations it was sized for",
-                                         factor_.n_cols));
+        throw dpbo::RunError(
+            fmt::format("finite-set posterior: more than the {} observations it was sized for", factor_.n_cols));
     prior_variance = variance_(row);
     root = std::sqrt(prior_variance + noise_variance_);
     if (!(root > 0.0))

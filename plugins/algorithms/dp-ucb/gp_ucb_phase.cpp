@@ -36,8 +36,8 @@ GpUcbPhase run_gp_ucb_phase(dpbo::RunContext& context, const arma::mat& candidat
     phase.model_values.set_size(budget);
     // λ_t, v_t and the UCB depend on the data: only the step and β_t (public) are outside
     // evaluation_only.
-    std::vector<dpbo::TraceColumn> columns = {{"iteration"}, {"beta"}, {"value", true}, {"ucb", true},
-                                              {"cpu_seconds", true}};
+    std::vector<dpbo::TraceColumn> columns = {
+        {"iteration"}, {"beta"}, {"value", true}, {"ucb", true}, {"cpu_seconds", true}};
     for (auto& column : dpbo::Trace::vector_columns("x", dim, true)) columns.push_back(column);
     phase.trace.set_columns(columns);
     std::vector<bool> evaluated(count, false);
@@ -55,8 +55,7 @@ GpUcbPhase run_gp_ucb_phase(dpbo::RunContext& context, const arma::mat& candidat
                 if (evaluated[i]) ucb(i) = -std::numeric_limits<double>::infinity();
         const std::size_t row = argmax_with_ties(ucb, context.rng);
         // Algorithm 1, line 6: observe v_t (the host adds the objective's declared noise).
-        const dpbo::Evaluations observed =
-            context.evaluator.evaluate(context.objective, candidates.row(row), request);
+        const dpbo::Evaluations observed = context.evaluator.evaluate(context.objective, candidates.row(row), request);
         const double value = observed.values(0, 0);
         // Algorithm 1, line 7: update μ and σ².
         posterior.observe(row, sign * value);

@@ -41,10 +41,10 @@ void check_observation_noise(const DpUcbSettings& s, const dpbo::Objective& obje
             "observation_noise_stddev = {}; use variant = noise-free (Algorithm 2) or an objective with noise",
             kOwner, objective.describe_origin(), sigma));
     if (s.variant == Variant::NoiseFree && sigma != 0.0)
-        throw dpbo::ValidationError(fmt::format(
-            "{}: variant = noise-free (Algorithm 2) needs exact observations, but {} declares "
-            "observation_noise_stddev = {}; use variant = noisy (Algorithm 1)",
-            kOwner, objective.describe_origin(), sigma));
+        throw dpbo::ValidationError(
+            fmt::format("{}: variant = noise-free (Algorithm 2) needs exact observations, but {} declares "
+                        "observation_noise_stddev = {}; use variant = noisy (Algorithm 1)",
+                        kOwner, objective.describe_origin(), sigma));
 }
 
 std::unique_ptr<dpbo::gp::Kernel> normalised_kernel(const DpUcbSettings& s, std::size_t dim) {
@@ -91,9 +91,10 @@ dpbo::RunResult run_gp_ucb_variant(dpbo::RunContext& context, const DpUcbSetting
     const std::size_t count = lambda.rows.n_rows;
     const std::size_t dim = lambda.rows.n_cols;
     if (!noisy && s.budget > count)
-        throw dpbo::ValidationError(fmt::format("{}: variant = noise-free evaluates each candidate at most once, but "
-                                                "budget = {} exceeds the {} candidates",
-                                                kOwner, s.budget, count));
+        throw dpbo::ValidationError(
+            fmt::format("{}: variant = noise-free evaluates each candidate at most once, but "
+                        "budget = {} exceeds the {} candidates",
+                        kOwner, s.budget, count));
     const auto kernel = normalised_kernel(s, dim);
     const double sign = objective.sense() == dpbo::Sense::Maximise ? 1.0 : -1.0;
     const double noise_variance = noisy ? sigma * sigma : kNoiseFreeJitter;
@@ -114,9 +115,9 @@ dpbo::RunResult run_gp_ucb_variant(dpbo::RunContext& context, const DpUcbSetting
     require_epsilon(*selection, "selection", s.epsilon);
 
     // Release 2: the validation gain with Laplace noise.
-    double sensitivity = 0.0;    // Δ, the scale is Δ/ε
+    double sensitivity = 0.0;  // Δ, the scale is Δ/ε
     double c_value = 0.0;
-    double first_term = 0.0;     // the γ_T term (noisy) or de Freitas et al.'s term (noise-free), before /ε
+    double first_term = 0.0;  // the γ_T term (noisy) or de Freitas et al.'s term (noise-free), before /ε
     double q = 0.0;
     double c1_value = 0.0;
     if (noisy) {
@@ -144,10 +145,9 @@ dpbo::RunResult run_gp_ucb_variant(dpbo::RunContext& context, const DpUcbSetting
     const arma::rowvec lambda_tilde = lambda.rows.row(chosen);
     // Algorithm 1 line 13: max_t v_t; Algorithm 2 line 5: f(λ_T). Maximisation sense.
     const double value = noisy ? phase.model_values.max() : phase.model_values(s.budget - 1);
-    const double released_value =
-        sign * release_privately(*mechanism, value, s.delta, context.ledger,
-                                 noisy ? "v~ = max_t v_t + Laplace (Algorithm 1 line 15)"
-                                       : "f~ = f(lambda_T) + Laplace (Algorithm 2 line 5)");
+    const double released_value = sign * release_privately(*mechanism, value, s.delta, context.ledger,
+                                                           noisy ? "v~ = max_t v_t + Laplace (Algorithm 1 line 15)"
+                                                                 : "f~ = f(lambda_T) + Laplace (Algorithm 2 line 5)");
 
     const double eps = s.epsilon;
     dpbo::RunResult result;
@@ -172,30 +172,28 @@ dpbo::RunResult run_gp_ucb_variant(dpbo::RunContext& context, const DpUcbSetting
     if (noisy) {
         result.released.push_back(scalar("q", "q = σ√(8 log(3/δ)) (Algorithm 1 line 10)", q));
         result.released.push_back(scalar("C1", "C₁ = 8/log(1 + σ⁻²) (Algorithm 1 line 11)", c1_value));
-        result.released.push_back(scalar("gamma_T_greedy",
-                                         "greedy information gain of T observations over Λ (a lower bound on γ_T)",
-                                         gain.greedy));
+        result.released.push_back(scalar(
+            "gamma_T_greedy", "greedy information gain of T observations over Λ (a lower bound on γ_T)", gain.greedy));
         result.released.push_back(scalar("gamma_T_bound",
                                          "greedy/(1 − 1/e) ≥ γ_T (Nemhauser et al. 1978), the γ_T of Algorithm 1 "
                                          "line 14",
                                          gain.bound));
-        result.released.push_back(scalar("laplace_scale_gamma_term", "√(C₁β_Tγ_T)/(ε√T) (Algorithm 1 line 14)",
-                                         first_term / eps));
+        result.released.push_back(
+            scalar("laplace_scale_gamma_term", "√(C₁β_Tγ_T)/(ε√T) (Algorithm 1 line 14)", first_term / eps));
         result.released.push_back(scalar("laplace_scale_c_term", "c/ε (Algorithm 1 line 14)", c_value / eps));
         result.released.push_back(scalar("laplace_scale_q_term", "q/ε (Algorithm 1 line 14)", q / eps));
     } else {
         result.released.push_back(scalar("c_value", "c = 2√((1 − k₁) log(2|Λ|/δ)) (Algorithm 2 line 3)", c_value));
-        result.released.push_back(scalar("laplace_scale_decay_term", "(A/ε) exp(−Tτ/(log T)^{d/4}) (Algorithm 2 line 4)",
-                                         first_term / eps));
+        result.released.push_back(
+            scalar("laplace_scale_decay_term", "(A/ε) exp(−Tτ/(log T)^{d/4}) (Algorithm 2 line 4)", first_term / eps));
         result.released.push_back(scalar("laplace_scale_c_term", "c/ε (Algorithm 2 line 4)", c_value / eps));
     }
 
     // Evaluation-only: figures computed from the data without privatisation.
     const double best_observed = sign * phase.model_values.max();
-    result.evaluation_only.push_back(scalar("best_observed_value", "max_t v_t (Algorithm 1 line 13), not released",
-                                            best_observed));
-    result.evaluation_only.push_back(scalar("released_value_error",
-                                            noisy ? "|ṽ − max_t v_t|" : "|f̃ − f(λ_T)|",
+    result.evaluation_only.push_back(
+        scalar("best_observed_value", "max_t v_t (Algorithm 1 line 13), not released", best_observed));
+    result.evaluation_only.push_back(scalar("released_value_error", noisy ? "|ṽ − max_t v_t|" : "|f̃ − f(λ_T)|",
                                             std::abs(released_value - sign * value)));
     const double f_tilde_point = exact_values(context, lambda.rows.row(chosen))(0);
     result.evaluation_only.push_back(scalar("f_lambda_tilde", "f(λ̃), exact", f_tilde_point));
@@ -204,8 +202,8 @@ dpbo::RunResult run_gp_ucb_variant(dpbo::RunContext& context, const DpUcbSetting
         const double best = f.max();
         double best_evaluated = -std::numeric_limits<double>::infinity();
         for (const std::size_t row : phase.rows) best_evaluated = std::max(best_evaluated, f(row));
-        result.evaluation_only.push_back(scalar("regret_lambda_tilde", "f(λ*) − f(λ̃) over Λ, exact",
-                                                best - sign * f_tilde_point));
+        result.evaluation_only.push_back(
+            scalar("regret_lambda_tilde", "f(λ*) − f(λ̃) over Λ, exact", best - sign * f_tilde_point));
         result.evaluation_only.push_back(scalar("regret_best_evaluated",
                                                 "f(λ*) − max_t f(λ_t): the non-private GP-UCB run's best, exact",
                                                 best - best_evaluated));
@@ -213,8 +211,8 @@ dpbo::RunResult run_gp_ucb_variant(dpbo::RunContext& context, const DpUcbSetting
                                                 "f(λ*) − mean over Λ of f: the expected regret of a uniformly random λ",
                                                 best - arma::mean(f)));
     } else if (const auto regret = objective.regret(f_tilde_point)) {
-        result.evaluation_only.push_back(scalar("regret_lambda_tilde", "f* − f(λ̃), the objective's known optimum",
-                                                *regret));
+        result.evaluation_only.push_back(
+            scalar("regret_lambda_tilde", "f* − f(λ̃), the objective's known optimum", *regret));
     }
     if (!noisy) result.evaluation_only.push_back(scalar("f_lambda_T", "f(λ_T), not released", sign * value));
 
@@ -234,27 +232,30 @@ dpbo::RunResult run_gp_ucb_variant(dpbo::RunContext& context, const DpUcbSetting
                     lambda.description, selection->describe_origin(), delta_q, algorithm),
         noisy ? fmt::format("v~ = max_t v_t + Laplace(b = {}) (Algorithm 1 lines 13-15)", mechanism->noise_scale())
               : fmt::format("f~ = f(lambda_T) + Laplace(b = {}) (Algorithm 2 lines 4-5)", mechanism->noise_scale()),
-        "the public constants of the run (|Lambda|, beta_T, beta_(T+1), c, the Laplace scale and its terms"
-        + std::string(noisy ? ", q, C1, gamma_T's greedy value and bound)" : ")")};
+        "the public constants of the run (|Lambda|, beta_T, beta_(T+1), c, the Laplace scale and its terms" +
+            std::string(noisy ? ", q, C1, gamma_T's greedy value and bound)" : ")")};
     privacy.assumptions = {
-        fmt::format("Assumption 1 (see the notion) with 1 - k1(V, V') = {} stated by the user, not verified", s.one_minus_k1),
+        fmt::format("Assumption 1 (see the notion) with 1 - k1(V, V') = {} stated by the user, not verified",
+                    s.one_minus_k1),
         fmt::format("under it, with probability at least 1 - delta = 1 - {}, mu_T moves by at most {} between "
                     "neighbours (Theorem 1) and the released value by at most {} ({}): each mechanism is pure "
                     "epsilon-DP for that bound and the failure probability delta is charged beside it as a (0, delta) "
                     "event, so each release is (epsilon, delta)-DP and the two together (2 epsilon, 2 delta)-DP",
                     s.delta, delta_q, sensitivity, noisy ? "Theorem 3" : "Theorem 5"),
-        noisy ? fmt::format("gamma_T in line 14 is the upper bound {} = greedy {} / (1 - 1/e) on the maximum "
-                            "information gain of T = {} observations over Lambda (Nemhauser, Wolsey & Fisher 1978); "
-                            "sigma = {} is the objective's declared observation noise",
-                            gain.bound, gain.greedy, s.budget, sigma)
-              : fmt::format("the assumptions of de Freitas, Smola & Zoghi (2012), Theorem 2, with the user's A = {} and "
-                            "tau = {} (not verified); observations are exact (sigma = 0)",
-                            s.a, s.tau),
+        noisy
+            ? fmt::format("gamma_T in line 14 is the upper bound {} = greedy {} / (1 - 1/e) on the maximum "
+                          "information gain of T = {} observations over Lambda (Nemhauser, Wolsey & Fisher 1978); "
+                          "sigma = {} is the objective's declared observation noise",
+                          gain.bound, gain.greedy, s.budget, sigma)
+            : fmt::format("the assumptions of de Freitas, Smola & Zoghi (2012), Theorem 2, with the user's A = {} and "
+                          "tau = {} (not verified); observations are exact (sigma = 0)",
+                          s.a, s.tau),
         "the kernel and Lambda are fixed by the user, independent of the data (a kernel fitted on the validation "
         "data would make the prior, and every sensitivity bound, data-dependent)"};
-    privacy.mechanism = fmt::format("Kusner et al. (2015) {}: GP-UCB over Lambda (beta_t = 2 log(|Lambda| t^2 pi^2 / "
-                                    "(3 delta)), line 4), then {}; then {}",
-                                    algorithm, selection->guarantee().mechanism, mechanism->guarantee().mechanism);
+    privacy.mechanism = fmt::format(
+        "Kusner et al. (2015) {}: GP-UCB over Lambda (beta_t = 2 log(|Lambda| t^2 pi^2 / "
+        "(3 delta)), line 4), then {}; then {}",
+        algorithm, selection->guarantee().mechanism, mechanism->guarantee().mechanism);
     result.trace = phase.trace;
     result.evaluations = context.evaluator.evaluations();
     result.stop_reason = "budget";

@@ -9,8 +9,8 @@ namespace dpbo::dp_ucb {
 double beta(std::size_t t, std::size_t candidates, double delta) {
     // Summed logarithms: |Λ| t² π² can overflow nothing this way, and 1/δ stays exact in log δ.
     const double tt = static_cast<double>(t);
-    return 2.0 * (std::log(static_cast<double>(candidates)) + 2.0 * std::log(tt) +
-                  2.0 * std::log(std::numbers::pi) - std::log(3.0) - std::log(delta));
+    return 2.0 * (std::log(static_cast<double>(candidates)) + 2.0 * std::log(tt) + 2.0 * std::log(std::numbers::pi) -
+                  std::log(3.0) - std::log(delta));
 }
 
 double c_noisy(double one_minus_k1, std::size_t candidates, double delta) {

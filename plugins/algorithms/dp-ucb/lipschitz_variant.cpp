@@ -111,8 +111,8 @@ dpbo::RunResult run_lipschitz_variant(dpbo::RunContext& context, const DpUcbSett
     const auto mechanism = context.role<dpbo::Mechanism>("mechanism");
     if (!mechanism) throw dpbo::ValidationError(fmt::format("{}: needs a mechanism", kOwner));
     // Algorithm 3 line 5 / Theorem 7: Δ = min{g*/m, L/(m λ_min)} + (λ_max − λ_min)L/(λ_max λ_min).
-    const double record_term = std::min(a.gain_bound / a.validation_records,
-                                        a.lipschitz / (a.validation_records * a.lambda_min));
+    const double record_term =
+        std::min(a.gain_bound / a.validation_records, a.lipschitz / (a.validation_records * a.lambda_min));
     const double sensitivity =
         lipschitz_sensitivity(a.lipschitz, a.gain_bound, a.validation_records, a.lambda_min, a.lambda_max);
     mechanism->calibrate(sensitivity);
@@ -137,8 +137,9 @@ dpbo::RunResult run_lipschitz_variant(dpbo::RunContext& context, const DpUcbSett
         sign * release_privately(*mechanism, f_bo, 0.0, context.ledger, "f~_L = f_BO + Laplace (Algorithm 3 line 6)");
 
     dpbo::RunResult result;
-    result.released.push_back(scalar("f_tilde", "f̃_L = f_BO + Laplace noise (Algorithm 3 lines 5–6), in the "
-                                                "objective's sense",
+    result.released.push_back(scalar("f_tilde",
+                                     "f̃_L = f_BO + Laplace noise (Algorithm 3 lines 5–6), in the "
+                                     "objective's sense",
                                      released));
     result.released.push_back(scalar("laplace_scale",
                                      "(1/ε) min{g*/m, L/(m λ_min)} + (λ_max − λ_min)L/(ε λ_max λ_min) (Algorithm 3 "
@@ -149,8 +150,8 @@ dpbo::RunResult run_lipschitz_variant(dpbo::RunContext& context, const DpUcbSett
     result.released.push_back(scalar("laplace_scale_lambda_term",
                                      "(λ_max − λ_min)L/(ε λ_max λ_min) (Algorithm 3 line 5, Theorem 7)",
                                      (sensitivity - record_term) / s.epsilon));
-    result.evaluation_only.push_back(scalar("f_bo", "f_BO, the best observed value (Algorithm 3 line 3), not released",
-                                            sign * f_bo));
+    result.evaluation_only.push_back(
+        scalar("f_bo", "f_BO, the best observed value (Algorithm 3 line 3), not released", sign * f_bo));
     result.evaluation_only.push_back(scalar("released_value_error", "|f̃_L − f_BO|", std::abs(released - sign * f_bo)));
     result.evaluation_only.push_back({"best_point", "the point of f_BO, not released", arma::mat(loop.best_point())});
     if (const auto regret = objective.regret(sign * f_bo))
@@ -172,10 +173,10 @@ dpbo::RunResult run_lipschitz_variant(dpbo::RunContext& context, const DpUcbSett
         fmt::format("then f_BO moves by at most {} between neighbours whatever the BO run evaluates (Theorem 7): the "
                     "guarantee holds for every dataset, with no distributional assumption",
                     sensitivity)};
-    privacy.mechanism = fmt::format("Kusner et al. (2015) Algorithm 3: BO for T = {} steps with {} and {}, then {}",
-                                    s.budget, context.roles.all().at("surrogate")->describe_origin(),
-                                    context.roles.all().at("acquisition")->describe_origin(),
-                                    mechanism->guarantee().mechanism);
+    privacy.mechanism =
+        fmt::format("Kusner et al. (2015) Algorithm 3: BO for T = {} steps with {} and {}, then {}", s.budget,
+                    context.roles.all().at("surrogate")->describe_origin(),
+                    context.roles.all().at("acquisition")->describe_origin(), mechanism->guarantee().mechanism);
     result.trace = inner.trace;
     result.evaluations = context.evaluator.evaluations();
     result.stop_reason = inner.stop_reason;

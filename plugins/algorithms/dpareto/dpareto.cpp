@@ -48,16 +48,28 @@ public:
 
     std::vector<dpbo::Role> roles() const override {
         return {
-            {"surrogate", dpbo::ModuleKind::Surrogate, true, "gp",
+            {"surrogate",
+             dpbo::ModuleKind::Surrogate,
+             true,
+             "gp",
              "independent GPs of the transformed outputs (paper: Matérn 5/2, refitted by marginal likelihood)",
              // Refit every 16 points from the current hyperparameters and one random start: by
              // dpbo_bench_dpareto, 1.6–2.2 s for 16 + 256 iterations against 19–22 s for a full refit
              // with 2 restarts at every iteration, at the same hypervolume (README, DPareto); every
              // 8 points took 2.3–3.1 s with the optimiser's batched DIRECT.
-             {{"kernel", "matern52"}, {"ard", "true"}, {"mean", "constant"}, {"standardise", "true"},
-              {"fit", "marginal-likelihood"}, {"refit_every", "16"}, {"restarts", "1"}}},
-            {"acquisition", dpbo::ModuleKind::Acquisition, true, "hvpoi",
-             "hypervolume-based probability of improvement w.r.t. the reference point (two outputs)", {}},
+             {{"kernel", "matern52"},
+              {"ard", "true"},
+              {"mean", "constant"},
+              {"standardise", "true"},
+              {"fit", "marginal-likelihood"},
+              {"refit_every", "16"},
+              {"restarts", "1"}}},
+            {"acquisition",
+             dpbo::ModuleKind::Acquisition,
+             true,
+             "hvpoi",
+             "hypervolume-based probability of improvement w.r.t. the reference point (two outputs)",
+             {}},
         };
     }
 

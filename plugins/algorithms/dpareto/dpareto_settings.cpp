@@ -29,18 +29,23 @@ std::vector<std::string> split(const std::string& text) {
 std::vector<OutputTransform> transforms_from(const std::string& text) {
     std::vector<OutputTransform> transforms;
     for (const std::string& name : split(text)) {
-        if (name == "log") transforms.push_back(OutputTransform::Log);
-        else if (name == "logit") transforms.push_back(OutputTransform::Logit);
-        else if (name == "identity") transforms.push_back(OutputTransform::Identity);
+        if (name == "log")
+            transforms.push_back(OutputTransform::Log);
+        else if (name == "logit")
+            transforms.push_back(OutputTransform::Logit);
+        else if (name == "identity")
+            transforms.push_back(OutputTransform::Identity);
         else
-            throw ValidationError(fmt::format("{}: output_transforms = '{}': '{}' is not a transform; expected two of "
-                                              "log, logit, identity separated by a comma (e.g. log,logit)",
-                                              kOwner, text, name));
+            throw ValidationError(
+                fmt::format("{}: output_transforms = '{}': '{}' is not a transform; expected two of "
+                            "log, logit, identity separated by a comma (e.g. log,logit)",
+                            kOwner, text, name));
     }
     if (transforms.size() != 2)
-        throw ValidationError(fmt::format("{}: output_transforms = '{}' names {} transform(s); expected one per output "
-                                          "of the two (e.g. log,logit)",
-                                          kOwner, text, transforms.size()));
+        throw ValidationError(
+            fmt::format("{}: output_transforms = '{}' names {} transform(s); expected one per output "
+                        "of the two (e.g. log,logit)",
+                        kOwner, text, transforms.size()));
     return transforms;
 }
 
@@ -67,7 +72,10 @@ ParameterSchema schema() {
                 "often an evaluated one again")
         .text("output_transforms", std::string("log,logit"),
               "what the GP of each output models: log (ε), logit (error, an output in [0, 1]) or identity")
-        .real("logit_margin", {.fallback = 1e-6, .lower = 0.0, .upper = 0.5, .lower_inclusive = false,
+        .real("logit_margin", {.fallback = 1e-6,
+                               .lower = 0.0,
+                               .upper = 0.5,
+                               .lower_inclusive = false,
                                .upper_inclusive = false,
                                .doc = "a logit output is modelled at its value clamped to [c, 1 − c] (an error of "
                                       "exactly 0 or 1 has no logit); the front and reports keep the observed value"});
@@ -89,9 +97,10 @@ Settings settings_from(const ParameterSet& parameters) {
     } else {
         const std::vector<std::string> parts = split(reference);
         if (parts.size() != 2)
-            throw ValidationError(fmt::format("{}: reference = '{}'; expected two numbers separated by a comma (e.g. "
-                                              "10,1) or 'adaptive'",
-                                              kOwner, reference));
+            throw ValidationError(
+                fmt::format("{}: reference = '{}'; expected two numbers separated by a comma (e.g. "
+                            "10,1) or 'adaptive'",
+                            kOwner, reference));
         for (std::size_t j = 0; j < 2; ++j) {
             std::size_t used = 0;
             double value = 0.0;
@@ -101,9 +110,10 @@ Settings settings_from(const ParameterSet& parameters) {
                 used = 0;
             }
             if (used != parts[j].size() || parts[j].empty() || !std::isfinite(value))
-                throw ValidationError(fmt::format("{}: reference = '{}': '{}' is not a finite number; expected two "
-                                                  "numbers separated by a comma (e.g. 10,1) or 'adaptive'",
-                                                  kOwner, reference, parts[j]));
+                throw ValidationError(
+                    fmt::format("{}: reference = '{}': '{}' is not a finite number; expected two "
+                                "numbers separated by a comma (e.g. 10,1) or 'adaptive'",
+                                kOwner, reference, parts[j]));
             settings.reference(j) = value;
         }
     }
@@ -117,9 +127,10 @@ void check_against(const Settings& settings, const Objective& objective) {
     if (outputs.size() != 2) {
         std::vector<std::string> names;
         for (const Output& output : outputs) names.push_back(output.name);
-        throw ValidationError(fmt::format("{} needs an objective with exactly 2 outputs (a privacy loss and an error); "
-                                          "{} declares {}: {}",
-                                          kOwner, objective.describe_origin(), outputs.size(), fmt::join(names, ", ")));
+        throw ValidationError(
+            fmt::format("{} needs an objective with exactly 2 outputs (a privacy loss and an error); "
+                        "{} declares {}: {}",
+                        kOwner, objective.describe_origin(), outputs.size(), fmt::join(names, ", ")));
     }
     for (std::size_t j = 0; j < 2; ++j) {
         const double r = settings.reference(j);
@@ -135,10 +146,11 @@ void check_against(const Settings& settings, const Objective& objective) {
             expected = minimised ? "in (0, 1]: worse than the best error 0" : "in [0, 1): worse than the best value 1";
         }
         if (!fits)
-            throw ValidationError(fmt::format("{}: reference = {},{}: entry {} for output '{}' ({}, {} transform) is "
-                                              "{}; expected {}",
-                                              kOwner, settings.reference(0), settings.reference(1), j, outputs[j].name,
-                                              to_string(outputs[j].sense), to_string(transform), r, expected));
+            throw ValidationError(
+                fmt::format("{}: reference = {},{}: entry {} for output '{}' ({}, {} transform) is "
+                            "{}; expected {}",
+                            kOwner, settings.reference(0), settings.reference(1), j, outputs[j].name,
+                            to_string(outputs[j].sense), to_string(transform), r, expected));
     }
 }
 

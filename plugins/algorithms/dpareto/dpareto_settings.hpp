@@ -17,12 +17,12 @@ namespace dpbo::dpareto {
 ParameterSchema schema();
 
 struct Settings {
-    BoLoopSettings loop;          // output_transforms, reference, adaptive_reference and logit_margin filled in
-    std::size_t batch = 1;        // q points per iteration
-    arma::rowvec reference;       // v† of the reports (and of the acquisition unless adaptive)
+    BoLoopSettings loop;     // output_transforms, reference, adaptive_reference and logit_margin filled in
+    std::size_t batch = 1;   // q points per iteration
+    arma::rowvec reference;  // v† of the reports (and of the acquisition unless adaptive)
     bool adaptive_reference = false;
     std::optional<std::string> distributions;  // of the k₀ seed points; none: uniform
-    bool random_on_plateau = true;  // a proposal with HVPoI ≤ 0 is replaced by a random-design draw
+    bool random_on_plateau = true;             // a proposal with HVPoI ≤ 0 is replaced by a random-design draw
 };
 
 // Throws ValidationError naming the key and what was expected.

@@ -79,8 +79,9 @@ std::vector<ResultFile> front_files(const BoLoop& loop, const std::vector<std::s
     const SearchSpace& space = loop.context().objective.space();
 
     nlohmann::ordered_json json;
-    json["what"] = "the empirical Pareto front of the evaluated points (no other evaluated point is at least as good "
-                   "in both outputs and better in one)";
+    json["what"] =
+        "the empirical Pareto front of the evaluated points (no other evaluated point is at least as good "
+        "in both outputs and better in one)";
     json["statement"] = statement;
     json["outputs"] = nlohmann::ordered_json::array();
     for (const Output& output : loop.outputs())
@@ -114,14 +115,16 @@ std::vector<ResultFile> front_files(const BoLoop& loop, const std::vector<std::s
         json["points"].push_back(point);
     }
     return {
-        {"points.csv", "every evaluated point: its iteration (0: the initial design), whether it was drawn at random (1: "
-                       "a seed point or a plateau draw) or chosen by HVPoI (0), coordinates, both outputs and the "
-                       "objective's auxiliary outputs (reported, not modelled)",
+        {"points.csv",
+         "every evaluated point: its iteration (0: the initial design), whether it was drawn at random (1: "
+         "a seed point or a plateau draw) or chosen by HVPoI (0), coordinates, both outputs and the "
+         "objective's auxiliary outputs (reported, not modelled)",
          csv(loop, iterations, drawn, all)},
         {"front.csv", "the empirical Pareto front: the rows of points.csv no other row dominates",
          csv(loop, iterations, drawn, front)},
-        {"front.json", fmt::format("the empirical Pareto front with the outputs' senses, the reference point and its "
-                                   "hypervolume"),
+        {"front.json",
+         fmt::format("the empirical Pareto front with the outputs' senses, the reference point and its "
+                     "hypervolume"),
          json.dump(2) + "\n"},
     };
 }

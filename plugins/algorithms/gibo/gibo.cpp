@@ -74,11 +74,18 @@ struct GiboSettings {
 class GiboRun {
 public:
     GiboRun(dpbo::RunContext& context, const GiboSettings& settings)
-        : ctx_(context), surrogate_(context.role<dpbo::Surrogate>("surrogate")),
-          acquisition_(context.role<dpbo::Acquisition>("acquisition")), space_(context.objective.space()), maximise_(context.objective.sense() == dpbo::Sense::Maximise),
-          budget_(settings.budget), delta_(settings.delta), min_trace_reduction_(settings.min_trace_reduction),
-          lr_(settings.lr), normalize_gradient_(settings.normalize_gradient),
-          standard_deviation_scaling_(settings.standard_deviation_scaling), optimiser_(settings.optimiser),
+        : ctx_(context),
+          surrogate_(context.role<dpbo::Surrogate>("surrogate")),
+          acquisition_(context.role<dpbo::Acquisition>("acquisition")),
+          space_(context.objective.space()),
+          maximise_(context.objective.sense() == dpbo::Sense::Maximise),
+          budget_(settings.budget),
+          delta_(settings.delta),
+          min_trace_reduction_(settings.min_trace_reduction),
+          lr_(settings.lr),
+          normalize_gradient_(settings.normalize_gradient),
+          standard_deviation_scaling_(settings.standard_deviation_scaling),
+          optimiser_(settings.optimiser),
           evaluations_before_(context.evaluator.evaluations()) {
         if (space_.is_finite()) {
             throw dpbo::ValidationError(fmt::format(
@@ -160,8 +167,10 @@ private:
         data_targets_.resize(data_targets_.n_elem + 1);
         data_targets_(data_targets_.n_elem - 1) = target;
         // The first observation replaces whatever the surrogate held; later ones extend the factor.
-        if (data_points_.n_rows == 1) surrogate_->condition(model_point, arma::vec{target});
-        else surrogate_->append(model_point, arma::vec{target});
+        if (data_points_.n_rows == 1)
+            surrogate_->condition(model_point, arma::vec{target});
+        else
+            surrogate_->append(model_point, arma::vec{target});
         if (best_point_.is_empty() || target > best_target_) {
             best_target_ = target;
             best_point_ = point;
@@ -175,7 +184,7 @@ private:
         if (total - window_first_ <= max_points_) return;
         window_first_ = total - max_points_;
         surrogate_->condition(data_points_.rows(window_first_, total - 1),
-                                  data_targets_.subvec(window_first_, total - 1));
+                              data_targets_.subvec(window_first_, total - 1));
     }
 
     // Greedy acquisition in the local box with the reference's early stop; returns the count.
@@ -214,7 +223,8 @@ private:
             const arma::vec scales = surrogate_->lengthscales();
             direction = direction / std::max(step.gradient_norm, kNormFloor) % scales.t();
         }
-        if (standard_deviation_scaling_) direction /= arma::clamp(covariance.diag(), kVarianceFloor, arma::datum::inf).t();
+        if (standard_deviation_scaling_)
+            direction /= arma::clamp(covariance.diag(), kVarianceFloor, arma::datum::inf).t();
         step.step_norm = lr_ * arma::norm(direction);
         step.next = arma::clamp(theta_ + lr_ * direction, 0.0, 1.0);
         return step;
@@ -225,9 +235,9 @@ private:
         std::vector<double> row = {static_cast<double>(iteration), static_cast<double>(spent())};
         const arma::rowvec theta = space_.from_unit(theta_);
         row.insert(row.end(), theta.begin(), theta.end());
-        row.insert(row.end(), {observed, to_objective_sense(step.value_estimate), best_value,
-                               static_cast<double>(batch), step.gradient_norm, step.gradient_trace, step.step_norm,
-                               cpu_seconds});
+        row.insert(row.end(),
+                   {observed, to_objective_sense(step.value_estimate), best_value, static_cast<double>(batch),
+                    step.gradient_norm, step.gradient_trace, step.step_norm, cpu_seconds});
         if (const auto regret = ctx_.objective.regret(best_value)) row.push_back(*regret);
         trace_.add_row(std::move(row));
         ctx_.observer.on_iteration(iteration, trace_);
@@ -244,8 +254,9 @@ private:
                 result.evaluation_only.push_back({"simple_regret", "of the best observed value", arma::mat{*regret}});
         }
         result.privacy = dpbo::PrivacyStatement::not_private(
-            {"every evaluated point and its observed value", "every iterate θ_t and the posterior summaries in the trace",
-             "the last iterate θ_T", "the best evaluated point and its value"},
+            {"every evaluated point and its observed value",
+             "every iterate θ_t and the posterior summaries in the trace", "the last iterate θ_T",
+             "the best evaluated point and its value"},
             "GIBO is not private: its gradient estimates, steps and releases use the observed values as they are");
         result.trace = std::move(trace_);
         result.evaluations = spent();
@@ -270,8 +281,8 @@ private:
     std::size_t max_samples_ = 0;
     std::size_t max_points_ = 0;
     arma::rowvec theta_;
-    arma::mat data_points_;  // every observation, oldest first, in the unit cube
-    arma::vec data_targets_;  // maximisation sense
+    arma::mat data_points_;         // every observation, oldest first, in the unit cube
+    arma::vec data_targets_;        // maximisation sense
     arma::uword window_first_ = 0;  // first observation the model holds
     arma::rowvec best_point_;
     double best_target_ = -std::numeric_limits<double>::infinity();
@@ -282,45 +293,57 @@ class Gibo final : public dpbo::Algorithm {
 public:
     static dpbo::ParameterSchema schema() {
         dpbo::ParameterSchema schema;
-        schema
-            .integer("budget", {.fallback = 300, .lower = 1, .unit = "evaluations",
-                                .doc = "objective evaluations in all (the reference's max_objective_calls)"});
+        schema.integer("budget", {.fallback = 300,
+                                  .lower = 1,
+                                  .unit = "evaluations",
+                                  .doc = "objective evaluations in all (the reference's max_objective_calls)"});
         // The reference starts at the centre, 0.5·1 on [0,1]^d.
         dpbo::add_starting_point_parameters(schema);
         schema
-            .real("delta", {.fallback = 0.2, .lower = 0.0, .upper = 1.0, .lower_inclusive = false,
+            .real("delta", {.fallback = 0.2,
+                            .lower = 0.0,
+                            .upper = 1.0,
+                            .lower_inclusive = false,
                             .unit = "unit-cube side",
                             .doc = "half-width of the local box θ ± delta in which points are acquired"})
             .integer("max_samples_per_iteration",
-                     {.lower = 1, .unit = "evaluations",
+                     {.lower = 1,
+                      .unit = "evaluations",
                       .doc = "most points acquired per iteration besides θ itself (absent: the dimension d)"})
             .real("min_trace_reduction",
                   {.fallback = 0.1,
                    .doc = "from the second acquired point on, stop acquiring when the last point took less than this "
                           "off Tr Σ∇(θ) (the reference's epsilon_diff_acq_value); negative: never stop early"})
-            .real("lr", {.fallback = 0.25, .lower = 0.0, .lower_inclusive = false,
+            .real("lr", {.fallback = 0.25,
+                         .lower = 0.0,
+                         .lower_inclusive = false,
                          .doc = "learning rate of the (plain SGD) gradient-ascent step"})
             .boolean("normalize_gradient", true,
                      "step along the unit-norm posterior mean gradient scaled by the kernel length-scales "
                      "(lr·ℓ⊙∇m/‖∇m‖) instead of lr·∇m")
             .boolean("standard_deviation_scaling", false,
                      "divide the step by the diagonal of the posterior gradient covariance")
-            .integer("max_points", {.lower = 1, .unit = "points",
+            .integer("max_points", {.lower = 1,
+                                    .unit = "points",
                                     .doc = "the model keeps only this many most recent observations (the reference's "
                                            "N_max; absent: 5d)"})
-            .integer("sweep_points", {.fallback = 64, .lower = 1,
-                                      .doc = "quasi-random points scored per acquisition (the reference's raw_samples)"})
-            .integer("local_starts", {.fallback = 0, .lower = 0,
+            .integer("sweep_points",
+                     {.fallback = 64,
+                      .lower = 1,
+                      .doc = "quasi-random points scored per acquisition (the reference's raw_samples)"})
+            .integer("local_starts", {.fallback = 0,
+                                      .lower = 0,
                                       .doc = "best sweep points refined by local search (the reference refines 5 "
                                              "by L-BFGS-B; 0: the best sweep point is taken)"})
-            .integer("local_evaluations", {.fallback = 30, .lower = 1,
-                                           .doc = "acquisition evaluations per local start"});
+            .integer("local_evaluations",
+                     {.fallback = 30, .lower = 1, .doc = "acquisition evaluations per local start"});
         return schema;
     }
 
     explicit Gibo(const dpbo::ParameterSet& p) {
         settings_.budget = static_cast<std::size_t>(p.integer("budget"));
-        dpbo::memory::require(kOwner, fmt::format("budget = {}", settings_.budget), static_cast<double>(settings_.budget) * 256.0,
+        dpbo::memory::require(kOwner, fmt::format("budget = {}", settings_.budget),
+                              static_cast<double>(settings_.budget) * 256.0,
                               "an evaluation and a trace row per step, about 256 bytes each at least");
         settings_.start = dpbo::starting_point_settings(p, kOwner);
         settings_.delta = p.real("delta");
@@ -338,11 +361,17 @@ public:
 
     std::vector<dpbo::Role> roles() const override {
         return {
-            {"surrogate", dpbo::ModuleKind::Surrogate, true, "gp",
+            {"surrogate",
+             dpbo::ModuleKind::Surrogate,
+             true,
+             "gp",
              "the GP whose posterior gradient drives the steps; as in the reference, a squared-exponential kernel "
              "with zero mean and fixed hyperparameters (give the length-scales of your problem)",
              {{"kernel", "rbf"}, {"mean", "zero"}, {"standardise", "false"}, {"fit", "none"}}},
-            {"acquisition", dpbo::ModuleKind::Acquisition, true, "gibo-trace",
+            {"acquisition",
+             dpbo::ModuleKind::Acquisition,
+             true,
+             "gibo-trace",
              "chooses the points that most reduce the uncertainty of the gradient at θ",
              {}},
         };

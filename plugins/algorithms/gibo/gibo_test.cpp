@@ -205,8 +205,9 @@ TEST_CASE("gibo-trace refuses a context without the iterate θ") {
     auto model = dpbo::test::make<dpbo::Surrogate>("gp", gp_parameters("rbf", arma::vec{0.3}, 1.0, 0.01));
     model->condition(arma::mat{{0.2, 0.2}}, arma::vec{1.0});
     auto acquisition = dpbo::test::make<dpbo::Acquisition>("gibo-trace");
-    const std::string message =
-        refusal([&] { acquisition->score(*model, arma::mat{{0.5, 0.5}}, dpbo::AcquisitionContext{}); });
+    const std::string message = refusal([&] {
+        acquisition->score(*model, arma::mat{{0.5, 0.5}}, dpbo::AcquisitionContext{});
+    });
     CHECK(mentions(message, "gibo-trace"));
     CHECK(mentions(message, "anchor"));
 }
@@ -231,8 +232,7 @@ TEST_CASE("gibo improves 20-d GP-prior objectives steadily (the reference's synt
         auto objective = dpbo::test::make<dpbo::Objective>("synthetic-gp", synthetic_gp(kDim, seed, 0.1));
         auto truth = dpbo::test::make<dpbo::Objective>("synthetic-gp", synthetic_gp(kDim, seed, 0.0));
         const GiboRun run = run_gibo(*objective, {{"budget", "300"}},
-                                     gp_parameters("rbf", synthetic_gp_lengthscales(kDim, seed, 0.3), 1.0, 0.01),
-                                     seed);
+                                     gp_parameters("rbf", synthetic_gp_lengthscales(kDim, seed, 0.3), 1.0, 0.01), seed);
         const dpbo::Trace& trace = run.result.trace;
         const double start = value_at(*truth, truth->space().centre());
         const double optimum = dpbo::known_optimum(*truth)->value;
@@ -302,10 +302,8 @@ TEST_CASE("gibo keeps to its budget, its local boxes and the reference's early s
     SUBCASE("an unreachable trace reduction stops after the second point, a negative one never") {
         // The reference evaluates each acquired point before it compares the acquisition values, so
         // the earliest stop leaves two points per iteration.
-        const GiboRun eager =
-            run_gibo(*objective, {{"budget", "40"}, {"min_trace_reduction", "1e9"}}, surrogate, 12);
-        const GiboRun thorough =
-            run_gibo(*objective, {{"budget", "40"}, {"min_trace_reduction", "-1"}}, surrogate, 12);
+        const GiboRun eager = run_gibo(*objective, {{"budget", "40"}, {"min_trace_reduction", "1e9"}}, surrogate, 12);
+        const GiboRun thorough = run_gibo(*objective, {{"budget", "40"}, {"min_trace_reduction", "-1"}}, surrogate, 12);
         for (const auto* run : {&eager, &thorough}) {
             const dpbo::Trace& trace = run->result.trace;
             const double expected = run == &eager ? 2.0 : static_cast<double>(kDim);
@@ -399,8 +397,7 @@ TEST_CASE("gibo's trace, release, privacy statement and observer hooks") {
 TEST_CASE("gibo refuses what it cannot run") {
     auto box = dpbo::test::make<dpbo::Objective>("synthetic-gp", synthetic_gp(2, 1, 0.0));
     const Parameters surrogate = gp_parameters("rbf", arma::vec{0.3}, 1.0, 0.01);
-    const std::string short_start =
-        refusal([&] { run_gibo(*box, {{"theta0", "0.5"}}, surrogate, 1); });
+    const std::string short_start = refusal([&] { run_gibo(*box, {{"theta0", "0.5"}}, surrogate, 1); });
     CHECK(mentions(short_start, "gibo"));
     CHECK(mentions(short_start, "theta0"));
     const std::string outside = refusal([&] { run_gibo(*box, {{"theta0", "0.5,1.5"}}, surrogate, 1); });

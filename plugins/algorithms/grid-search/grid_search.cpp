@@ -30,23 +30,27 @@ public:
     static dpbo::ParameterSchema schema() {
         dpbo::ParameterSchema schema;
         schema
-            .integer("per_dimension",
-                     {.fallback = 7, .lower = 2, .unit = "levels",
-                      .doc = "grid levels per box dimension (not for finite candidate sets, "
-                             "whose rows are all evaluated)"})
-            .integer("max_points",
-                     {.fallback = 100'000, .lower = 1, .upper = kLargestGrid, .unit = "evaluations",
-                      .doc = "refuse a grid with more points than this"})
-            .integer("batch", {.fallback = 10, .lower = 1, .unit = "points",
+            .integer("per_dimension", {.fallback = 7,
+                                       .lower = 2,
+                                       .unit = "levels",
+                                       .doc = "grid levels per box dimension (not for finite candidate sets, "
+                                              "whose rows are all evaluated)"})
+            .integer("max_points", {.fallback = 100'000,
+                                    .lower = 1,
+                                    .upper = kLargestGrid,
+                                    .unit = "evaluations",
+                                    .doc = "refuse a grid with more points than this"})
+            .integer("batch", {.fallback = 10,
+                               .lower = 1,
+                               .unit = "points",
                                .doc = "points per evaluation call (one trace row each)"})
             .real_list("reference", std::nullopt,
                        "objectives with two outputs: the reference (anti-ideal) point, in the outputs' units, "
                        "for the front's exact hypervolume after every batch (DPareto: 10, 1)")
-            .real("value_sensitivity",
-                  {.lower = 0.0,
-                   .lower_inclusive = false,
-                   .doc = "most one objective value can change when one record is replaced; "
-                          "required with a mechanism, refused without one"});
+            .real("value_sensitivity", {.lower = 0.0,
+                                        .lower_inclusive = false,
+                                        .doc = "most one objective value can change when one record is replaced; "
+                                               "required with a mechanism, refused without one"});
         return schema;
     }
 
@@ -55,8 +59,9 @@ public:
           per_dimension_given_(parameters.given_by_user("per_dimension")),
           max_points_(static_cast<std::size_t>(parameters.integer("max_points"))),
           batch_(static_cast<std::size_t>(parameters.integer("batch"))),
-          reference_(parameters.has("reference") ? std::optional<arma::rowvec>(arma::rowvec(parameters.real_list("reference")))
-                                                 : std::nullopt),
+          reference_(parameters.has("reference")
+                         ? std::optional<arma::rowvec>(arma::rowvec(parameters.real_list("reference")))
+                         : std::nullopt),
           value_sensitivity_(parameters.has("value_sensitivity")
                                  ? std::optional<double>(parameters.real("value_sensitivity"))
                                  : std::nullopt) {}
@@ -80,9 +85,9 @@ public:
                       .completion_reason = "grid complete",
                       .reference = reference_});
         // Over two outputs, a fine grid's front stands for the exact one: the report's key says so.
-        result.figures = dpbo::front_figures(context.objective.outputs(),
-                                             "grid-search — a fine grid stands for the near-exact front",
-                                             reference_.has_value());
+        result.figures =
+            dpbo::front_figures(context.objective.outputs(),
+                                "grid-search — a fine grid stands for the near-exact front", reference_.has_value());
         return result;
     }
 
@@ -91,17 +96,17 @@ private:
         if (space.is_finite()) {
             const std::size_t rows = space.candidate_rows().n_rows;
             if (per_dimension_given_) {
-                throw dpbo::ValidationError(fmt::format(
-                    "{}: per_dimension = {} applies to boxes only; the objective's space is a "
-                    "finite set of {} candidates, all of which are evaluated — remove "
-                    "per_dimension",
-                    kOwner, per_dimension_, rows));
+                throw dpbo::ValidationError(
+                    fmt::format("{}: per_dimension = {} applies to boxes only; the objective's space is a "
+                                "finite set of {} candidates, all of which are evaluated — remove "
+                                "per_dimension",
+                                kOwner, per_dimension_, rows));
             }
             if (rows > max_points_) {
-                throw dpbo::ValidationError(fmt::format(
-                    "{}: the objective's finite set has {} candidates, more than max_points = {}; "
-                    "raise max_points (at most {})",
-                    kOwner, rows, max_points_, kLargestGrid));
+                throw dpbo::ValidationError(
+                    fmt::format("{}: the objective's finite set has {} candidates, more than max_points = {}; "
+                                "raise max_points (at most {})",
+                                kOwner, rows, max_points_, kLargestGrid));
             }
             return space.candidate_rows();
         }
@@ -110,8 +115,7 @@ private:
             throw dpbo::ValidationError(fmt::format(
                 "{}: per_dimension = {} in {} dimensions gives {}^{} = {} grid points, more "
                 "than max_points = {}; lower per_dimension or raise max_points (at most {})",
-                kOwner, per_dimension_, dim, per_dimension_, dim, grid_size_text(dim),
-                max_points_, kLargestGrid));
+                kOwner, per_dimension_, dim, per_dimension_, dim, grid_size_text(dim), max_points_, kLargestGrid));
         }
         return space.grid(per_dimension_);
     }

@@ -38,9 +38,9 @@ dpbo::RunResult run_modeler(dpbo::RunContext& context, const dpbo::BoLoopSetting
     const dpbo::Objective& rows = context.objective;
     const auto* finite = dpbo::capability<dpbo::FiniteCandidates>(rows);
     if (finite == nullptr || !finite->candidates().released())
-        throw dpbo::ValidationError(fmt::format(
-            "algorithm '{}': the modeler searches released rows only; {} is {}", algorithm, rows.describe_origin(),
-            rows.space().is_finite() ? "a set of sensitive rows" : "a box"));
+        throw dpbo::ValidationError(fmt::format("algorithm '{}': the modeler searches released rows only; {} is {}",
+                                                algorithm, rows.describe_origin(),
+                                                rows.space().is_finite() ? "a set of sensitive rows" : "a box"));
     if (rows.output_count() != 1)
         throw dpbo::ValidationError(fmt::format("algorithm '{}': {} has {} outputs; GP-UCB maximises one", algorithm,
                                                 rows.describe_origin(), rows.output_count()));

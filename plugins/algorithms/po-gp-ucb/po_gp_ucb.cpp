@@ -28,19 +28,24 @@ class PoGpUcb final : public dpbo::Algorithm {
 public:
     static dpbo::ParameterSchema schema() {
         dpbo::ParameterSchema schema = dpbo::bo_loop_schema(55, 5);
-        schema.real("norm_bound",
-                    {.fallback = 25.0, .lower = 0.0, .lower_inclusive = false,
-                     .doc = "the curator scales the rows from their declared column bounds to rows of L2 norm at most "
-                            "this (the paper: 25); a change of one row by 1 in those units is what the release covers"})
+        schema
+            .real("norm_bound",
+                  {.fallback = 25.0,
+                   .lower = 0.0,
+                   .lower_inclusive = false,
+                   .doc = "the curator scales the rows from their declared column bounds to rows of L2 norm at most "
+                          "this (the paper: 25); a change of one row by 1 in those units is what the release covers"})
             .real("lengthscale",
-                  {.lower = 0.0, .lower_inclusive = false,
+                  {.lower = 0.0,
+                   .lower_inclusive = false,
                    .doc = "the known length-scale of f's GP, in the release's units (norm_bound-scaled rows), used "
                           "unchanged on Z with signal variance 1 and noise_variance, as the paper's analysis does "
                           "(§2: the hyperparameters of the GP on X, reused on Z); absent: the surrogate role's "
                           "GP, fitted by maximum likelihood on Z"})
-            .real("noise_variance",
-                  {.fallback = 1e-5, .lower = 0.0, .lower_inclusive = false,
-                   .doc = "with lengthscale: the known noise variance σ_n² of the responses"})
+            .real("noise_variance", {.fallback = 1e-5,
+                                     .lower = 0.0,
+                                     .lower_inclusive = false,
+                                     .doc = "with lengthscale: the known noise variance σ_n² of the responses"})
             .boolean("write_released_rows", true,
                      "write the released rows Z to released_rows.csv in the repeat's folder (one process only)");
         return schema;
@@ -56,15 +61,28 @@ public:
 
     std::vector<dpbo::Role> roles() const override {
         return {
-            {"surrogate", dpbo::ModuleKind::Surrogate, true, "gp",
+            {"surrogate",
+             dpbo::ModuleKind::Surrogate,
+             true,
+             "gp",
              "the GP over the released rows: isotropic squared exponential, hyperparameters by maximum likelihood, "
              "refitted every 5 observations (between refits the posterior over the rows is extended, not recomputed)",
-             {{"kernel", "rbf"}, {"ard", "false"}, {"mean", "constant"}, {"standardise", "true"},
-              {"fit", "marginal-likelihood"}, {"refit_every", "5"}}},
-            {"acquisition", dpbo::ModuleKind::Acquisition, true, "ucb",
+             {{"kernel", "rbf"},
+              {"ard", "false"},
+              {"mean", "constant"},
+              {"standardise", "true"},
+              {"fit", "marginal-likelihood"},
+              {"refit_every", "5"}}},
+            {"acquisition",
+             dpbo::ModuleKind::Acquisition,
+             true,
+             "ucb",
              "GP-UCB with β_t = 2 log(n t² π² / (6δ′)), δ′ = δ_ucb/2 = 0.025 (the paper's δ_ucb = 0.05)",
              {{"beta_schedule", "finite"}, {"delta", "0.025"}}},
-            {"release", dpbo::ModuleKind::RowRelease, false, "noisy-projection",
+            {"release",
+             dpbo::ModuleKind::RowRelease,
+             false,
+             "noisy-projection",
              "the curator's release of its rows when it runs in this process (random-projection: the paper's "
              "Algorithm 1, whose DP claim is refuted; noisy-projection: (ε, δ)-DP)",
              {}},
@@ -77,11 +95,12 @@ public:
         const auto release = context.role<dpbo::RowRelease>("release");
         if (!release)
             throw dpbo::ValidationError(fmt::format(
-                "algorithm '{}': {} holds sensitive rows and no row release was given for the role 'release'",
-                kName, context.objective.describe_origin()));
+                "algorithm '{}': {} holds sensitive rows and no row release was given for the role 'release'", kName,
+                context.objective.describe_origin()));
         auto curator = dpbo::po_gp_ucb::LocalCurator::release_rows(context, *release, norm_bound_, kName);
-        dpbo::RunContext modeler_context{*curator,         context.evaluator, context.rng,  context.ledger,
-                                         context.observer, context.modules,   roles_for(*curator, context)};
+        dpbo::RunContext modeler_context{
+            *curator,        context.evaluator,           context.rng, context.ledger, context.observer,
+            context.modules, roles_for(*curator, context)};
         dpbo::RunResult result = dpbo::po_gp_ucb::run_modeler(modeler_context, settings_, kName);
         const dpbo::CuratorRelease& released = curator->release();
         for (const auto& diagnostic : released.evaluation_only) result.evaluation_only.push_back(diagnostic);
@@ -93,8 +112,13 @@ public:
 
 private:
     dpbo::RunResult modeler_only(dpbo::RunContext& context) {
-        dpbo::RunContext modeler_context{context.objective, context.evaluator, context.rng,  context.ledger,
-                                         context.observer,  context.modules,   roles_for(context.objective, context)};
+        dpbo::RunContext modeler_context{context.objective,
+                                         context.evaluator,
+                                         context.rng,
+                                         context.ledger,
+                                         context.observer,
+                                         context.modules,
+                                         roles_for(context.objective, context)};
         dpbo::RunResult result = dpbo::po_gp_ucb::run_modeler(modeler_context, settings_, kName);
         result.privacy = dpbo::PrivacyStatement::not_private(
             {"the responses at the rows the modeler chose, as the curator answered them",

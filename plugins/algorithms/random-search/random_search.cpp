@@ -26,9 +26,11 @@ public:
     static dpbo::ParameterSchema schema() {
         dpbo::ParameterSchema schema;
         schema
-            .integer("budget", {.fallback = 50, .lower = 1, .unit = "evaluations",
-                                .doc = "number of points drawn and evaluated"})
-            .integer("batch", {.fallback = 10, .lower = 1, .unit = "points",
+            .integer("budget",
+                     {.fallback = 50, .lower = 1, .unit = "evaluations", .doc = "number of points drawn and evaluated"})
+            .integer("batch", {.fallback = 10,
+                               .lower = 1,
+                               .unit = "points",
                                .doc = "points per evaluation call (one trace row each)"})
             .text("distributions", std::nullopt,
                   "per-dimension sampling distributions, 'NAME:KIND(ARGS); ...' with KIND uniform, "
@@ -38,11 +40,10 @@ public:
             .real_list("reference", std::nullopt,
                        "objectives with two outputs: the reference (anti-ideal) point, in the outputs' units, "
                        "for the front's exact hypervolume after every batch (DPareto: 10, 1)")
-            .real("value_sensitivity",
-                  {.lower = 0.0,
-                   .lower_inclusive = false,
-                   .doc = "most one objective value can change when one record is replaced; "
-                          "required with a mechanism, refused without one"});
+            .real("value_sensitivity", {.lower = 0.0,
+                                        .lower_inclusive = false,
+                                        .doc = "most one objective value can change when one record is replaced; "
+                                               "required with a mechanism, refused without one"});
         return schema;
     }
 
@@ -51,8 +52,9 @@ public:
           batch_(static_cast<std::size_t>(parameters.integer("batch"))),
           distributions_(parameters.has("distributions") ? std::optional<std::string>(parameters.text("distributions"))
                                                          : std::nullopt),
-          reference_(parameters.has("reference") ? std::optional<arma::rowvec>(arma::rowvec(parameters.real_list("reference")))
-                                                 : std::nullopt),
+          reference_(parameters.has("reference")
+                         ? std::optional<arma::rowvec>(arma::rowvec(parameters.real_list("reference")))
+                         : std::nullopt),
           value_sensitivity_(parameters.has("value_sensitivity")
                                  ? std::optional<double>(parameters.real("value_sensitivity"))
                                  : std::nullopt) {}
@@ -71,15 +73,15 @@ public:
         dpbo::ExperimentRng& rng = context.rng;
         // Parsed before the first evaluation, so a bad specification costs nothing.
         std::optional<dpbo::sampling::Distributions> distributions;
-        if (distributions_)
-            distributions.emplace(space, *distributions_, fmt::format("{}: distributions", kOwner));
+        if (distributions_) distributions.emplace(space, *distributions_, fmt::format("{}: distributions", kOwner));
         return dpbo::run_data_independent_search(
             context, {.owner = kOwner,
                       .point_count = budget_,
                       .batch_size = batch_,
-                      .points = [&space, &rng, &distributions](std::size_t /*first*/, std::size_t count) {
-                          return distributions ? distributions->sample(count, rng) : space.sample(count, rng);
-                      },
+                      .points =
+                          [&space, &rng, &distributions](std::size_t /*first*/, std::size_t count) {
+                              return distributions ? distributions->sample(count, rng) : space.sample(count, rng);
+                          },
                       .value_sensitivity = value_sensitivity_,
                       .completion_reason = "budget",
                       .reference = reference_});

@@ -37,13 +37,12 @@ public:
                             .lower_inclusive = false,
                             .upper_inclusive = false,
                             .doc = "δ of an (ε, δ)-DP release (analytic Gaussian); give with epsilon"})
-            .real("equivalent_delta",
-                  {.fallback = 1e-5,
-                   .lower = 0.0,
-                   .upper = 1.0,
-                   .lower_inclusive = false,
-                   .upper_inclusive = false,
-                   .doc = "δ at which the (ε, δ) equivalent of a μ-GDP guarantee is reported"});
+            .real("equivalent_delta", {.fallback = 1e-5,
+                                       .lower = 0.0,
+                                       .upper = 1.0,
+                                       .lower_inclusive = false,
+                                       .upper_inclusive = false,
+                                       .doc = "δ at which the (ε, δ) equivalent of a μ-GDP guarantee is reported"});
         return schema;
     }
 
@@ -59,16 +58,16 @@ public:
             delta_ = parameters.real("delta");
             // Accepting it would silently ignore it: an (ε, δ) release already states its δ.
             if (parameters.given_by_user("equivalent_delta")) {
-                throw dpbo::ValidationError(fmt::format(
-                    "{}: equivalent_delta = {} applies only to mu (μ-GDP) mode; with epsilon and "
-                    "delta the guarantee is already (epsilon, delta)-DP — remove equivalent_delta",
-                    kOwner, parameters.real("equivalent_delta")));
+                throw dpbo::ValidationError(
+                    fmt::format("{}: equivalent_delta = {} applies only to mu (μ-GDP) mode; with epsilon and "
+                                "delta the guarantee is already (epsilon, delta)-DP — remove equivalent_delta",
+                                kOwner, parameters.real("equivalent_delta")));
             }
         } else {
-            throw dpbo::ValidationError(fmt::format(
-                "{}: got {}; allowed: either mu alone (μ-GDP, σ = Δ/μ) or epsilon and delta "
-                "together ((ε, δ)-DP, analytic Gaussian mechanism)",
-                kOwner, describe_given(parameters)));
+            throw dpbo::ValidationError(
+                fmt::format("{}: got {}; allowed: either mu alone (μ-GDP, σ = Δ/μ) or epsilon and delta "
+                            "together ((ε, δ)-DP, analytic Gaussian mechanism)",
+                            kOwner, describe_given(parameters)));
         }
     }
 
@@ -76,12 +75,13 @@ public:
 
     void calibrate(double sensitivity) override {
         if (!std::isfinite(sensitivity) || sensitivity <= 0.0) {
-            throw dpbo::ValidationError(fmt::format(
-                "{}: sensitivity = {} is not allowed; the L2 sensitivity must be a finite number "
-                "> 0",
-                kOwner, sensitivity));
+            throw dpbo::ValidationError(
+                fmt::format("{}: sensitivity = {} is not allowed; the L2 sensitivity must be a finite number "
+                            "> 0",
+                            kOwner, sensitivity));
         }
-        const double sigma = mu_ ? sensitivity / *mu_ : dpbo::analytic_gaussian_sigma(epsilon_, delta_, sensitivity, kOwner);
+        const double sigma =
+            mu_ ? sensitivity / *mu_ : dpbo::analytic_gaussian_sigma(epsilon_, delta_, sensitivity, kOwner);
         // μ = 1e−320 used to calibrate σ = inf and release `null`s with exit 0.
         if (!std::isfinite(sigma) || sigma <= 0.0) {
             throw dpbo::ValidationError(fmt::format(
@@ -118,8 +118,7 @@ public:
         dpbo::PrivacyStatement statement;
         if (mu_) {
             statement = dpbo::PrivacyStatement::gaussian_dp(*mu_);
-            statement.equivalent_epsilon_delta = {
-                {dpbo::gdp_epsilon(*mu_, equivalent_delta_), equivalent_delta_}};
+            statement.equivalent_epsilon_delta = {{dpbo::gdp_epsilon(*mu_, equivalent_delta_), equivalent_delta_}};
             statement.mechanism = fmt::format(
                 "Gaussian mechanism, σ = {} = Δ/μ for L2 sensitivity Δ = {} (Dong, Roth & Su "
                 "2022, Thm 2.7); {}",
@@ -131,8 +130,7 @@ public:
                 "2018); {}",
                 sigma, *sensitivity_, sampler(sigma));
         }
-        statement.assumptions.push_back(
-            fmt::format("the query's L2 sensitivity is at most Δ = {}", *sensitivity_));
+        statement.assumptions.push_back(fmt::format("the query's L2 sensitivity is at most Δ = {}", *sensitivity_));
         return statement;
     }
 
@@ -160,10 +158,10 @@ private:
 
     double require_sigma(const char* operation) const {
         if (!sigma_) {
-            throw dpbo::RunError(fmt::format(
-                "{}: {} called before calibrate(sensitivity); the noise scale depends on the "
-                "query's sensitivity",
-                kOwner, operation));
+            throw dpbo::RunError(
+                fmt::format("{}: {} called before calibrate(sensitivity); the noise scale depends on the "
+                            "query's sensitivity",
+                            kOwner, operation));
         }
         return *sigma_;
     }

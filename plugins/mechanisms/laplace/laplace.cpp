@@ -28,25 +28,23 @@ public:
         return schema;
     }
 
-    explicit LaplaceMechanism(const dpbo::ParameterSet& parameters)
-        : epsilon_(parameters.real("epsilon")) {}
+    explicit LaplaceMechanism(const dpbo::ParameterSet& parameters) : epsilon_(parameters.real("epsilon")) {}
 
     dpbo::SensitivityNorm sensitivity_norm() const override { return dpbo::SensitivityNorm::L1; }
 
     void calibrate(double sensitivity) override {
         if (!std::isfinite(sensitivity) || sensitivity <= 0.0) {
-            throw dpbo::ValidationError(fmt::format(
-                "{}: sensitivity = {} is not allowed; the L1 sensitivity must be a finite number "
-                "> 0",
-                kOwner, sensitivity));
+            throw dpbo::ValidationError(
+                fmt::format("{}: sensitivity = {} is not allowed; the L1 sensitivity must be a finite number "
+                            "> 0",
+                            kOwner, sensitivity));
         }
         const double scale = sensitivity / epsilon_;
         // Δ₁ huge and ε tiny can overflow b (infinite noise would be a release of nothing), and a b
         // beyond the grid's range has no exact release.
         if (!std::isfinite(scale)) {
             throw dpbo::ValidationError(fmt::format(
-                "{}: sensitivity = {} with epsilon = {} gives an infinite noise scale", kOwner,
-                sensitivity, epsilon_));
+                "{}: sensitivity = {} with epsilon = {} gives an infinite noise scale", kOwner, sensitivity, epsilon_));
         }
         dpbo::privacy::release_grid(scale, fmt::format("{}: noise scale b", kOwner));
         scale_ = scale;
@@ -59,9 +57,7 @@ public:
 
     dpbo::AccountantChoice accountant() const override { return {"basic", {}}; }
 
-    dpbo::PrivacyEvent event() const override {
-        return {dpbo::LaplaceEvent{require_scale("event()"), *sensitivity_}};
-    }
+    dpbo::PrivacyEvent event() const override { return {dpbo::LaplaceEvent{require_scale("event()"), *sensitivity_}}; }
 
     dpbo::PrivacyStatement guarantee() const override {
         const double scale = require_scale("guarantee()");
@@ -71,8 +67,7 @@ public:
             "Laplace(0, b) (von Neumann's exponential, random sign) rounded to the grid 2^{}; "
             "rounding is post-processing, no slack",
             scale, *sensitivity_, std::ilogb(dpbo::privacy::release_grid(scale)));
-        statement.assumptions.push_back(
-            fmt::format("the query's L1 sensitivity is at most Δ = {}", *sensitivity_));
+        statement.assumptions.push_back(fmt::format("the query's L1 sensitivity is at most Δ = {}", *sensitivity_));
         return statement;
     }
 
@@ -84,10 +79,10 @@ protected:
 private:
     double require_scale(const char* operation) const {
         if (!scale_) {
-            throw dpbo::RunError(fmt::format(
-                "{}: {} called before calibrate(sensitivity); the noise scale depends on the "
-                "query's sensitivity",
-                kOwner, operation));
+            throw dpbo::RunError(
+                fmt::format("{}: {} called before calibrate(sensitivity); the noise scale depends on the "
+                            "query's sensitivity",
+                            kOwner, operation));
         }
         return *scale_;
     }

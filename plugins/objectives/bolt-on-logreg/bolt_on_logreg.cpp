@@ -41,10 +41,16 @@ public:
         dpbo::plugin_data::add_adult_split_parameters(schema, 2);
         dpbo::plugin_data::add_repetition_parameters(schema, 50);
         schema
-            .integer("passes", {.fallback = 10, .lower = 1, .upper = 10000,
+            .integer("passes", {.fallback = 10,
+                                .lower = 1,
+                                .upper = 10000,
                                 .doc = "epochs of projected SGD with batch size 1 (paper: 10)"})
-            .real("delta", {.fallback = 1e-6, .lower = 0.0, .upper = 1.0, .lower_inclusive = false,
-                            .upper_inclusive = false, .doc = "δ at which ε is reported (paper: 1e-6)"});
+            .real("delta", {.fallback = 1e-6,
+                            .lower = 0.0,
+                            .upper = 1.0,
+                            .lower_inclusive = false,
+                            .upper_inclusive = false,
+                            .doc = "δ at which ε is reported (paper: 1e-6)"});
         return schema;
     }
 
@@ -54,8 +60,9 @@ public:
           delta_(parameters.real("delta")),
           seed_(static_cast<std::uint64_t>(parameters.integer("seed"))),
           threads_(static_cast<std::size_t>(parameters.integer("threads"))),
-          space_(dpbo::SearchSpace::box({{.name = "regularisation", .lower = 1e-4, .upper = 1.0, .scale = dpbo::Scale::Log},
-                                         {.name = "noise", .lower = 0.1, .upper = 10.0, .scale = dpbo::Scale::Log}})) {
+          space_(dpbo::SearchSpace::box(
+              {{.name = "regularisation", .lower = 1e-4, .upper = 1.0, .scale = dpbo::Scale::Log},
+               {.name = "noise", .lower = 0.1, .upper = 10.0, .scale = dpbo::Scale::Log}})) {
         dpbo::plugin_data::AdultSplit split = dpbo::plugin_data::load_adult_split(parameters, kOwner);
         training_ = std::move(split.training);
         test_ = std::move(split.test);
@@ -73,8 +80,8 @@ public:
 
     dpbo::Evaluations evaluate(const arma::mat& points, const dpbo::EvaluationRequest& /*request*/) override {
         if (points.n_cols != 2)
-            throw dpbo::RunError(fmt::format("{}: points have {} columns; expected 2 (regularisation, noise)", kOwner,
-                                             points.n_cols));
+            throw dpbo::RunError(
+                fmt::format("{}: points have {} columns; expected 2 (regularisation, noise)", kOwner, points.n_cols));
         dpbo::Evaluations result;
         result.points = points;
         result.values.set_size(points.n_rows, 2);
@@ -83,13 +90,14 @@ public:
             const double gamma = points(i, 0);
             const double sigma = points(i, 1);
             if (!(gamma > 0.0) || !(sigma > 0.0))
-                throw dpbo::RunError(fmt::format("{}: point {} has regularisation = {} and noise = {}; both must be > 0",
-                                                 kOwner, i, gamma, sigma));
+                throw dpbo::RunError(fmt::format(
+                    "{}: point {} has regularisation = {} and noise = {}; both must be > 0", kOwner, i, gamma, sigma));
             // Output perturbation w + N(0, σ²I) of a Δ-sensitive vector is (Δ/σ)-GDP, whose exact (ε, δ)
             // curve is the analytic Gaussian mechanism's (Balle & Wang 2018, Thm. 8).
             const double sensitivity = dpbo::bolt_on_logreg::weight_sensitivity(gamma, training_.rows());
             result.values(i, 0) = dpbo::gdp_epsilon(sensitivity / sigma, delta_);
-            const dpbo::plugin_data::RepetitionErrors errors = dpbo::plugin_data::repetition_errors(accuracies(gamma, sigma));
+            const dpbo::plugin_data::RepetitionErrors errors =
+                dpbo::plugin_data::repetition_errors(accuracies(gamma, sigma));
             result.values(i, 1) = errors.mean;
             dpbo::plugin_data::set_repetition_auxiliary(result.auxiliary, i, errors);
         }
@@ -102,8 +110,8 @@ private:
         std::vector<arma::vec> weights(repetitions_);
         dpbo::plugin_data::for_each_repetition(repetitions_, threads_, [&](std::size_t r) {
             std::mt19937_64 engine = dpbo::plugin_data::repetition_engine(seed_, r, 0);
-            weights[r] = dpbo::bolt_on_logreg::train_projected_sgd(training_, dpbo::plugin_data::kAdultFeatures, {.regularisation = gamma, .passes = passes_},
-                                                      engine);
+            weights[r] = dpbo::bolt_on_logreg::train_projected_sgd(
+                training_, dpbo::plugin_data::kAdultFeatures, {.regularisation = gamma, .passes = passes_}, engine);
         });
         if (cache_order_.size() == kCachedRegularisations) {
             cache_.erase(cache_order_.front());

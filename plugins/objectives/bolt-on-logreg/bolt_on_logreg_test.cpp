@@ -56,8 +56,10 @@ TEST_CASE("bolt-on projected SGD: neighbouring datasets give weights within 4/(g
             std::mt19937_64 order(trial), same_order(trial);
             const dpbo::bolt_on_logreg::ProjectedSgdSettings settings{.regularisation = gamma, .passes = 5};
             const arma::vec w = dpbo::bolt_on_logreg::train_projected_sgd(rows, kFeatures, settings, order);
-            const arma::vec w_neighbour = dpbo::bolt_on_logreg::train_projected_sgd(neighbour, kFeatures, settings, same_order);
-            largest_ratio = std::max(largest_ratio, arma::norm(w - w_neighbour) / dpbo::bolt_on_logreg::weight_sensitivity(gamma, kRows));
+            const arma::vec w_neighbour =
+                dpbo::bolt_on_logreg::train_projected_sgd(neighbour, kFeatures, settings, same_order);
+            largest_ratio = std::max(
+                largest_ratio, arma::norm(w - w_neighbour) / dpbo::bolt_on_logreg::weight_sensitivity(gamma, kRows));
             CHECK(arma::norm(w) <= 1.0 / gamma * (1.0 + 1e-12));
         }
         CAPTURE(gamma);
@@ -72,14 +74,16 @@ TEST_CASE("bolt-on projected SGD: learns a learnable task") {
     const dpbo::plugin_data::SparseRows rows = random_rows(2000, engine);
     const dpbo::plugin_data::SparseRows test = random_rows(2000, engine);
     std::mt19937_64 order(1);
-    const arma::vec w = dpbo::bolt_on_logreg::train_projected_sgd(rows, kFeatures, {.regularisation = 1e-3, .passes = 10}, order);
+    const arma::vec w =
+        dpbo::bolt_on_logreg::train_projected_sgd(rows, kFeatures, {.regularisation = 1e-3, .passes = 10}, order);
     // The labels follow x₀ + x₁/2 (sd ≈ 0.25) up to noise of sd 0.05: the best linear rule gets about 94 %
     // right (1 − arctan(0.05/0.25)/π), and a
     // model that learnt nothing gets about half.
     CHECK(dpbo::plugin_data::linear_accuracy(test, w) > 0.75);
 }
 
-TEST_CASE("bolt-on-logreg objective: epsilon meets the analytic Gaussian condition at delta, low noise keeps accuracy") {
+TEST_CASE(
+    "bolt-on-logreg objective: epsilon meets the analytic Gaussian condition at delta, low noise keeps accuracy") {
     auto objective = dpbo::test::make<dpbo::Objective>(
         "bolt-on-logreg", {{"training_records", "4000"}, {"test_records", "4000"}, {"repetitions", "4"}});
     const arma::mat points{{1e-3, 0.1}, {1e-2, 1.0}, {1e-2, 0.5}};
@@ -88,7 +92,8 @@ TEST_CASE("bolt-on-logreg objective: epsilon meets the analytic Gaussian conditi
         const double sensitivity = 4.0 / (points(i, 0) * 4000.0);
         const double s = points(i, 1) / sensitivity;
         const double epsilon = result.values(i, 0);
-        const double delta = phi(1.0 / (2.0 * s) - epsilon * s) - std::exp(epsilon) * phi(-1.0 / (2.0 * s) - epsilon * s);
+        const double delta =
+            phi(1.0 / (2.0 * s) - epsilon * s) - std::exp(epsilon) * phi(-1.0 / (2.0 * s) - epsilon * s);
         CAPTURE(i);
         CHECK(delta <= 1e-6 * (1.0 + 1e-6));
         CHECK(delta >= 1e-6 * (1.0 - 1e-3));  // the smallest such ε, not a loose one

@@ -37,7 +37,8 @@ arma::vec train_projected_sgd(const dpbo::plugin_data::SparseRows& rows, std::si
             ++step;
             const double eta = std::min(1.0 / beta, 1.0 / (gamma * static_cast<double>(step)));
             double margin = 0.0;
-            for (std::size_t k = rows.starts[r]; k < rows.starts[r + 1]; ++k) margin += v[rows.index[k]] * rows.value[k];
+            for (std::size_t k = rows.starts[r]; k < rows.starts[r + 1]; ++k)
+                margin += v[rows.index[k]] * rows.value[k];
             margin *= scale;
             const double label = rows.labels[r];
             // w ← (1 − ηγ) w + η y σ(−y w·x) x: the gradient of log(1 + e^{−y w·x}) + (γ/2)‖w‖².

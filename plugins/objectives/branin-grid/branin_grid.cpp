@@ -33,7 +33,9 @@ public:
     static dpbo::ParameterSchema schema() {
         dpbo::ParameterSchema schema;
         // Two levels at least: one level is no grid of the box. 2000² = 4 000 000 rows at most.
-        schema.integer("grid", {.fallback = 100, .lower = 2, .upper = 2000,
+        schema.integer("grid", {.fallback = 100,
+                                .lower = 2,
+                                .upper = 2000,
                                 .doc = "levels per dimension: the rows are the g × g grid of [-5, 10] × [0, 15], "
                                        "x1 varying fastest"});
         dpbo::add_noise_parameter(schema);
@@ -57,8 +59,8 @@ public:
 
     dpbo::Evaluations evaluate(const arma::mat& points, const dpbo::EvaluationRequest& request) override {
         if (request.per_record)
-            throw dpbo::ValidationError(fmt::format("{}: per-record values were asked; Branin-Hoo has no records",
-                                                    kOwner));
+            throw dpbo::ValidationError(
+                fmt::format("{}: per-record values were asked; Branin-Hoo has no records", kOwner));
         dpbo::Evaluations result;
         result.points = points;
         // A point is a grid row given exactly (the modeler proposes stored rows); anything else is refused.

@@ -31,11 +31,9 @@ public:
     // Added by the host after it checks the exact values.
     double observation_noise_stddev() const override { return noise_stddev_; }
 
-    dpbo::Evaluations evaluate(const arma::mat& points,
-                               const dpbo::EvaluationRequest& /*request*/) override {
+    dpbo::Evaluations evaluate(const arma::mat& points, const dpbo::EvaluationRequest& /*request*/) override {
         if (points.n_cols != 2) {
-            throw dpbo::RunError(fmt::format("{}: points have {} columns; Branin takes 2", kOwner,
-                                             points.n_cols));
+            throw dpbo::RunError(fmt::format("{}: points have {} columns; Branin takes 2", kOwner, points.n_cols));
         }
         dpbo::Evaluations result;
         result.points = points;
@@ -57,6 +55,5 @@ private:
 
 }  // namespace
 
-DPBO_PLUGIN(Branin, "branin", "1.0.0",
-            "Branin-Hoo on [-5,10]x[0,15], three global minima of 5/(4 pi), optional noise",
+DPBO_PLUGIN(Branin, "branin", "1.0.0", "Branin-Hoo on [-5,10]x[0,15], three global minima of 5/(4 pi), optional noise",
             "Dixon & Szegő (1978); Kharkovskii, Dai & Low (2020), §4 and appendix A (PO-GP-UCB experiments)")

@@ -38,14 +38,14 @@ std::string shortened(const std::string& line) { return line.size() > 200 ? line
 nlohmann::json read_spec_file(const std::string& path) {
     std::ifstream in(path);
     if (!in)
-        throw dpbo::ValidationError(fmt::format("{}: spec '{}' cannot be read; expected a file holding the "
-                                                "dpbo-objective handshake as JSON",
-                                                kOwner, path));
+        throw dpbo::ValidationError(
+            fmt::format("{}: spec '{}' cannot be read; expected a file holding the "
+                        "dpbo-objective handshake as JSON",
+                        kOwner, path));
     std::stringstream text;
     text << in.rdbuf();
     const auto spec = nlohmann::json::parse(text.str(), nullptr, false);
-    if (spec.is_discarded())
-        throw dpbo::ValidationError(fmt::format("{}: spec '{}' is not valid JSON", kOwner, path));
+    if (spec.is_discarded()) throw dpbo::ValidationError(fmt::format("{}: spec '{}' is not valid JSON", kOwner, path));
     return spec;
 }
 
@@ -63,7 +63,10 @@ public:
             .text("spec", std::nullopt,
                   "a file holding the handshake (space, outputs, records) as JSON: required in one-shot mode; in "
                   "persistent mode the program then sends no handshake")
-            .real("timeout", {.fallback = 120.0, .lower = 0.0, .lower_inclusive = false, .unit = "seconds",
+            .real("timeout", {.fallback = 120.0,
+                              .lower = 0.0,
+                              .lower_inclusive = false,
+                              .unit = "seconds",
                               .doc = "longest wait for the handshake or one answer"});
         return schema;
     }
@@ -71,20 +74,21 @@ public:
     explicit CommandObjective(const dpbo::ParameterSet& p)
         : command_(p.text("command")), one_shot_(p.text("mode") == "one-shot"), timeout_(p.real("timeout")) {
         if (one_shot_ && !p.has("spec"))
-            throw dpbo::ValidationError(fmt::format("{}: mode = one-shot needs spec = FILE (the program, started for "
-                                                    "each batch, sends no handshake)",
-                                                    kOwner));
-        if (p.has("spec")) spec_ = dpbo::command_objective::parse_spec(read_spec_file(p.text("spec")),
-                                                                 fmt::format("{}: spec '{}'", kOwner, p.text("spec")));
+            throw dpbo::ValidationError(
+                fmt::format("{}: mode = one-shot needs spec = FILE (the program, started for "
+                            "each batch, sends no handshake)",
+                            kOwner));
+        if (p.has("spec"))
+            spec_ = dpbo::command_objective::parse_spec(read_spec_file(p.text("spec")),
+                                                        fmt::format("{}: spec '{}'", kOwner, p.text("spec")));
         if (!one_shot_) {
             process_ = start();
             if (!p.has("spec")) {
                 const std::string line = process_->receive("handshake");
                 const auto hello = nlohmann::json::parse(line, nullptr, false);
                 if (hello.is_discarded())
-                    throw dpbo::RunError(process_->describe_failure(
-                        fmt::format("began with '{}', which is not JSON; expected the dpbo-objective handshake",
-                                    shortened(line))));
+                    throw dpbo::RunError(process_->describe_failure(fmt::format(
+                        "began with '{}', which is not JSON; expected the dpbo-objective handshake", shortened(line))));
                 try {
                     spec_ = dpbo::command_objective::parse_spec(hello, process_->describe_failure("sent a handshake"));
                 } catch (const dpbo::ValidationError& e) {
@@ -99,12 +103,14 @@ public:
     std::vector<dpbo::Output> outputs() const override { return spec_.outputs; }
     std::size_t record_count() const override { return spec_.records; }
     std::string data_description() const override {
-        return fmt::format("values computed by the program `{}` ({} mode)", command_, one_shot_ ? "one-shot" : "persistent");
+        return fmt::format("values computed by the program `{}` ({} mode)", command_,
+                           one_shot_ ? "one-shot" : "persistent");
     }
     std::vector<std::string> privacy_assumptions() const override {
-        return {fmt::format("the program `{}` computing the objective is inside the trust boundary: it reads the "
-                            "sensitive data, and its answers are sensitive until the algorithm privatises them",
-                            command_)};
+        return {
+            fmt::format("the program `{}` computing the objective is inside the trust boundary: it reads the "
+                        "sensitive data, and its answers are sensitive until the algorithm privatises them",
+                        command_)};
     }
 
     dpbo::Evaluations evaluate(const arma::mat& points, const dpbo::EvaluationRequest& request) override {
@@ -134,17 +140,17 @@ private:
         const auto reply = nlohmann::json::parse(line, nullptr, false);
         const auto refuse = [&](const std::string& what) { return dpbo::RunError(program.describe_failure(what)); };
         if (reply.is_discarded() || !reply.is_object())
-            throw refuse(fmt::format("answered '{}', which is {}; expected {{\"values\":[...]}} or {{\"error\":\"...\"}}",
-                                     shortened(line),
-                                     reply.is_discarded() ? "not valid JSON (numbers must be finite)" : "no JSON object"));
+            throw refuse(fmt::format(
+                "answered '{}', which is {}; expected {{\"values\":[...]}} or {{\"error\":\"...\"}}", shortened(line),
+                reply.is_discarded() ? "not valid JSON (numbers must be finite)" : "no JSON object"));
         if (reply.contains("error"))
-            throw refuse(fmt::format("refused a batch of {} points: {}", b,
-                                     reply["error"].is_string() ? reply["error"].get<std::string>() : reply["error"].dump()));
+            throw refuse(
+                fmt::format("refused a batch of {} points: {}", b,
+                            reply["error"].is_string() ? reply["error"].get<std::string>() : reply["error"].dump()));
         if (!reply.contains("values") || !reply["values"].is_array())
             throw refuse(fmt::format("answered '{}'; expected {{\"values\":[...]}}", shortened(line)));
         const auto& values = reply["values"];
-        if (values.size() != b)
-            throw refuse(fmt::format("answered {} values for {} points", values.size(), b));
+        if (values.size() != b) throw refuse(fmt::format("answered {} values for {} points", values.size(), b));
         dpbo::Evaluations out;
         out.points = points;
         out.values.set_size(b, k);
@@ -155,21 +161,21 @@ private:
                 continue;
             }
             if (!entry.is_array() || entry.size() != k)
-                throw refuse(fmt::format("answered {} for point {}; expected {} number{}", shortened(entry.dump()), i, k,
-                                         k == 1 ? "" : fmt::format("s (one per output: {})", output_names())));
+                throw refuse(fmt::format("answered {} for point {}; expected {} number{}", shortened(entry.dump()), i,
+                                         k, k == 1 ? "" : fmt::format("s (one per output: {})", output_names())));
             for (std::size_t j = 0; j < k; ++j) {
                 if (!entry[j].is_number())
-                    throw refuse(fmt::format("answered {} for point {}, output {}; expected a number",
-                                             entry[j].dump(), i, j));
+                    throw refuse(
+                        fmt::format("answered {} for point {}, output {}; expected a number", entry[j].dump(), i, j));
                 out.values(i, j) = entry[j].get<double>();
             }
         }
         if (request.per_record) {
             if (!reply.contains("per_record") || !reply["per_record"].is_array() || reply["per_record"].size() != b)
-                throw refuse(fmt::format("was asked for per-record values and answered {}; expected \"per_record\": "
-                                         "{} lists of {} numbers",
-                                         reply.contains("per_record") ? shortened(reply["per_record"].dump()) : "none",
-                                         b, spec_.records));
+                throw refuse(fmt::format(
+                    "was asked for per-record values and answered {}; expected \"per_record\": "
+                    "{} lists of {} numbers",
+                    reply.contains("per_record") ? shortened(reply["per_record"].dump()) : "none", b, spec_.records));
             out.per_record.set_size(b, spec_.records);
             for (std::size_t i = 0; i < b; ++i) {
                 const auto& row = reply["per_record"][i];

@@ -27,12 +27,13 @@ std::string text(const nlohmann::json& object, const char* key, const std::strin
 
 ObjectiveSpec parse_spec(const nlohmann::json& spec, const std::string& where) {
     if (!spec.is_object() || spec.value("protocol", "") != "dpbo-objective")
-        throw dpbo::ValidationError(fmt::format("{}: expected {{\"protocol\":\"dpbo-objective\",\"version\":1,"
-                                                "\"space\":[...], ...}}, got {}",
-                                                where, spec.dump().substr(0, 200)));
+        throw dpbo::ValidationError(
+            fmt::format("{}: expected {{\"protocol\":\"dpbo-objective\",\"version\":1,"
+                        "\"space\":[...], ...}}, got {}",
+                        where, spec.dump().substr(0, 200)));
     if (spec.value("version", 0) != 1)
-        throw dpbo::ValidationError(fmt::format("{}: version {} of the protocol; this dpbo speaks version 1", where,
-                                                spec.value("version", 0)));
+        throw dpbo::ValidationError(
+            fmt::format("{}: version {} of the protocol; this dpbo speaks version 1", where, spec.value("version", 0)));
     if (!spec.contains("space") || !spec["space"].is_array() || spec["space"].empty())
         throw dpbo::ValidationError(fmt::format("{}: \"space\" must be a non-empty list of dimensions", where));
     std::vector<dpbo::Dimension> dimensions;
@@ -69,8 +70,8 @@ ObjectiveSpec parse_spec(const nlohmann::json& spec, const std::string& where) {
             const auto& o = spec["outputs"][k];
             const std::string field = fmt::format("outputs[{}]", k);
             if (!o.is_object())
-                throw dpbo::ValidationError(fmt::format("{}: {} is {}; expected {{\"name\", \"sense\"}}", where, field,
-                                                        o.dump()));
+                throw dpbo::ValidationError(
+                    fmt::format("{}: {} is {}; expected {{\"name\", \"sense\"}}", where, field, o.dump()));
             const std::string sense = text(o, "sense", "minimise", where, field);
             if (sense != "minimise" && sense != "maximise")
                 throw dpbo::ValidationError(

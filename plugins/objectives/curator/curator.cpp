@@ -31,23 +31,25 @@ arma::mat read_released_rows(const std::string& path) {
     dpbo::plugin_data::DataFileLines lines(path, {kOwner, "candidates", "released rows (CSV, header z0,z1,...)"});
     std::string line;
     const auto split = [&] {
-        return dpbo::plugin_data::split_csv_fields(line, ',', fmt::format("{}: candidates '{}' line {}", kOwner, path,
-                                                                          lines.line_number()));
+        return dpbo::plugin_data::split_csv_fields(
+            line, ',', fmt::format("{}: candidates '{}' line {}", kOwner, path, lines.line_number()));
     };
     if (!lines.next(line))
-        throw dpbo::ValidationError(fmt::format("{}: candidates '{}' is empty; expected a header z0,z1,...", kOwner, path));
+        throw dpbo::ValidationError(
+            fmt::format("{}: candidates '{}' is empty; expected a header z0,z1,...", kOwner, path));
     const std::vector<std::string> header = split();
     for (std::size_t j = 0; j < header.size(); ++j)
         if (header[j] != fmt::format("z{}", j))
-            throw dpbo::ValidationError(fmt::format("{}: candidates '{}' has column '{}' where z{} was expected; released "
-                                                    "rows are written by `dpbo curator release`",
-                                                    kOwner, path, header[j], j));
+            throw dpbo::ValidationError(
+                fmt::format("{}: candidates '{}' has column '{}' where z{} was expected; released "
+                            "rows are written by `dpbo curator release`",
+                            kOwner, path, header[j], j));
     std::vector<double> values;
     while (lines.next(line)) {
         const std::vector<std::string> fields = split();
         if (fields.size() != header.size())
-            throw dpbo::ValidationError(fmt::format("{}: candidates '{}' line {} has {} fields; the header has {}", kOwner,
-                                                    path, lines.line_number(), fields.size(), header.size()));
+            throw dpbo::ValidationError(fmt::format("{}: candidates '{}' line {} has {} fields; the header has {}",
+                                                    kOwner, path, lines.line_number(), fields.size(), header.size()));
         for (const auto& field : fields) {
             const auto value = dpbo::plugin_data::finite_number(field);
             if (!value)
@@ -84,9 +86,9 @@ Handshake connect(const std::string& command, double timeout, std::size_t rows, 
         throw dpbo::RunError(out.process->describe_failure(
             fmt::format("speaks version {} of the protocol; this dpbo speaks version 1", hello.value("version", 0))));
     if (!hello.contains("rows") || !hello["rows"].is_number_unsigned() || hello["rows"].get<std::size_t>() != rows)
-        throw dpbo::ValidationError(out.process->describe_failure(fmt::format(
-            "holds {} rows but candidates '{}' has {}: they are not its released rows", hello.value("rows", -1),
-            candidates, rows)));
+        throw dpbo::ValidationError(out.process->describe_failure(
+            fmt::format("holds {} rows but candidates '{}' has {}: they are not its released rows",
+                        hello.value("rows", -1), candidates, rows)));
     const std::string sense = hello.value("sense", "");
     if (sense != "maximise" && sense != "minimise")
         throw dpbo::RunError(out.process->describe_failure(
@@ -103,7 +105,10 @@ public:
             .text("command", std::nullopt,
                   "the curator program, run through /bin/sh -c and kept running, e.g. `ssh curator-host dpbo curator "
                   "answer --objective loan-roi`")
-            .real("timeout", {.fallback = 120.0, .lower = 0.0, .lower_inclusive = false, .unit = "seconds",
+            .real("timeout", {.fallback = 120.0,
+                              .lower = 0.0,
+                              .lower_inclusive = false,
+                              .unit = "seconds",
                               .doc = "longest wait for the curator's handshake or one answer"});
         return schema;
     }
@@ -126,15 +131,15 @@ protected:
                             reply.is_discarded() ? "not valid JSON (numbers must be finite)" : "no JSON object")));
         if (reply.contains("error"))
             throw dpbo::RunError(process_->describe_failure(
-                fmt::format("refused {}: {}", request.dump(), reply["error"].is_string() ? reply["error"].get<std::string>()
-                                                                                        : reply["error"].dump())));
+                fmt::format("refused {}: {}", request.dump(),
+                            reply["error"].is_string() ? reply["error"].get<std::string>() : reply["error"].dump())));
         if (!reply.contains("values") || !reply["values"].is_array())
             throw dpbo::RunError(process_->describe_failure(
                 fmt::format("answered '{}'; expected {{\"values\":[...]}}", shortened(line))));
         const auto& values = reply["values"];
         if (values.size() != rows.n_elem)
-            throw dpbo::RunError(process_->describe_failure(
-                fmt::format("answered {} values for {} rows", values.size(), rows.n_elem)));
+            throw dpbo::RunError(
+                process_->describe_failure(fmt::format("answered {} values for {} rows", values.size(), rows.n_elem)));
         arma::vec out(rows.n_elem);
         for (std::size_t i = 0; i < rows.n_elem; ++i) {
             if (!values[i].is_number() || !std::isfinite(values[i].get<double>()))

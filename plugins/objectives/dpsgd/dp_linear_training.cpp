@@ -76,7 +76,8 @@ arma::vec train(const dpbo::plugin_data::SparseRows& rows, std::size_t features,
     const std::size_t m = settings.lot.lot_size;
     const std::size_t steps = settings.lot.steps(n);
     // Algorithm 3, line 4: (2L/m)·N(0, σ²I).
-    const double noise_scale = 2.0 * settings.lot.clipping_norm / static_cast<double>(m) * settings.lot.noise_multiplier;
+    const double noise_scale =
+        2.0 * settings.lot.clipping_norm / static_cast<double>(m) * settings.lot.noise_multiplier;
     const std::vector<double> norms = row_norms(rows);
     std::vector<std::size_t> pool(n);
     std::iota(pool.begin(), pool.end(), std::size_t{0});

@@ -36,37 +36,49 @@ public:
         dpbo::ParameterSchema schema;
         schema.choice("model", {"logreg", "svm"}, "logreg", "logistic regression or a linear SVM (hinge loss)")
             .choice("optimiser", {"sgd", "adam"}, "sgd", "DP-SGD (Algorithm 3) or DP-Adam (Algorithm 4)")
-            .integer("max_epochs", {.fallback = 64, .lower = 2, .upper = 100000,
-                                    .doc = "upper end of the epochs dimension (Table 1: 64)"})
+            .integer(
+                "max_epochs",
+                {.fallback = 64, .lower = 2, .upper = 100000, .doc = "upper end of the epochs dimension (Table 1: 64)"})
             .real_list("learning_rates", std::vector<double>{5e-4, 5e-2},
                        "the learning-rate dimension's range, two numbers (Table 1: 5e-4, 5e-2; the random and grid "
                        "baselines of Table 4 accept 1e-3, 1e-1)")
-            .real("delta", {.fallback = 1e-5, .lower = 0.0, .upper = 1.0, .lower_inclusive = false,
-                            .upper_inclusive = false, .doc = "δ at which ε is reported (paper: 1e-5)"});
+            .real("delta", {.fallback = 1e-5,
+                            .lower = 0.0,
+                            .upper = 1.0,
+                            .lower_inclusive = false,
+                            .upper_inclusive = false,
+                            .doc = "δ at which ε is reported (paper: 1e-5)"});
         dpbo::plugin_data::add_adult_split_parameters(schema, 512);
         dpbo::plugin_data::add_repetition_parameters(schema, 10);
         return schema;
     }
 
     explicit DpSgdOracle(const dpbo::ParameterSet& parameters)
-        : model_(parameters.text("model") == "svm" ? dpbo::dpsgd::Model::LinearSvm : dpbo::dpsgd::Model::LogisticRegression),
-          optimiser_(parameters.text("optimiser") == "adam" ? dpbo::dpsgd::Optimiser::Adam : dpbo::dpsgd::Optimiser::Sgd),
+        : model_(parameters.text("model") == "svm" ? dpbo::dpsgd::Model::LinearSvm
+                                                   : dpbo::dpsgd::Model::LogisticRegression),
+          optimiser_(parameters.text("optimiser") == "adam" ? dpbo::dpsgd::Optimiser::Adam
+                                                            : dpbo::dpsgd::Optimiser::Sgd),
           repetitions_(static_cast<std::size_t>(parameters.integer("repetitions"))),
           epsilon_(parameters.real("delta")),
           seed_(static_cast<std::uint64_t>(parameters.integer("seed"))),
           threads_(static_cast<std::size_t>(parameters.integer("threads"))),
-          space_(dpbo::SearchSpace::box(
-              {{.name = "epochs", .lower = 1, .upper = static_cast<double>(parameters.integer("max_epochs")), .integer = true},
-               {.name = "lot_size", .lower = 8, .upper = 512, .integer = true},
-               {.name = "learning_rate", .lower = learning_rates(parameters).at(0),
-                .upper = learning_rates(parameters).at(1), .scale = dpbo::Scale::Log},
-               {.name = "noise_variance", .lower = 0.1, .upper = 16},
-               {.name = "clipping_norm", .lower = 0.1, .upper = 4}})) {
+          space_(dpbo::SearchSpace::box({{.name = "epochs",
+                                          .lower = 1,
+                                          .upper = static_cast<double>(parameters.integer("max_epochs")),
+                                          .integer = true},
+                                         {.name = "lot_size", .lower = 8, .upper = 512, .integer = true},
+                                         {.name = "learning_rate",
+                                          .lower = learning_rates(parameters).at(0),
+                                          .upper = learning_rates(parameters).at(1),
+                                          .scale = dpbo::Scale::Log},
+                                         {.name = "noise_variance", .lower = 0.1, .upper = 16},
+                                         {.name = "clipping_norm", .lower = 0.1, .upper = 4}})) {
         dpbo::plugin_data::AdultSplit split = dpbo::plugin_data::load_adult_split(parameters, kOwner);
         training_ = std::move(split.training);
         test_ = std::move(split.test);
-        description_ = fmt::format("{} {}: {}", parameters.text("model"),
-                                   optimiser_ == dpbo::dpsgd::Optimiser::Adam ? "DP-Adam" : "DP-SGD", split.description);
+        description_ =
+            fmt::format("{} {}: {}", parameters.text("model"),
+                        optimiser_ == dpbo::dpsgd::Optimiser::Adam ? "DP-Adam" : "DP-SGD", split.description);
     }
 
     const dpbo::SearchSpace& space() const override { return space_; }
@@ -86,9 +98,10 @@ private:
     static std::vector<double> learning_rates(const dpbo::ParameterSet& parameters) {
         const std::vector<double> range = parameters.real_list("learning_rates");
         if (range.size() != 2 || !(range[0] > 0.0) || !(range[0] < range[1]) || !std::isfinite(range[1]))
-            throw dpbo::ValidationError(fmt::format("{}: learning_rates = {}; expected two finite numbers 0 < low < high "
-                                                    "(e.g. 5e-4, 5e-2)",
-                                                    kOwner, fmt::join(range, ", ")));
+            throw dpbo::ValidationError(
+                fmt::format("{}: learning_rates = {}; expected two finite numbers 0 < low < high "
+                            "(e.g. 5e-4, 5e-2)",
+                            kOwner, fmt::join(range, ", ")));
         return range;
     }
 

@@ -56,7 +56,8 @@ TEST_CASE("dpsgd: the clipped mean moves by at most 2L/m when one row of the lot
             for (std::size_t j = 0; j < kFeatures; ++j) rows.value[rows.starts[replaced] + j] = other.value[j];
             rows.labels[replaced] = -rows.labels[replaced];
             const arma::vec after = dpbo::dpsgd::clipped_mean_gradient(rows, kFeatures, lot, w, settings);
-            largest_ratio = std::max(largest_ratio, arma::norm(after - before) / (2.0 * settings.lot.clipping_norm / 16.0));
+            largest_ratio =
+                std::max(largest_ratio, arma::norm(after - before) / (2.0 * settings.lot.clipping_norm / 16.0));
         }
         MESSAGE("largest ‖Δg‖ / (2L/m) = " << largest_ratio);
         CHECK(largest_ratio <= 1.0 + 1e-12);
@@ -72,8 +73,8 @@ TEST_CASE("dpsgd: one step's noise has the standard deviation (2L/m) sigma") {
     const dpbo::dpsgd::TrainingSettings settings{
         .lot = {.epochs = 1, .lot_size = 8, .learning_rate = 1.0, .noise_multiplier = 1.5, .clipping_norm = 0.4}};
     std::vector<std::size_t> lot{0, 1, 2, 3, 4, 5, 6, 7};
-    const arma::vec mean = -dpbo::dpsgd::clipped_mean_gradient(rows, kFeatures, lot, arma::vec(kFeatures, arma::fill::zeros),
-                                                         settings);
+    const arma::vec mean =
+        -dpbo::dpsgd::clipped_mean_gradient(rows, kFeatures, lot, arma::vec(kFeatures, arma::fill::zeros), settings);
     constexpr int kDraws = 4000;
     double sum_squares = 0.0;
     arma::vec sum(kFeatures, arma::fill::zeros);
@@ -100,10 +101,10 @@ TEST_CASE("dpsgd objective: epsilon from the without-replacement RDP accountant,
     const arma::mat points{{4, 64, 0.02, 1.0, 1.0}, {4, 64, 0.02, 16.0, 1.0}};
     const dpbo::Evaluations result = dpbo::test::evaluate_as_run(*objective, points, false);
     for (arma::uword i = 0; i < points.n_rows; ++i) {
-        const double expected = dpbo::rdp::subsampled_gaussian_epsilon(dpbo::rdp::Sampling::WithoutReplacement,
-                                                                       64.0 / 4096.0, std::sqrt(points(i, 3)), 4 * 64,
-                                                                       1e-5, dpbo::rdp::Conversion::Tight)
-                                    .value;
+        const double expected =
+            dpbo::rdp::subsampled_gaussian_epsilon(dpbo::rdp::Sampling::WithoutReplacement, 64.0 / 4096.0,
+                                                   std::sqrt(points(i, 3)), 4 * 64, 1e-5, dpbo::rdp::Conversion::Tight)
+                .value;
         CHECK(result.values(i, 0) == expected);
     }
     CHECK(result.values(1, 0) < result.values(0, 0));

@@ -79,60 +79,51 @@ public:
                              .lower = 1,
                              .doc = "d: number of input dimensions and of tuned length-scales "
                                     "(DP-GIBO, seed 003: 15; seed 000: 10)"})
-            .integer("records",
-                     {.fallback = 2000,
-                      .lower = 4,
-                      .upper = kMaxRecords,
-                      .doc = "records drawn, training and validation together (paper: 2000); "
-                             "construction factorises a records × records matrix"})
-            .real("train_fraction",
-                  {.fallback = 0.5,
-                   .lower = 0.0,
-                   .upper = 1.0,
-                   .lower_inclusive = false,
-                   .upper_inclusive = false,
-                   .doc = "share of the records in the training split (rounded); the rest are "
-                          "the validation records, whose per-record losses are the sensitive "
-                          "data (paper: 50/50)"})
-            .real("lengthscale_low",
-                  {.fallback = 0.5,
-                   .lower = 0.0,
-                   .lower_inclusive = false,
-                   .doc = "lower end of the uniform draw of the true length-scales (paper: 0; "
-                          "0.5 keeps every input dimension learnable from the records)"})
-            .real("lengthscale_high",
-                  {.fallback = 5.0,
-                   .lower = 0.0,
-                   .lower_inclusive = false,
-                   .doc = "upper end of the uniform draw of the true length-scales (paper: 5); "
-                          "equal to lengthscale_low fixes them all"})
-            .real("input_range",
-                  {.fallback = 1.75,
-                   .lower = 0.0,
-                   .lower_inclusive = false,
-                   .doc = "inputs are uniform in [0, input_range]^d; 1.75 makes every length-scale of "
-                          "the box [0.1, 5] matter (1: only those below about 2 do)"})
-            .real("space_low",
-                  {.fallback = 0.1,
-                   .lower = 0.0,
-                   .lower_inclusive = false,
-                   .doc = "lower bound of every length-scale in the search box"})
-            .real("space_high",
-                  {.fallback = 5.0,
-                   .lower = 0.0,
-                   .lower_inclusive = false,
-                   .doc = "upper bound of every length-scale in the search box (paper: 5)"})
-            .real("data_noise",
-                  {.fallback = 0.11,
-                   .lower = 1e-3,
-                   .doc = "standard deviation of the Gaussian noise on the targets; the tuned "
-                          "regression uses its true variance (0.11 puts the validation loss at "
-                          "the true length-scales near the paper's 0.047 at d = 15)"})
-            .integer("data_seed",
-                     {.fallback = 0,
-                      .lower = 0,
-                      .doc = "fixes the true length-scales, the inputs and the targets (data, "
-                             "not run randomness)"});
+            .integer("records", {.fallback = 2000,
+                                 .lower = 4,
+                                 .upper = kMaxRecords,
+                                 .doc = "records drawn, training and validation together (paper: 2000); "
+                                        "construction factorises a records × records matrix"})
+            .real("train_fraction", {.fallback = 0.5,
+                                     .lower = 0.0,
+                                     .upper = 1.0,
+                                     .lower_inclusive = false,
+                                     .upper_inclusive = false,
+                                     .doc = "share of the records in the training split (rounded); the rest are "
+                                            "the validation records, whose per-record losses are the sensitive "
+                                            "data (paper: 50/50)"})
+            .real("lengthscale_low", {.fallback = 0.5,
+                                      .lower = 0.0,
+                                      .lower_inclusive = false,
+                                      .doc = "lower end of the uniform draw of the true length-scales (paper: 0; "
+                                             "0.5 keeps every input dimension learnable from the records)"})
+            .real("lengthscale_high", {.fallback = 5.0,
+                                       .lower = 0.0,
+                                       .lower_inclusive = false,
+                                       .doc = "upper end of the uniform draw of the true length-scales (paper: 5); "
+                                              "equal to lengthscale_low fixes them all"})
+            .real("input_range", {.fallback = 1.75,
+                                  .lower = 0.0,
+                                  .lower_inclusive = false,
+                                  .doc = "inputs are uniform in [0, input_range]^d; 1.75 makes every length-scale of "
+                                         "the box [0.1, 5] matter (1: only those below about 2 do)"})
+            .real("space_low", {.fallback = 0.1,
+                                .lower = 0.0,
+                                .lower_inclusive = false,
+                                .doc = "lower bound of every length-scale in the search box"})
+            .real("space_high", {.fallback = 5.0,
+                                 .lower = 0.0,
+                                 .lower_inclusive = false,
+                                 .doc = "upper bound of every length-scale in the search box (paper: 5)"})
+            .real("data_noise", {.fallback = 0.11,
+                                 .lower = 1e-3,
+                                 .doc = "standard deviation of the Gaussian noise on the targets; the tuned "
+                                        "regression uses its true variance (0.11 puts the validation loss at "
+                                        "the true length-scales near the paper's 0.047 at d = 15)"})
+            .integer("data_seed", {.fallback = 0,
+                                   .lower = 0,
+                                   .doc = "fixes the true length-scales, the inputs and the targets (data, "
+                                          "not run randomness)"});
         dpbo::add_noise_parameter(
             schema,
             "one draw per point, added to its value and to each of its per-record losses, so they "
@@ -159,18 +150,16 @@ public:
             "signal variance {:.6g}, true length-scales uniform in [{:.6g}, {:.6g}], data_seed {}) "
             "plus N(0, {:.6g}²) noise; per-record loss: squared prediction error on one validation "
             "record{}",
-            settings_.records, settings_.training_records,
-            settings_.records - settings_.training_records, settings_.input_range, dim_, kSignalVariance,
-            settings_.lengthscale_low, settings_.lengthscale_high, settings_.seed,
-            settings_.noise_stddev,
-            neighbour_.describe(fmt::format("the validation record at the same input with target {}",
-                                            neighbour_.value)));
+            settings_.records, settings_.training_records, settings_.records - settings_.training_records,
+            settings_.input_range, dim_, kSignalVariance, settings_.lengthscale_low, settings_.lengthscale_high,
+            settings_.seed, settings_.noise_stddev,
+            neighbour_.describe(
+                fmt::format("the validation record at the same input with target {}", neighbour_.value)));
     }
 
     const dpbo::SearchSpace& space() const override { return space_; }
 
-    dpbo::Evaluations evaluate(const arma::mat& points,
-                               const dpbo::EvaluationRequest& request) override {
+    dpbo::Evaluations evaluate(const arma::mat& points, const dpbo::EvaluationRequest& request) override {
         check_points(points);
         arma::mat losses(points.n_rows, record_count());
         for (arma::uword i = 0; i < points.n_rows; ++i) {
@@ -191,7 +180,6 @@ public:
 
     std::size_t record_count() const override { return data_.validation_targets.n_elem; }
 
-
     arma::mat record_gradients(const arma::rowvec& point) const override {
         check_points(arma::mat(point));
         return ValidationFit(data_, point, kOwner).record_loss_gradients();
@@ -201,8 +189,8 @@ public:
 
     // Computed from the validation records, so evaluation-only: a reference, not the optimum.
     std::vector<dpbo::ReleasedValue> reference_values() const override {
-        return {{"loss_at_true_lengthscales", "validation loss at the true length-scales (a reference, not the optimum)",
-                 arma::mat{truth_loss_}}};
+        return {{"loss_at_true_lengthscales",
+                 "validation loss at the true length-scales (a reference, not the optimum)", arma::mat{truth_loss_}}};
     }
 
 private:
@@ -222,24 +210,21 @@ private:
         dpbo::memory::require(kOwner, fmt::format("dim = {} with records = {}", settings.dim, settings.records),
                               8.0 * (2.0 * records * static_cast<double>(settings.dim) + 2.0 * records * records),
                               "the drawn inputs and their kernel matrix");
-        if (!std::isfinite(settings.lengthscale_high) ||
-            settings.lengthscale_low > settings.lengthscale_high) {
-            throw dpbo::ValidationError(fmt::format(
-                "{}: lengthscale_low = {} and lengthscale_high = {} are not allowed; need finite "
-                "0 < lengthscale_low <= lengthscale_high",
-                kOwner, settings.lengthscale_low, settings.lengthscale_high));
+        if (!std::isfinite(settings.lengthscale_high) || settings.lengthscale_low > settings.lengthscale_high) {
+            throw dpbo::ValidationError(
+                fmt::format("{}: lengthscale_low = {} and lengthscale_high = {} are not allowed; need finite "
+                            "0 < lengthscale_low <= lengthscale_high",
+                            kOwner, settings.lengthscale_low, settings.lengthscale_high));
         }
         const double fraction = parameters.real("train_fraction");
-        const auto training =
-            static_cast<std::size_t>(std::llround(fraction * static_cast<double>(settings.records)));
+        const auto training = static_cast<std::size_t>(std::llround(fraction * static_cast<double>(settings.records)));
         if (training < 1 || training >= settings.records) {
             throw dpbo::ValidationError(fmt::format(
                 "{}: train_fraction = {} of records = {} leaves {} training and {} validation "
                 "records; each split needs at least one, so choose train_fraction in [{:.3g}, "
                 "{:.3g}] or more records",
                 kOwner, fraction, settings.records, training, settings.records - training,
-                0.5 / static_cast<double>(settings.records),
-                1.0 - 0.5 / static_cast<double>(settings.records)));
+                0.5 / static_cast<double>(settings.records), 1.0 - 0.5 / static_cast<double>(settings.records)));
         }
         settings.training_records = training;
         return settings;
@@ -249,10 +234,10 @@ private:
         const double low = parameters.real("space_low");
         const double high = parameters.real("space_high");
         if (!std::isfinite(high) || !(low < high)) {
-            throw dpbo::ValidationError(fmt::format(
-                "{}: space_low = {} and space_high = {} are not allowed; need finite 0 < space_low "
-                "< space_high",
-                kOwner, low, high));
+            throw dpbo::ValidationError(
+                fmt::format("{}: space_low = {} and space_high = {} are not allowed; need finite 0 < space_low "
+                            "< space_high",
+                            kOwner, low, high));
         }
         return dpbo::SearchSpace::uniform_box(dim, low, high, "lengthscale");
     }
@@ -261,17 +246,16 @@ private:
     // be positive and finite for the kernel to exist.
     void check_points(const arma::mat& points) const {
         if (points.n_cols != dim_) {
-            throw dpbo::RunError(fmt::format("{}: points have {} columns; dim = {}", kOwner,
-                                             points.n_cols, dim_));
+            throw dpbo::RunError(fmt::format("{}: points have {} columns; dim = {}", kOwner, points.n_cols, dim_));
         }
         for (arma::uword i = 0; i < points.n_rows; ++i) {
             for (arma::uword k = 0; k < dim_; ++k) {
                 const double value = points(i, k);
                 if (!std::isfinite(value) || value <= 0.0) {
-                    throw dpbo::RunError(fmt::format(
-                        "{}: point {} {} has length-scale {} = {}; length-scales must be positive "
-                        "and finite",
-                        kOwner, i, format_point(points.row(i)), k, value));
+                    throw dpbo::RunError(
+                        fmt::format("{}: point {} {} has length-scale {} = {}; length-scales must be positive "
+                                    "and finite",
+                                    kOwner, i, format_point(points.row(i)), k, value));
                 }
             }
         }

@@ -55,9 +55,7 @@ std::string run_refusal(dpbo::Objective& objective, const arma::rowvec& point) {
     return "";
 }
 
-bool mentions(const std::string& message, const std::string& text) {
-    return message.find(text) != std::string::npos;
-}
+bool mentions(const std::string& message, const std::string& text) { return message.find(text) != std::string::npos; }
 
 // The evaluation-only reference the objective reports for the validation loss at the true
 // length-scales; the public data description must not carry it (it is computed from the records).
@@ -95,8 +93,8 @@ arma::mat rbf_matrix(const arma::mat& a, const arma::mat& b, const arma::vec& le
     return result;
 }
 
-DrawnData redraw(std::uint64_t seed, std::size_t dim, std::size_t records, double low, double high,
-                 double noise, double input_range) {
+DrawnData redraw(std::uint64_t seed, std::size_t dim, std::size_t records, double low, double high, double noise,
+                 double input_range) {
     dpbo::ExperimentRng rng(seed);
     DrawnData data;
     data.truth = low + (high - low) * rng.uniform(dim, 1);
@@ -145,8 +143,7 @@ TEST_CASE("gp-lengthscales: per-record losses average to the value, one column p
     REQUIRE(result.per_record.n_rows == 4);
     REQUIRE(result.per_record.n_cols == 140);
     CHECK(arma::all(arma::vectorise(result.per_record) >= 0.0));
-    CHECK(arma::approx_equal(arma::vec(arma::mean(result.per_record, 1)), result.values, "reldiff",
-                             1e-12));
+    CHECK(arma::approx_equal(arma::vec(arma::mean(result.per_record, 1)), result.values, "reldiff", 1e-12));
     CHECK(evaluate(*objective, points, false).per_record.is_empty());
 }
 
@@ -203,8 +200,7 @@ TEST_CASE("gp-lengthscales: the prediction equals the closed form on 5 training 
         const arma::vec theta = points.row(p).t();
         arma::mat system = rbf_matrix(train, train, theta);
         system.diag() += noise * noise;
-        const arma::vec prediction =
-            rbf_matrix(validation, train, theta) * arma::solve(system, train_targets);
+        const arma::vec prediction = rbf_matrix(validation, train, theta) * arma::solve(system, train_targets);
         const arma::rowvec expected = arma::square(validation_targets - prediction).t();
         CAPTURE(p);
         CHECK(arma::approx_equal(losses.row(p), expected, "both", 1e-10, 1e-10));
@@ -212,11 +208,9 @@ TEST_CASE("gp-lengthscales: the prediction equals the closed form on 5 training 
     // The description's reference loss is the closed form at the true length-scales.
     arma::mat system = rbf_matrix(train, train, data.truth);
     system.diag() += noise * noise;
-    const arma::vec truth_prediction =
-        rbf_matrix(validation, train, data.truth) * arma::solve(system, train_targets);
+    const arma::vec truth_prediction = rbf_matrix(validation, train, data.truth) * arma::solve(system, train_targets);
     CHECK(reported_truth_loss(*objective) ==
-          doctest::Approx(arma::mean(arma::square(validation_targets - truth_prediction)))
-              .epsilon(1e-3));
+          doctest::Approx(arma::mean(arma::square(validation_targets - truth_prediction))).epsilon(1e-3));
 }
 
 TEST_CASE("gp-lengthscales: a batch of b points equals b single-point evaluations") {
@@ -228,8 +222,7 @@ TEST_CASE("gp-lengthscales: a batch of b points equals b single-point evaluation
         CAPTURE(i);
         // The same computation on the same inputs: only rounding could differ.
         CHECK(single.values(0) == doctest::Approx(batch.values(i)).epsilon(1e-12));
-        CHECK(arma::approx_equal(single.per_record.row(0), batch.per_record.row(i), "reldiff",
-                                 1e-12));
+        CHECK(arma::approx_equal(single.per_record.row(0), batch.per_record.row(i), "reldiff", 1e-12));
     }
 }
 
@@ -273,8 +266,7 @@ TEST_CASE("gp-lengthscales: observation noise shifts a point's value and all its
     const dpbo::Evaluations observed = evaluate(*noisy, points, true, &rng);
     const dpbo::Evaluations clean = evaluate(*exact, arma::mat(point));
 
-    CHECK(arma::approx_equal(arma::vec(arma::mean(observed.per_record, 1)), observed.values,
-                             "absdiff", 1e-12));
+    CHECK(arma::approx_equal(arma::vec(arma::mean(observed.per_record, 1)), observed.values, "absdiff", 1e-12));
     arma::mat record_shifts = observed.per_record;
     record_shifts.each_row() -= clean.per_record.row(0);
     arma::mat expected_shifts(m, record_shifts.n_cols);

@@ -14,8 +14,7 @@ struct ScaledInputs {
 
 // Subtracting a common centre changes no distance; the training mean keeps the expanded squares
 // from cancelling.
-ScaledInputs scale_inputs(const arma::mat& inputs, const arma::rowvec& centre,
-                          const arma::rowvec& lengthscales);
+ScaledInputs scale_inputs(const arma::mat& inputs, const arma::rowvec& centre, const arma::rowvec& lengthscales);
 
 // k(A, A) on and below the diagonal: all that a lower Cholesky factorisation reads. The strict
 // upper triangle holds leftovers of the distance computation.

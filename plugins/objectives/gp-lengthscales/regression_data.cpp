@@ -13,9 +13,8 @@ RegressionData draw_regression_data(const DataSettings& settings, const char* ow
     RegressionData data;
     data.signal_variance = settings.signal_variance;
     data.noise_variance = settings.noise_stddev * settings.noise_stddev;
-    data.true_lengthscales =
-        settings.lengthscale_low +
-        (settings.lengthscale_high - settings.lengthscale_low) * rng.uniform(settings.dim, 1);
+    data.true_lengthscales = settings.lengthscale_low +
+                             (settings.lengthscale_high - settings.lengthscale_low) * rng.uniform(settings.dim, 1);
     const arma::mat inputs = settings.input_range * rng.uniform(settings.records, settings.dim);
     const arma::vec standard_normals = rng.normal(settings.records, 1);
 
@@ -28,11 +27,11 @@ RegressionData draw_regression_data(const DataSettings& settings, const char* ow
     covariance.diag() += data.noise_variance;
     arma::mat factor;
     if (!arma::chol(factor, covariance, "lower")) {
-        throw dpbo::RunError(fmt::format(
-            "{}: the covariance of the {} records (GP kernel plus data_noise² = {:.3g} on the "
-            "diagonal) cannot be factorised; data_noise is too small for this many records — "
-            "raise data_noise or lower records",
-            owner, settings.records, data.noise_variance));
+        throw dpbo::RunError(
+            fmt::format("{}: the covariance of the {} records (GP kernel plus data_noise² = {:.3g} on the "
+                        "diagonal) cannot be factorised; data_noise is too small for this many records — "
+                        "raise data_noise or lower records",
+                        owner, settings.records, data.noise_variance));
     }
     const arma::vec targets = factor * standard_normals;
 

@@ -14,8 +14,7 @@ namespace {
 // ∂k(a, x)/∂θ_k = k(a, x)(a_k − x_k)²/θ_k³, expanding the square turns the sum over x into
 // a_k²·(Kα) − 2a_k·(K(x_k∘α)) + K(x_k²∘α): three blocks of one matrix product instead of d
 // elementwise passes over the kernel matrix.
-arma::mat lengthscale_derivative_times_weights(const arma::mat& centred_a,
-                                               const arma::mat& products,
+arma::mat lengthscale_derivative_times_weights(const arma::mat& centred_a, const arma::mat& products,
                                                const arma::rowvec& lengthscales) {
     const arma::uword d = lengthscales.n_elem;
     arma::mat result = arma::square(centred_a);
@@ -28,8 +27,7 @@ arma::mat lengthscale_derivative_times_weights(const arma::mat& centred_a,
 
 }  // namespace
 
-ValidationFit::ValidationFit(const RegressionData& data, const arma::rowvec& lengthscales,
-                             const std::string& owner)
+ValidationFit::ValidationFit(const RegressionData& data, const arma::rowvec& lengthscales, const std::string& owner)
     : data_(data), lengthscales_(lengthscales) {
     const arma::rowvec centre = arma::mean(data.train_inputs, 0);
     train_ = scale_inputs(data.train_inputs, centre, lengthscales);
@@ -44,12 +42,11 @@ ValidationFit::ValidationFit(const RegressionData& data, const arma::rowvec& len
     // OpenBLAS's potrf lets NaN pivots through (they fail no `<= 0` test), so the diagonal is
     // checked too: it catches length-scales so extreme that the distances overflowed.
     if (info != 0 || !factor_.diag().is_finite()) {
-        throw dpbo::RunError(fmt::format(
-            "{}: the training kernel matrix at length-scales ({:.6g}) plus the noise variance "
-            "{:.3g} could not be factorised (LAPACK potrf info {}); the length-scales are too "
-            "extreme for the kernel to be computed",
-            owner, fmt::join(lengthscales.begin(), lengthscales.end(), ", "), data.noise_variance,
-            info));
+        throw dpbo::RunError(
+            fmt::format("{}: the training kernel matrix at length-scales ({:.6g}) plus the noise variance "
+                        "{:.3g} could not be factorised (LAPACK potrf info {}); the length-scales are too "
+                        "extreme for the kernel to be computed",
+                        owner, fmt::join(lengthscales.begin(), lengthscales.end(), ", "), data.noise_variance, info));
     }
     arma::mat weights = data.train_targets;
     solve_in_place(weights);
@@ -66,8 +63,7 @@ void ValidationFit::solve_in_place(arma::mat& rhs) const {
     arma::blas_int info = 0;
     // trtrs solves with the factor as stored, 'T' with its transpose: no transposed copy.
     for (char trans : {'N', 'T'}) {
-        arma::lapack::trtrs(&uplo, &trans, &diag, &n, &columns, factor_.memptr(), &n,
-                            rhs.memptr(), &n, &info);
+        arma::lapack::trtrs(&uplo, &trans, &diag, &n, &columns, factor_.memptr(), &n, rhs.memptr(), &n, &info);
     }
 }
 
@@ -87,8 +83,7 @@ arma::mat ValidationFit::record_loss_gradients() const {
 
     arma::mat gram = rbf_cross(train_, train_, data_.signal_variance);
     gram.diag().fill(data_.signal_variance);
-    const arma::mat train_derivative =
-        lengthscale_derivative_times_weights(train, gram * weighted, lengthscales_);
+    const arma::mat train_derivative = lengthscale_derivative_times_weights(train, gram * weighted, lengthscales_);
     const arma::mat validation_derivative =
         lengthscale_derivative_times_weights(validation, cross_ * weighted, lengthscales_);
 

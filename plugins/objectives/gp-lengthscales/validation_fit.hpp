@@ -20,8 +20,7 @@ class ValidationFit {
 public:
     // `lengthscales` must be positive and finite (the caller checks and names the point). Throws
     // dpbo::RunError naming `owner` and θ if K + σ²I cannot be factorised.
-    ValidationFit(const RegressionData& data, const arma::rowvec& lengthscales,
-                  const std::string& owner);
+    ValidationFit(const RegressionData& data, const arma::rowvec& lengthscales, const std::string& owner);
 
     // y_val − m(x_val), one entry per validation record.
     const arma::vec& residuals() const { return residuals_; }

@@ -31,8 +31,7 @@ const arma::mat kCentre = 1e-4 * arma::mat{{1312.0, 1696.0, 5569.0, 124.0, 8283.
 // (0.20169, 0.150011, 0.476874, 0.275332, 0.311652, 0.6573) gives −3.322368011391339; the refined
 // minimiser below (DiceKriging, quoted in STK's documentation) gives the lower −3.322368011415512,
 // so that one is reported: no published point does better.
-const arma::rowvec kMinimiser = {0.20168952, 0.15001069, 0.47687398,
-                                 0.27533243, 0.31165162, 0.65730054};
+const arma::rowvec kMinimiser = {0.20168952, 0.15001069, 0.47687398, 0.27533243, 0.31165162, 0.65730054};
 constexpr double kMinimumValue = -3.322368011415512;
 
 class Hartmann6 final : public dpbo::Objective, public dpbo::ObservationNoise, public dpbo::HasKnownOptimum {
@@ -44,18 +43,16 @@ public:
     }
 
     explicit Hartmann6(const dpbo::ParameterSet& parameters)
-        : space_(dpbo::SearchSpace::uniform_box(kDim, 0.0, 1.0)),
-          noise_stddev_(parameters.real("noise_stddev")) {}
+        : space_(dpbo::SearchSpace::uniform_box(kDim, 0.0, 1.0)), noise_stddev_(parameters.real("noise_stddev")) {}
 
     const dpbo::SearchSpace& space() const override { return space_; }
     // Added by the host after it checks the exact values.
     double observation_noise_stddev() const override { return noise_stddev_; }
 
-    dpbo::Evaluations evaluate(const arma::mat& points,
-                               const dpbo::EvaluationRequest& /*request*/) override {
+    dpbo::Evaluations evaluate(const arma::mat& points, const dpbo::EvaluationRequest& /*request*/) override {
         if (points.n_cols != kDim) {
-            throw dpbo::RunError(fmt::format("{}: points have {} columns; Hartmann6 takes {}",
-                                             kOwner, points.n_cols, kDim));
+            throw dpbo::RunError(
+                fmt::format("{}: points have {} columns; Hartmann6 takes {}", kOwner, points.n_cols, kDim));
         }
         // One pass per well over the whole batch: four b×6 operations instead of a loop per point.
         arma::vec sum_of_wells(points.n_rows, arma::fill::zeros);

@@ -24,10 +24,8 @@ TEST_CASE("hartmann6: the published minimisers give the published minimum") {
     auto hartmann = dpbo::test::make<dpbo::Objective>("hartmann6");
     CHECK(hartmann->sense() == dpbo::Sense::Minimise);
     CHECK(hartmann->space().dim() == 6);
-    CHECK(arma::approx_equal(hartmann->space().lower(), arma::rowvec(6, arma::fill::zeros),
-                             "absdiff", 0.0));
-    CHECK(arma::approx_equal(hartmann->space().upper(), arma::rowvec(6, arma::fill::ones),
-                             "absdiff", 0.0));
+    CHECK(arma::approx_equal(hartmann->space().lower(), arma::rowvec(6, arma::fill::zeros), "absdiff", 0.0));
+    CHECK(arma::approx_equal(hartmann->space().upper(), arma::rowvec(6, arma::fill::ones), "absdiff", 0.0));
 
     const auto optimum = dpbo::known_optimum(*hartmann);
     REQUIRE(optimum.has_value());
@@ -70,14 +68,12 @@ TEST_CASE("hartmann6: hand-checked values away from the minimum") {
     // = 6.397242813; the third well dominates.
     const double at_zero = -(1.0 * std::exp(-9.469241603) + 1.2 * std::exp(-27.5130072665) +
                              3.0 * std::exp(-6.397242813) + 3.2 * std::exp(-12.376823883));
-    CHECK(hartmann_value(*hartmann, arma::rowvec(6, arma::fill::zeros)) ==
-          doctest::Approx(at_zero).epsilon(1e-13));
+    CHECK(hartmann_value(*hartmann, arma::rowvec(6, arma::fill::zeros)) == doctest::Approx(at_zero).epsilon(1e-13));
     CHECK(at_zero == doctest::Approx(-0.00508911288366444).epsilon(1e-13));
     // At the centre of well 4 that well gives −3.2 exactly and the others add −0.0028
     // (−3.2027920073956704, computed independently in double precision).
     const arma::rowvec centre_of_well_4 = {0.4047, 0.8828, 0.8732, 0.5743, 0.1091, 0.0381};
-    CHECK(hartmann_value(*hartmann, centre_of_well_4) ==
-          doctest::Approx(-3.2027920073956704).epsilon(1e-13));
+    CHECK(hartmann_value(*hartmann, centre_of_well_4) == doctest::Approx(-3.2027920073956704).epsilon(1e-13));
     CHECK(hartmann_value(*hartmann, arma::rowvec(6, arma::fill::value(0.5))) ==
           doctest::Approx(-0.5053149917022333).epsilon(1e-13));
 }

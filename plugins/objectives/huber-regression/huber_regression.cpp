@@ -65,9 +65,11 @@ public:
         dpbo::ParameterSchema schema;
         schema.integer("dim", {.fallback = 4, .lower = 1, .doc = "number d of covariates (and of coefficients θ)"})
             .integer("records", {.fallback = 100, .lower = 1, .doc = "number n of sensitive records (x_i, y_i)"})
-            .real("true_value", {.fallback = 1.0,
-                                 .doc = "every coordinate of the coefficients θ* that generate the responses"})
-            .real("huber_c", {.fallback = 1.0, .lower = 0.0, .lower_inclusive = false,
+            .real("true_value",
+                  {.fallback = 1.0, .doc = "every coordinate of the coefficients θ* that generate the responses"})
+            .real("huber_c", {.fallback = 1.0,
+                              .lower = 0.0,
+                              .lower_inclusive = false,
                               .doc = "the Huber loss's threshold c: quadratic for |residual| ≤ c, linear beyond"});
         dpbo::add_synthetic_record_parameters(schema);
         dpbo::add_neighbour_parameters(
@@ -130,10 +132,11 @@ public:
     }
 
     std::string data_description() const override {
-        return fmt::format("{} records (x_i ~ N(0, I_{}), y_i = x_iᵀθ* + e_i, e_i ~ N(0, 1)) with θ* = {}·1, drawn "
-                           "with data_seed {}; Huber c = {}, weights min(1, 2/‖x_i‖²){}",
-                           setup_.records, setup_.dim, true_value_, setup_.data_seed, c_,
-                           neighbour_.describe(fmt::format("(x = √(2/{})·1, y = {})", setup_.dim, neighbour_.value)));
+        return fmt::format(
+            "{} records (x_i ~ N(0, I_{}), y_i = x_iᵀθ* + e_i, e_i ~ N(0, 1)) with θ* = {}·1, drawn "
+            "with data_seed {}; Huber c = {}, weights min(1, 2/‖x_i‖²){}",
+            setup_.records, setup_.dim, true_value_, setup_.data_seed, c_,
+            neighbour_.describe(fmt::format("(x = √(2/{})·1, y = {})", setup_.dim, neighbour_.value)));
     }
 
 private:
@@ -276,8 +279,9 @@ private:
 
 }  // namespace
 
-DPBO_PLUGIN(HuberRegression, "huber-regression", "1.0.0",
-            "robust linear regression: mean over n records of the weighted Huber loss ρ_c(y_i − x_iᵀθ)·min(1, 2/‖x_i‖²) "
-            "on synthetic Gaussian data; minimum at the exact empirical minimiser",
-            "Sopa, Marusic, Avella-Medina & Cunningham, Scalable Differentially Private Bayesian Optimization, "
-            "§4.2 and appendix C.2 (appendix E.4 of the newer version): linear regression with the Huber loss")
+DPBO_PLUGIN(
+    HuberRegression, "huber-regression", "1.0.0",
+    "robust linear regression: mean over n records of the weighted Huber loss ρ_c(y_i − x_iᵀθ)·min(1, 2/‖x_i‖²) "
+    "on synthetic Gaussian data; minimum at the exact empirical minimiser",
+    "Sopa, Marusic, Avella-Medina & Cunningham, Scalable Differentially Private Bayesian Optimization, "
+    "§4.2 and appendix C.2 (appendix E.4 of the newer version): linear regression with the Huber loss")

@@ -97,8 +97,8 @@ TEST_CASE("huber-regression: per-record losses match the scalar definition and a
     const std::size_t n = 40;
     const std::size_t d = 3;
     const double c = 0.7;
-    auto objective = make_huber({{"dim", "3"}, {"records", "40"}, {"huber_c", "0.7"}, {"true_value", "-0.5"},
-                                 {"data_seed", "9"}});
+    auto objective =
+        make_huber({{"dim", "3"}, {"records", "40"}, {"huber_c", "0.7"}, {"true_value", "-0.5"}, {"data_seed", "9"}});
     const Records records = documented_records(9, n, d, -0.5);
     dpbo::ExperimentRng rng(4);
     const arma::mat points = 4.0 * rng.uniform(5, d) - 2.0;
@@ -154,8 +154,9 @@ TEST_CASE("huber-regression: per-record gradients match central differences of t
     }
 }
 
-TEST_CASE("huber-regression: every per-record gradient is at most c*sqrt(2) in norm (the paper's bounded "
-          "sensitivity)") {
+TEST_CASE(
+    "huber-regression: every per-record gradient is at most c*sqrt(2) in norm (the paper's bounded "
+    "sensitivity)") {
     for (const char* c : {"0.5", "1", "3"}) {
         auto objective = make_huber({{"huber_c", c}, {"records", "500"}, {"data_seed", "1"}});
         dpbo::ExperimentRng rng(3);

@@ -35,8 +35,9 @@ public:
     static dpbo::ParameterSchema schema() {
         dpbo::ParameterSchema schema;
         dpbo::plugin_data::add_shipped_table_parameters(
-            schema, "a CSV in the Kaggle LendingClub schema (at least funded_amnt_inv, int_rate, annual_inc, "
-                    "total_pymnt_inv); absent: the shipped sample of 1 000 loans");
+            schema,
+            "a CSV in the Kaggle LendingClub schema (at least funded_amnt_inv, int_rate, annual_inc, "
+            "total_pymnt_inv); absent: the shipped sample of 1 000 loans");
         return schema;
     }
     explicit LoanRoi(const dpbo::ParameterSet& p) : LoanRoi(loan_spec(p), p.real("noise_stddev")) {}

@@ -18,9 +18,7 @@ constexpr double kResolvableDecrease = 1e-13;
 // log(1 + exp(−z)) without overflow for any z.
 double logistic_loss(double z) { return std::max(-z, 0.0) + std::log1p(std::exp(-std::fabs(z))); }
 // 1 / (1 + exp(z)) without overflow.
-double sigmoid_of_minus(double z) {
-    return z >= 0.0 ? std::exp(-z) / (1.0 + std::exp(-z)) : 1.0 / (1.0 + std::exp(z));
-}
+double sigmoid_of_minus(double z) { return z >= 0.0 ? std::exp(-z) / (1.0 + std::exp(-z)) : 1.0 / (1.0 + std::exp(z)); }
 
 double objective(const SparseRows& rows, const arma::vec& w, double lambda) {
     const arma::vec z = rows.labels % margins(rows, w);
@@ -65,7 +63,8 @@ arma::vec train_logistic(const SparseRows& rows, std::size_t features, double la
         hessian.diag() += lambda;
         arma::vec step;
         if (!arma::solve(step, arma::symmatu(hessian), gradient, arma::solve_opts::likely_sympd))
-            throw dpbo::RunError(fmt::format("{}: the Newton system at lambda = {} could not be solved", owner, lambda));
+            throw dpbo::RunError(
+                fmt::format("{}: the Newton system at lambda = {} could not be solved", owner, lambda));
         const double slope = arma::dot(gradient, step);  // the decrease a full step promises, doubled
         // Near w_λ that decrease falls below the objective's rounding, and comparing objective
         // values would reject good steps: there Newton's full step is taken (quadratic convergence).
@@ -84,12 +83,13 @@ arma::vec train_logistic(const SparseRows& rows, std::size_t features, double la
             next = objective(rows, candidate, lambda);
         }
         if (next > current - 1e-4 * t * slope)
-            throw dpbo::RunError(fmt::format("{}: Newton's line search found no descent at lambda = {}", owner, lambda));
+            throw dpbo::RunError(
+                fmt::format("{}: Newton's line search found no descent at lambda = {}", owner, lambda));
         w = candidate;
         current = next;
     }
-    throw dpbo::RunError(fmt::format("{}: Newton's method did not converge within {} iterations at lambda = {}",
-                                     owner, kMaxNewtonIterations, lambda));
+    throw dpbo::RunError(fmt::format("{}: Newton's method did not converge within {} iterations at lambda = {}", owner,
+                                     kMaxNewtonIterations, lambda));
 }
 
 }  // namespace dpbo::logreg_validation

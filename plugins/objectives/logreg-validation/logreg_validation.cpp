@@ -110,18 +110,22 @@ public:
           validation_records_(static_cast<std::size_t>(parameters.integer("validation_records"))),
           neighbour_(dpbo::neighbour_switch(parameters, validation_records_, kOwner)) {
         if (!(lambda_min_ < lambda_max_))
-            throw dpbo::ValidationError(fmt::format("{}: lambda_min = {} and lambda_max = {} are not allowed; "
-                                                    "lambda_min must be below lambda_max",
-                                                    kOwner, lambda_min_, lambda_max_));
+            throw dpbo::ValidationError(
+                fmt::format("{}: lambda_min = {} and lambda_max = {} are not allowed; "
+                            "lambda_min must be below lambda_max",
+                            kOwner, lambda_min_, lambda_max_));
         if (neighbour_.value != 0.0 && neighbour_.value != 1.0 && neighbour_.value != -1.0)
-            throw dpbo::ValidationError(fmt::format("{}: neighbour_value = {} is not allowed; expected 0 (flip the "
-                                                    "record's label), 1 or -1",
-                                                    kOwner, neighbour_.value));
+            throw dpbo::ValidationError(
+                fmt::format("{}: neighbour_value = {} is not allowed; expected 0 (flip the "
+                            "record's label), 1 or -1",
+                            kOwner, neighbour_.value));
         space_ = dpbo::SearchSpace::box({{"lambda", lambda_min_, lambda_max_, dpbo::Scale::Log}});
-        const std::string training_path = dpbo::plugin_data::data_path(parameters, "training_file", kTrainingFile, kOwner);
-        const std::string validation_path = dpbo::plugin_data::data_path(parameters, "validation_file", kValidationFile, kOwner);
-        training_ = read_libsvm(training_path, "training_file", training_records_, "training_records", kFeatures,
-                                kOwner);
+        const std::string training_path =
+            dpbo::plugin_data::data_path(parameters, "training_file", kTrainingFile, kOwner);
+        const std::string validation_path =
+            dpbo::plugin_data::data_path(parameters, "validation_file", kValidationFile, kOwner);
+        training_ =
+            read_libsvm(training_path, "training_file", training_records_, "training_records", kFeatures, kOwner);
         validation_ = read_libsvm(validation_path, "validation_file", validation_records_, "validation_records",
                                   kFeatures, kOwner);
         dpbo::plugin_data::scale_to_unit_norm(training_, kSquaredNormBound, training_path, kOwner);
@@ -136,9 +140,9 @@ public:
             "gain {}",
             training_records_, parameters.has("training_file") ? training_path : "a9a", validation_records_,
             parameters.has("validation_file") ? validation_path : "a9a.t", parameters.text("gain"));
-        description_ += neighbour_.describe(
-            neighbour_.value == 0.0 ? std::string("the same features with the label flipped")
-                                    : fmt::format("the same features with label {:+g}", neighbour_.value));
+        description_ += neighbour_.describe(neighbour_.value == 0.0
+                                                ? std::string("the same features with the label flipped")
+                                                : fmt::format("the same features with label {:+g}", neighbour_.value));
     }
 
     const dpbo::SearchSpace& space() const override { return space_; }
@@ -164,8 +168,8 @@ public:
 
     dpbo::Evaluations evaluate(const arma::mat& points, const dpbo::EvaluationRequest& request) override {
         if (points.n_cols != 1)
-            throw dpbo::RunError(fmt::format("{}: points have {} columns; the space has 1 (lambda)", kOwner,
-                                             points.n_cols));
+            throw dpbo::RunError(
+                fmt::format("{}: points have {} columns; the space has 1 (lambda)", kOwner, points.n_cols));
         arma::mat gains(validation_records_, points.n_rows);
         for (arma::uword i = 0; i < points.n_rows; ++i) gains.col(i) = record_gains_at(points(i, 0), i);
         dpbo::Evaluations result;
@@ -180,8 +184,8 @@ public:
         double best = -HUGE_VAL;
         double best_lambda = lambda_min_;
         for (int k = 0; k < kReferenceGridPoints; ++k) {
-            const double lambda = std::exp(std::log(lambda_min_) + (std::log(lambda_max_) - std::log(lambda_min_)) *
-                                                                       k / (kReferenceGridPoints - 1));
+            const double lambda = std::exp(std::log(lambda_min_) + (std::log(lambda_max_) - std::log(lambda_min_)) * k /
+                                                                       (kReferenceGridPoints - 1));
             const double value = arma::mean(record_gains_at(lambda, 0));
             if (value > best) {
                 best = value;
@@ -199,9 +203,10 @@ private:
     // The validation gains of w_λ, memoised by λ: training is deterministic, so f_V(λ) is a function.
     const arma::vec& record_gains_at(double lambda, arma::uword index) const {
         if (!std::isfinite(lambda) || !(lambda > 0.0))
-            throw dpbo::ValidationError(fmt::format("{}: point {} has lambda = {}; the regularisation needs a finite "
-                                                    "lambda > 0",
-                                                    kOwner, index, lambda));
+            throw dpbo::ValidationError(
+                fmt::format("{}: point {} has lambda = {}; the regularisation needs a finite "
+                            "lambda > 0",
+                            kOwner, index, lambda));
         const auto found = memo_.find(lambda);
         if (found != memo_.end()) return found->second;
         if (memo_.size() >= kMemoEntries) memo_.clear();  // bounded memory; a cleared λ retrains identically

@@ -83,10 +83,10 @@ TEST_CASE("logreg-validation: the reader refuses malformed LIBSVM data, naming t
         std::filesystem::remove(path);
     }
     const std::string short_file = write_file("short", good);
-    CHECK_THROWS_WITH_AS(objective({{"training_records", "1"}, {"validation_records", "3"},
-                                    {"validation_file", short_file}}),
-                         doctest::Contains(("validation_records = 3 is not allowed; " + short_file + " has only 2 rows").c_str()),
-                         dpbo::ValidationError);
+    CHECK_THROWS_WITH_AS(
+        objective({{"training_records", "1"}, {"validation_records", "3"}, {"validation_file", short_file}}),
+        doctest::Contains(("validation_records = 3 is not allowed; " + short_file + " has only 2 rows").c_str()),
+        dpbo::ValidationError);
     CHECK_THROWS_WITH_AS(objective({{"training_records", "40000"}}), doctest::Contains("training_records = 40000"),
                          dpbo::ValidationError);
     CHECK_THROWS_WITH_AS(objective({{"training_file", "/nonexistent/a9a"}}), doctest::Contains("/nonexistent/a9a"),
@@ -138,8 +138,8 @@ TEST_CASE("logreg-validation: declared constants hold on the returned gains") {
         CHECK(arma::abs(gains).max() <= g_star);
         if (gain != "accuracy") CHECK(gains.max() <= 0.0);  // negated losses
         // One record replaced: every mean gain moves by at most g*/m.
-        auto neighbour = objective(with(kSmall, {{"gain", gain}, {"lambda_min", "1e-3"}, {"lambda_max", "5"},
-                                                 {"neighbour_record", "7"}}));
+        auto neighbour = objective(
+            with(kSmall, {{"gain", gain}, {"lambda_min", "1e-3"}, {"lambda_max", "5"}, {"neighbour_record", "7"}}));
         const auto before = dpbo::test::evaluate(*lr, arma::mat{1e-3, 1e-2, 0.1, 5.0}.t());
         const auto after = dpbo::test::evaluate(*neighbour, arma::mat{1e-3, 1e-2, 0.1, 5.0}.t());
         CHECK(arma::abs(before.values - after.values).max() <= g_star / 400.0 * (1.0 + 1e-12));

@@ -16,8 +16,12 @@ arma::vec record_gains(Gain gain, const arma::vec& margins) {
     for (arma::uword i = 0; i < margins.n_elem; ++i) {
         const double z = margins[i];
         switch (gain) {
-            case Gain::Accuracy: out[i] = z > 0.0 ? 1.0 : 0.0; break;
-            case Gain::Ramp: out[i] = -std::clamp(1.0 - z, 0.0, 1.0); break;
+            case Gain::Accuracy:
+                out[i] = z > 0.0 ? 1.0 : 0.0;
+                break;
+            case Gain::Ramp:
+                out[i] = -std::clamp(1.0 - z, 0.0, 1.0);
+                break;
             // 1/(1 + e^z) written so that neither branch overflows.
             case Gain::Sigmoid:
                 out[i] = z >= 0.0 ? -std::exp(-z) / (1.0 + std::exp(-z)) : -1.0 / (1.0 + std::exp(z));
@@ -29,9 +33,12 @@ arma::vec record_gains(Gain gain, const arma::vec& margins) {
 
 std::optional<double> lipschitz_constant(Gain gain) {
     switch (gain) {
-        case Gain::Ramp: return 1.0;
-        case Gain::Sigmoid: return 0.25;
-        case Gain::Accuracy: break;
+        case Gain::Ramp:
+            return 1.0;
+        case Gain::Sigmoid:
+            return 0.25;
+        case Gain::Accuracy:
+            break;
     }
     return std::nullopt;
 }

@@ -48,7 +48,8 @@ TrainingOutcome train(const Architecture& architecture, arma::fvec theta, const 
         if (!lot_gradient.norms.is_finite()) return {std::move(theta), true};
         arma::fvec& gradient = lot_gradient.sum;
         float* g = gradient.memptr();
-        for (arma::uword k = 0; k < gradient.n_elem; ++k) g[k] = g[k] * inverse_lot + noise_scale * normal(noise_engine);
+        for (arma::uword k = 0; k < gradient.n_elem; ++k)
+            g[k] = g[k] * inverse_lot + noise_scale * normal(noise_engine);
         if (settings.optimiser == Optimiser::Sgd) {
             theta -= learning_rate * gradient;
             continue;

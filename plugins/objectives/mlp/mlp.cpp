@@ -36,13 +36,21 @@ class MlpOracle final : public dpbo::Objective, public dpbo::SensitiveData {
 public:
     static dpbo::ParameterSchema schema() {
         dpbo::ParameterSchema schema;
-        schema.choice("optimiser", {"sgd", "adam"}, "sgd", "DP-SGD (Algorithm 3; the paper's MNIST runs) or DP-Adam "
-                                                           "(Algorithm 4)")
-            .integer("max_epochs", {.fallback = 64, .lower = 2, .upper = 400,
+        schema
+            .choice("optimiser", {"sgd", "adam"}, "sgd",
+                    "DP-SGD (Algorithm 3; the paper's MNIST runs) or DP-Adam "
+                    "(Algorithm 4)")
+            .integer("max_epochs", {.fallback = 64,
+                                    .lower = 2,
+                                    .upper = 400,
                                     .doc = "upper end of the epochs dimension (Table 1: 400; cut so that a search fits "
                                            "in about an hour here, see docs/methods/dpareto.md)"})
-            .real("delta", {.fallback = 1e-5, .lower = 0.0, .upper = 1.0, .lower_inclusive = false,
-                            .upper_inclusive = false, .doc = "δ at which ε is reported (paper: 1e-5)"});
+            .real("delta", {.fallback = 1e-5,
+                            .lower = 0.0,
+                            .upper = 1.0,
+                            .lower_inclusive = false,
+                            .upper_inclusive = false,
+                            .doc = "δ at which ε is reported (paper: 1e-5)"});
         dpbo::mlp::add_mnist_split_parameters(schema, kLargestLot);
         dpbo::plugin_data::add_repetition_parameters(schema, 10);
         return schema;
@@ -55,7 +63,10 @@ public:
           seed_(static_cast<std::uint64_t>(parameters.integer("seed"))),
           threads_(static_cast<std::size_t>(parameters.integer("threads"))),
           space_(dpbo::SearchSpace::box(
-              {{.name = "epochs", .lower = 1, .upper = static_cast<double>(parameters.integer("max_epochs")), .integer = true},
+              {{.name = "epochs",
+                .lower = 1,
+                .upper = static_cast<double>(parameters.integer("max_epochs")),
+                .integer = true},
                {.name = "lot_size", .lower = 16, .upper = static_cast<double>(kLargestLot), .integer = true},
                {.name = "learning_rate", .lower = 1e-3, .upper = 0.5, .scale = dpbo::Scale::Log},
                {.name = "noise_variance", .lower = 0.1, .upper = 16},
@@ -92,8 +103,8 @@ private:
         return dpbo::plugin_data::repetition_values(repetitions_, threads_, [&](std::size_t r) {
             std::mt19937_64 engine = dpbo::plugin_data::repetition_engine(seed_, r);
             arma::fvec theta = dpbo::mlp::he_initialisation(architecture_, engine);
-            const dpbo::mlp::TrainingOutcome outcome = dpbo::mlp::train(architecture_, std::move(theta), split_.training_images,
-                                                            split_.training_labels, settings, engine);
+            const dpbo::mlp::TrainingOutcome outcome = dpbo::mlp::train(
+                architecture_, std::move(theta), split_.training_images, split_.training_labels, settings, engine);
             return dpbo::mlp::accuracy(architecture_, outcome.theta, split_.test_images, split_.test_labels);
         });
     }

@@ -44,8 +44,7 @@ std::vector<double> naive_gradient(const dpbo::mlp::Architecture& architecture, 
     for (std::size_t l = layers; l-- > 0;) {
         const arma::vec& input = inputs[l];
         std::size_t offset = 0;
-        for (std::size_t k = 0; k < l; ++k)
-            offset += architecture.widths()[k + 1] * (architecture.widths()[k] + 1);
+        for (std::size_t k = 0; k < l; ++k) offset += architecture.widths()[k + 1] * (architecture.widths()[k] + 1);
         const arma::mat outer = error * input.t();
         for (arma::uword k = 0; k < outer.n_elem; ++k) gradient[offset + k] = outer(k);
         for (arma::uword k = 0; k < error.n_elem; ++k) gradient[offset + outer.n_elem + k] = error(k);
@@ -119,12 +118,14 @@ TEST_CASE("mlp: the clipped sum moves by at most 2L when one example of the lot 
         const arma::fvec theta = dpbo::mlp::he_initialisation(architecture, engine);
         arma::fmat images = 4.0f * random_images(8, 12, engine);  // gradients well above L
         arma::uvec labels = random_labels(4, 12, engine);
-        const dpbo::mlp::ClippedLotGradient before = dpbo::mlp::clipped_gradient_sum(architecture, theta, images, labels, kClip);
+        const dpbo::mlp::ClippedLotGradient before =
+            dpbo::mlp::clipped_gradient_sum(architecture, theta, images, labels, kClip);
         CHECK(arma::norm(before.sum) <= 12 * kClip * (1 + 1e-5));
         const auto replaced = static_cast<arma::uword>(trial % 12);
         images.col(replaced) = 4.0f * random_images(8, 1, engine);
         labels(replaced) = (labels(replaced) + 1) % 4;
-        const dpbo::mlp::ClippedLotGradient after = dpbo::mlp::clipped_gradient_sum(architecture, theta, images, labels, kClip);
+        const dpbo::mlp::ClippedLotGradient after =
+            dpbo::mlp::clipped_gradient_sum(architecture, theta, images, labels, kClip);
         largest_ratio = std::max(largest_ratio, double(arma::norm(after.sum - before.sum)) / (2.0 * kClip));
     }
     MESSAGE("largest ‖Δ sum‖ / 2L = " << largest_ratio);
@@ -151,7 +152,8 @@ TEST_CASE("mlp: one step's noise has the standard deviation (2L/m) sigma") {
     arma::vec sum(p, arma::fill::zeros);
     std::mt19937_64 engine(5);
     for (int draw = 0; draw < kDraws; ++draw) {
-        const dpbo::mlp::TrainingOutcome outcome = dpbo::mlp::train(architecture, theta0, images, labels, settings, engine);
+        const dpbo::mlp::TrainingOutcome outcome =
+            dpbo::mlp::train(architecture, theta0, images, labels, settings, engine);
         REQUIRE_FALSE(outcome.diverged);
         const arma::vec noise = arma::conv_to<arma::vec>::from(theta0 - outcome.theta) - mean;
         sum += noise;
@@ -192,10 +194,10 @@ TEST_CASE("mlp objective: epsilon from the without-replacement RDP accountant, a
     dpbo::Evaluations result = dpbo::test::evaluate_as_run(*objective, arma::mat{{1, 500, 0.05, 4.0, 1.0}}, false);
     const dpbo::Evaluations non_private = dpbo::test::evaluate(*objective, arma::mat{{3, 32, 0.05, 1e-20, 1e6}}, false);
     result.values.insert_rows(1, non_private.values);
-    const double expected = dpbo::rdp::subsampled_gaussian_epsilon(dpbo::rdp::Sampling::WithoutReplacement,
-                                                                   500.0 / 8000.0, 2.0, 16, 1e-5,
-                                                                   dpbo::rdp::Conversion::Tight)
-                                .value;
+    const double expected =
+        dpbo::rdp::subsampled_gaussian_epsilon(dpbo::rdp::Sampling::WithoutReplacement, 500.0 / 8000.0, 2.0, 16, 1e-5,
+                                               dpbo::rdp::Conversion::Tight)
+            .value;
     CHECK(result.values(0, 0) == expected);
     CHECK(result.values(1, 0) > 1e6);  // the "non-private" run's ε is astronomical, as it should be
     MESSAGE("test errors: private " << result.values(0, 1) << ", non-private " << result.values(1, 1));

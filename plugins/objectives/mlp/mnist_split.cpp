@@ -27,12 +27,16 @@ std::string file_path(const dpbo::ParameterSet& parameters, const std::string& k
 
 void add_mnist_split_parameters(dpbo::ParameterSchema& schema, std::int64_t least_training_images) {
     schema
-        .integer("training_images", {.fallback = 8000, .lower = least_training_images, .unit = "images",
+        .integer("training_images", {.fallback = 8000,
+                                     .lower = least_training_images,
+                                     .unit = "images",
                                      .doc = "images of the permuted file the learner trains on (its private data)"})
-        .integer("test_images", {.fallback = 2000, .lower = 1, .unit = "images",
+        .integer("test_images", {.fallback = 2000,
+                                 .lower = 1,
+                                 .unit = "images",
                                  .doc = "images after the training ones in the permutation, for the test error"})
-        .integer("split_seed", {.fallback = 1, .lower = 0,
-                                .doc = "seed of the permutation that splits the file (data-independent)"})
+        .integer("split_seed",
+                 {.fallback = 1, .lower = 0, .doc = "seed of the permutation that splits the file (data-independent)"})
         .text("images_file", std::nullopt, "IDX images (default: the shipped MNIST t10k-images-idx3-ubyte.gz)")
         .text("labels_file", std::nullopt, "IDX labels (default: the shipped MNIST t10k-labels-idx1-ubyte.gz)");
 }
@@ -61,9 +65,10 @@ MnistSplit load_mnist_split(const dpbo::ParameterSet& parameters, const std::str
     const auto training = static_cast<std::size_t>(parameters.integer("training_images"));
     const auto test = static_cast<std::size_t>(parameters.integer("test_images"));
     if (training + test > count)
-        throw dpbo::ValidationError(fmt::format("{}: training_images = {} and test_images = {} add up to more than the "
-                                                "{} images of {}",
-                                                owner, training, test, count, images_path));
+        throw dpbo::ValidationError(
+            fmt::format("{}: training_images = {} and test_images = {} add up to more than the "
+                        "{} images of {}",
+                        owner, training, test, count, images_path));
     const std::size_t pixels = images.sizes[1] * images.sizes[2];
     const std::vector<arma::uword> order =
         split_permutation(count, static_cast<std::uint64_t>(parameters.integer("split_seed")));

@@ -113,8 +113,7 @@ public:
 
     std::string data_description() const override {
         return fmt::format("{} records x_i ~ N({}·1, I_{}) drawn with data_seed {}{}", setup_.records, true_mean_,
-                           setup_.dim, setup_.data_seed,
-                           neighbour_.describe(fmt::format("{}·1", neighbour_.value)));
+                           setup_.dim, setup_.data_seed, neighbour_.describe(fmt::format("{}·1", neighbour_.value)));
     }
 
 private:
@@ -127,10 +126,10 @@ private:
     double true_mean_;
     dpbo::NeighbourSwitch neighbour_;
     dpbo::SearchSpace space_;
-    arma::mat data_;                 // n × d, one record per row
-    arma::vec half_squared_norms_;   // ½‖x_i‖²
-    arma::rowvec mle_;               // x̄
-    double value_at_mle_ = 0.0;      // f(x̄) = (1/2n) Σ ‖x_i − x̄‖²
+    arma::mat data_;                // n × d, one record per row
+    arma::vec half_squared_norms_;  // ½‖x_i‖²
+    arma::rowvec mle_;              // x̄
+    double value_at_mle_ = 0.0;     // f(x̄) = (1/2n) Σ ‖x_i − x̄‖²
 };
 
 }  // namespace

@@ -55,8 +55,9 @@ TEST_CASE("normal-location: defaults are the paper's (d = 5, n = 50, box [-5, 5]
     CHECK(mentions(description, "data_seed 0"));
 }
 
-TEST_CASE("normal-location: per-record losses are 1/2 |x_i - theta|^2 of the documented records and average to "
-          "the values") {
+TEST_CASE(
+    "normal-location: per-record losses are 1/2 |x_i - theta|^2 of the documented records and average to "
+    "the values") {
     const std::size_t n = 30;
     const std::size_t d = 3;
     auto objective = make_normal({{"dim", "3"}, {"records", "30"}, {"true_mean", "0.5"}, {"data_seed", "7"}});

@@ -32,8 +32,9 @@ public:
     static dpbo::ParameterSchema schema() {
         dpbo::ParameterSchema schema;
         dpbo::plugin_data::add_shipped_table_parameters(
-            schema, "a CSV with longitude, latitude and median_house_value columns; absent: the shipped 2 004-row "
-                    "sample");
+            schema,
+            "a CSV with longitude, latitude and median_house_value columns; absent: the shipped 2 004-row "
+            "sample");
         return schema;
     }
     explicit PropertyPrice(const dpbo::ParameterSet& p) : PropertyPrice(property_spec(p), p.real("noise_stddev")) {}

@@ -48,11 +48,9 @@ public:
     // Added by the host after it checks the exact values.
     double observation_noise_stddev() const override { return noise_stddev_; }
 
-    dpbo::Evaluations evaluate(const arma::mat& points,
-                               const dpbo::EvaluationRequest& /*request*/) override {
+    dpbo::Evaluations evaluate(const arma::mat& points, const dpbo::EvaluationRequest& /*request*/) override {
         if (points.n_cols != dim_) {
-            throw dpbo::RunError(fmt::format("{}: points have {} columns; dim = {}", kOwner,
-                                             points.n_cols, dim_));
+            throw dpbo::RunError(fmt::format("{}: points have {} columns; dim = {}", kOwner, points.n_cols, dim_));
         }
         dpbo::Evaluations result;
         result.points = points;
@@ -73,8 +71,7 @@ private:
     static dpbo::SearchSpace checked_space(std::size_t dim, double lower, double upper) {
         if (!std::isfinite(lower) || !std::isfinite(upper) || !(lower < upper)) {
             throw dpbo::ValidationError(fmt::format(
-                "{}: lower = {} and upper = {} are not allowed; need finite lower < upper", kOwner,
-                lower, upper));
+                "{}: lower = {} and upper = {} are not allowed; need finite lower < upper", kOwner, lower, upper));
         }
         dpbo::memory::require(kOwner, fmt::format("dim = {}", dim), static_cast<double>(dim) * kBytesPerDimension,
                               "the search space's name and bounds of each coordinate and a point's copies");
@@ -87,20 +84,18 @@ private:
         const double upper = parameters.real("upper");
         const bool given = parameters.has("centre");
         const std::vector<double> centre =
-            given ? parameters.real_list("centre")
-                  : std::vector<double>(dim, kDefaultCentreCoordinate);
+            given ? parameters.real_list("centre") : std::vector<double>(dim, kDefaultCentreCoordinate);
         if (centre.size() != dim) {
-            throw dpbo::ValidationError(fmt::format(
-                "{}: centre = {} has {} coordinates; it needs dim = {}", kOwner,
-                fmt::join(centre, ","), centre.size(), dim));
+            throw dpbo::ValidationError(fmt::format("{}: centre = {} has {} coordinates; it needs dim = {}", kOwner,
+                                                    fmt::join(centre, ","), centre.size(), dim));
         }
         for (std::size_t i = 0; i < dim; ++i) {
             if (!(lower <= centre[i] && centre[i] <= upper)) {
-                throw dpbo::ValidationError(fmt::format(
-                    "{}: centre{} coordinate {} = {} lies outside [lower, upper] = [{}, {}]; "
-                    "every coordinate must lie in the box{}",
-                    kOwner, given ? "" : " (default 0.3 in every coordinate)", i, centre[i], lower,
-                    upper, given ? "" : ", so give centre explicitly for this box"));
+                throw dpbo::ValidationError(
+                    fmt::format("{}: centre{} coordinate {} = {} lies outside [lower, upper] = [{}, {}]; "
+                                "every coordinate must lie in the box{}",
+                                kOwner, given ? "" : " (default 0.3 in every coordinate)", i, centre[i], lower, upper,
+                                given ? "" : ", so give centre explicitly for this box"));
             }
         }
         return arma::rowvec(centre);

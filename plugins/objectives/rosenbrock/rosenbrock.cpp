@@ -40,19 +40,16 @@ public:
     // Added by the host after it checks the exact values.
     double observation_noise_stddev() const override { return noise_stddev_; }
 
-    dpbo::Evaluations evaluate(const arma::mat& points,
-                               const dpbo::EvaluationRequest& /*request*/) override {
+    dpbo::Evaluations evaluate(const arma::mat& points, const dpbo::EvaluationRequest& /*request*/) override {
         if (points.n_cols != dim_) {
-            throw dpbo::RunError(fmt::format("{}: points have {} columns; dim = {}", kOwner,
-                                             points.n_cols, dim_));
+            throw dpbo::RunError(fmt::format("{}: points have {} columns; dim = {}", kOwner, points.n_cols, dim_));
         }
         // Columns 0..d−2 against columns 1..d−1: every term of every point in one expression.
         const arma::mat head = points.head_cols(dim_ - 1);
         const arma::mat tail = points.tail_cols(dim_ - 1);
         dpbo::Evaluations result;
         result.points = points;
-        result.values =
-            arma::sum(100.0 * arma::square(tail - arma::square(head)) + arma::square(1.0 - head), 1);
+        result.values = arma::sum(100.0 * arma::square(tail - arma::square(head)) + arma::square(1.0 - head), 1);
         return result;
     }
 
@@ -66,12 +63,11 @@ public:
 private:
     // The known optimum is only meaningful (and regret only ≥ 0) when (1, ..., 1) is in the box.
     static dpbo::SearchSpace checked_space(std::size_t dim, double lower, double upper) {
-        if (!std::isfinite(lower) || !std::isfinite(upper) || !(lower < upper) ||
-            !(lower <= 1.0 && 1.0 <= upper)) {
-            throw dpbo::ValidationError(fmt::format(
-                "{}: lower = {} and upper = {} are not allowed; need finite lower < upper "
-                "with the optimum 1 inside [lower, upper]",
-                kOwner, lower, upper));
+        if (!std::isfinite(lower) || !std::isfinite(upper) || !(lower < upper) || !(lower <= 1.0 && 1.0 <= upper)) {
+            throw dpbo::ValidationError(
+                fmt::format("{}: lower = {} and upper = {} are not allowed; need finite lower < upper "
+                            "with the optimum 1 inside [lower, upper]",
+                            kOwner, lower, upper));
         }
         dpbo::memory::require(kOwner, fmt::format("dim = {}", dim), static_cast<double>(dim) * kBytesPerDimension,
                               "the search space's name and bounds of each coordinate and a point's copies");

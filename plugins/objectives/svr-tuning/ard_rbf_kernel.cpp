@@ -23,8 +23,7 @@ arma::mat rbf_gram(const arma::mat& scaled, double gamma) {
 
 arma::mat rbf_cross(const arma::mat& scaled_a, const arma::mat& scaled_b, double gamma) {
     arma::mat kernel = scaled_a * scaled_b.t();
-    inner_products_to_rbf(kernel, arma::sum(arma::square(scaled_a), 1),
-                          arma::sum(arma::square(scaled_b), 1), gamma);
+    inner_products_to_rbf(kernel, arma::sum(arma::square(scaled_a), 1), arma::sum(arma::square(scaled_b), 1), gamma);
     return kernel;
 }
 

@@ -17,9 +17,7 @@ struct CtSliceTable {
     std::vector<double> features;   // row-major, rows × kCtSliceFeatures (value0..value383)
     std::vector<double> reference;  // the target: relative axial location of each slice
 
-    double feature(std::size_t row, std::size_t column) const {
-        return features[row * kCtSliceFeatures + column];
-    }
+    double feature(std::size_t row, std::size_t column) const { return features[row * kCtSliceFeatures + column]; }
 };
 
 // Throws dpbo::RunError naming `owner` and the file: when it cannot be opened or read, and for a

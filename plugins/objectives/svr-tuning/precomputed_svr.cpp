@@ -48,12 +48,11 @@ PrecomputedSvr::PrecomputedSvr(const arma::vec& targets, double tolerance)
     cache_megabytes_ = std::ceil(bytes / (1024.0 * 1024.0)) + 1.0;
 }
 
-SvrFit PrecomputedSvr::fit(const arma::mat& kernel, double epsilon, double cost,
-                           const char* owner) {
+SvrFit PrecomputedSvr::fit(const arma::mat& kernel, double epsilon, double cost, const char* owner) {
     const std::size_t n = targets_.size();
     if (kernel.n_rows != n || kernel.n_cols != n) {
-        throw dpbo::RunError(fmt::format("{}: a {}×{} kernel for {} training rows", owner,
-                                         kernel.n_rows, kernel.n_cols, n));
+        throw dpbo::RunError(
+            fmt::format("{}: a {}×{} kernel for {} training rows", owner, kernel.n_rows, kernel.n_cols, n));
     }
     // The kernel is symmetric, so column i (contiguous in memory) is row i.
     const std::size_t stride = n + 2;
@@ -78,9 +77,8 @@ SvrFit PrecomputedSvr::fit(const arma::mat& kernel, double epsilon, double cost,
     parameter.shrinking = 1;
     parameter.probability = 0;
     if (const char* refusal = svm_check_parameter(&problem, &parameter)) {
-        throw dpbo::RunError(fmt::format(
-            "{}: libsvm refuses the SVR with epsilon = {} and C = {}: {}", owner, epsilon, cost,
-            refusal));
+        throw dpbo::RunError(
+            fmt::format("{}: libsvm refuses the SVR with epsilon = {} and C = {}: {}", owner, epsilon, cost, refusal));
     }
 
     std::unique_ptr<svm_model, ModelDeleter> model;

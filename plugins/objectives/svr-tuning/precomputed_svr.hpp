@@ -14,14 +14,12 @@
 namespace dpbo::svr_tuning {
 
 struct SvrFit {
-    arma::uvec support;        // training rows that are support vectors (0-based)
-    arma::vec coefficients;    // α_s − α*_s of each support vector
-    double offset = 0.0;       // libsvm's ρ
+    arma::uvec support;      // training rows that are support vectors (0-based)
+    arma::vec coefficients;  // α_s − α*_s of each support vector
+    double offset = 0.0;     // libsvm's ρ
 
     // Predictions from the kernel between new points (rows) and the support vectors (columns).
-    arma::vec predict(const arma::mat& kernel_to_support) const {
-        return kernel_to_support * coefficients - offset;
-    }
+    arma::vec predict(const arma::mat& kernel_to_support) const { return kernel_to_support * coefficients - offset; }
 };
 
 class PrecomputedSvr {

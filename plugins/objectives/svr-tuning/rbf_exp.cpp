@@ -19,15 +19,13 @@ namespace {
 constexpr double kSmallestExponent = -700.0;
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define SVR_TUNING_VECTOR_CLONES \
-    __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#define SVR_TUNING_VECTOR_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #else
 #define SVR_TUNING_VECTOR_CLONES
 #endif
 
 SVR_TUNING_VECTOR_CLONES
-void column_to_rbf(double* column, std::size_t rows, const double* norms_a, double norm_b,
-                   double gamma) {
+void column_to_rbf(double* column, std::size_t rows, const double* norms_a, double norm_b, double gamma) {
 #pragma omp simd
     for (std::size_t i = 0; i < rows; ++i) {
         const double squared_distance = std::max(norms_a[i] + norm_b - 2.0 * column[i], 0.0);
@@ -39,8 +37,7 @@ void column_to_rbf(double* column, std::size_t rows, const double* norms_a, doub
 
 }  // namespace
 
-void inner_products_to_rbf(arma::mat& products, const arma::vec& norms_a, const arma::vec& norms_b,
-                           double gamma) {
+void inner_products_to_rbf(arma::mat& products, const arma::vec& norms_a, const arma::vec& norms_b, double gamma) {
     for (arma::uword j = 0; j < products.n_cols; ++j)
         column_to_rbf(products.colptr(j), products.n_rows, norms_a.memptr(), norms_b(j), gamma);
 }

@@ -8,7 +8,6 @@ namespace dpbo::svr_tuning {
 
 // Turns inner products p_ij = a_i·b_j in place into exp(−γ max(‖a_i‖² + ‖b_j‖² − 2 p_ij, 0)),
 // given the squared norms of the rows of a (norms_a) and of b (norms_b).
-void inner_products_to_rbf(arma::mat& products, const arma::vec& norms_a, const arma::vec& norms_b,
-                           double gamma);
+void inner_products_to_rbf(arma::mat& products, const arma::vec& norms_a, const arma::vec& norms_b, double gamma);
 
 }  // namespace dpbo::svr_tuning

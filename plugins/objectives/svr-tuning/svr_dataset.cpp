@@ -14,8 +14,7 @@ std::vector<std::size_t> sample_without_replacement(std::size_t population, std:
                                                     dpbo::ExperimentRng& rng) {
     std::vector<std::size_t> order(population);
     std::iota(order.begin(), order.end(), std::size_t{0});
-    for (std::size_t i = 0; i < count; ++i)
-        std::swap(order[i], order[i + rng.index(population - i)]);
+    for (std::size_t i = 0; i < count; ++i) std::swap(order[i], order[i + rng.index(population - i)]);
     order.resize(count);
     return order;
 }
@@ -24,8 +23,7 @@ arma::mat gather_inputs(const CtSliceTable& table, const std::vector<std::size_t
                         const std::vector<std::size_t>& columns) {
     arma::mat inputs(rows.size(), columns.size());
     for (std::size_t c = 0; c < columns.size(); ++c)
-        for (std::size_t r = 0; r < rows.size(); ++r)
-            inputs(r, c) = table.feature(rows[r], columns[c]);
+        for (std::size_t r = 0; r < rows.size(); ++r) inputs(r, c) = table.feature(rows[r], columns[c]);
     return inputs;
 }
 

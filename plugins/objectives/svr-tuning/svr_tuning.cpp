@@ -75,8 +75,7 @@ SplitSettings split_settings(const dpbo::ParameterSet& parameters) {
     settings.train_rows = static_cast<std::size_t>(parameters.integer("train_rows"));
     settings.validation_rows = static_cast<std::size_t>(parameters.integer("validation_rows"));
     settings.seed = static_cast<std::uint64_t>(parameters.integer("data_seed"));
-    settings.order =
-        parameters.text("split") == "file_order" ? SplitOrder::FileOrder : SplitOrder::Random;
+    settings.order = parameters.text("split") == "file_order" ? SplitOrder::FileOrder : SplitOrder::Random;
     return settings;
 }
 
@@ -96,39 +95,34 @@ public:
                   "the UCI CT-slice table slice_localization_data.csv, plain or gzip-compressed "
                   "(header patientId, value0..value383, reference; 53500 rows at full size); "
                   "absent: the 682-row sample shipped with dpbo (share/dpbo/data)")
-            .integer("features",
-                     {.fallback = kDefaultFeatures,
-                      .lower = 1,
-                      .upper = static_cast<std::int64_t>(kCtSliceFeatures),
-                      .doc = "k: number of CT-slice features, drawn at random with data_seed; "
-                             "the search space has k + 3 dimensions (paper: 100)"})
-            .integer("train_rows",
-                     {.fallback = kDefaultTrainRows,
-                      .lower = 2,
-                      .upper = kMaxTrainRows,
-                      .doc = "rows the SVR is trained on (paper: 1000 of the full table; the "
-                             "default fits the shipped 682-row sample)"})
-            .integer("validation_rows",
-                     {.fallback = kDefaultValidationRows,
-                      .lower = 1,
-                      .doc = "n: validation rows, one record each; train_rows + validation_rows "
-                             "may not exceed the table's rows (paper: 9000 of the full table)"})
-            .integer("data_seed",
-                     {.fallback = 0,
-                      .lower = 0,
-                      .doc = "draws the features and the training and validation rows (it fixes "
-                             "the data, not run randomness)"})
+            .integer("features", {.fallback = kDefaultFeatures,
+                                  .lower = 1,
+                                  .upper = static_cast<std::int64_t>(kCtSliceFeatures),
+                                  .doc = "k: number of CT-slice features, drawn at random with data_seed; "
+                                         "the search space has k + 3 dimensions (paper: 100)"})
+            .integer("train_rows", {.fallback = kDefaultTrainRows,
+                                    .lower = 2,
+                                    .upper = kMaxTrainRows,
+                                    .doc = "rows the SVR is trained on (paper: 1000 of the full table; the "
+                                           "default fits the shipped 682-row sample)"})
+            .integer("validation_rows", {.fallback = kDefaultValidationRows,
+                                         .lower = 1,
+                                         .doc = "n: validation rows, one record each; train_rows + validation_rows "
+                                                "may not exceed the table's rows (paper: 9000 of the full table)"})
+            .integer("data_seed", {.fallback = 0,
+                                   .lower = 0,
+                                   .doc = "draws the features and the training and validation rows (it fixes "
+                                          "the data, not run randomness)"})
             .choice("split", {"random", "file_order"}, "random",
                     "random: rows drawn with data_seed; file_order: the first train_rows rows "
                     "train and the next validation_rows rows validate (e.g. a table sorted by "
                     "patient)")
-            .real("tolerance",
-                  {.fallback = 1e-3,
-                   .lower = 0.0,
-                   .upper = 1.0,
-                   .lower_inclusive = false,
-                   .doc = "libsvm's stopping tolerance (1e-3: libsvm's and scikit-learn's "
-                          "default, as in the authors' script)"});
+            .real("tolerance", {.fallback = 1e-3,
+                                .lower = 0.0,
+                                .upper = 1.0,
+                                .lower_inclusive = false,
+                                .doc = "libsvm's stopping tolerance (1e-3: libsvm's and scikit-learn's "
+                                       "default, as in the authors' script)"});
         dpbo::add_neighbour_parameters(
             schema, 10.0,
             "the standardised target of the validation record that replaces record "
@@ -150,11 +144,10 @@ public:
 
     std::string data_description() const override { return description_; }
 
-    dpbo::Evaluations evaluate(const arma::mat& points,
-                               const dpbo::EvaluationRequest& request) override {
+    dpbo::Evaluations evaluate(const arma::mat& points, const dpbo::EvaluationRequest& request) override {
         if (points.n_cols != space_.dim()) {
-            throw dpbo::RunError(fmt::format("{}: points have {} columns; the space has {}",
-                                             kOwner, points.n_cols, space_.dim()));
+            throw dpbo::RunError(
+                fmt::format("{}: points have {} columns; the space has {}", kOwner, points.n_cols, space_.dim()));
         }
         arma::mat losses(settings_.validation_rows, points.n_rows);
         for (arma::uword i = 0; i < points.n_rows; ++i) {
@@ -176,30 +169,28 @@ private:
             throw dpbo::ValidationError(fmt::format(
                 "{}: train_rows = {} plus validation_rows = {} need {} rows, but {} has {}; "
                 "choose train_rows + validation_rows ≤ {}",
-                kOwner, settings_.train_rows, settings_.validation_rows, needed, path, table.rows,
-                table.rows));
+                kOwner, settings_.train_rows, settings_.validation_rows, needed, path, table.rows, table.rows));
         }
         description_ = fmt::format(
             "{} training rows and {} validation records (one per validation row) of the {} "
             "CT-slice rows in {}, {}; {} of the 384 features drawn with data_seed {}; inputs "
             "and target standardised with the training rows' mean and standard deviation",
             settings_.train_rows, settings_.validation_rows, table.rows, path,
-            settings_.order == SplitOrder::Random
-                ? fmt::format("drawn with data_seed {}", settings_.seed)
-                : std::string("taken in file order"),
+            settings_.order == SplitOrder::Random ? fmt::format("drawn with data_seed {}", settings_.seed)
+                                                  : std::string("taken in file order"),
             settings_.features, settings_.seed);
         SvrDataset data = make_svr_dataset(table, settings_);
         if (neighbour_.active()) data.validation_targets(*neighbour_.record) = neighbour_.value;
-        description_ += neighbour_.describe(fmt::format(
-            "the validation row with the same inputs and standardised target {}", neighbour_.value));
+        description_ += neighbour_.describe(
+            fmt::format("the validation row with the same inputs and standardised target {}", neighbour_.value));
         return data;
     }
 
     dpbo::SearchSpace make_space() const {
         std::vector<dpbo::Dimension> dimensions;
         for (const std::size_t column : data_.feature_columns) {
-            dimensions.push_back({fmt::format("log_lengthscale_value{}", column),
-                                  -kLogLengthscaleBound, kLogLengthscaleBound});
+            dimensions.push_back(
+                {fmt::format("log_lengthscale_value{}", column), -kLogLengthscaleBound, kLogLengthscaleBound});
         }
         dimensions.push_back({"svr_epsilon", kEpsilonLower, kEpsilonUpper});
         dimensions.push_back({"svr_C", kCostLower, kCostUpper});
@@ -212,9 +203,8 @@ private:
     void check_domain(const arma::rowvec& point, arma::uword index) const {
         const std::size_t k = settings_.features;
         const auto refuse = [&](std::size_t coordinate, const char* allowed) {
-            return dpbo::ValidationError(fmt::format(
-                "{}: point {} has {} = {}; the SVR needs {}", kOwner, index,
-                space_.dimensions()[coordinate].name, point(coordinate), allowed));
+            return dpbo::ValidationError(fmt::format("{}: point {} has {} = {}; the SVR needs {}", kOwner, index,
+                                                     space_.dimensions()[coordinate].name, point(coordinate), allowed));
         };
         for (std::size_t j = 0; j < point.n_elem; ++j)
             if (!std::isfinite(point(j))) throw refuse(j, "a finite value");
@@ -238,8 +228,7 @@ private:
         arma::vec residuals = data_.validation_targets;
         for (arma::uword first = 0; first < residuals.n_elem; first += kValidationChunkRows) {
             const arma::uword last = std::min(first + kValidationChunkRows, residuals.n_elem) - 1;
-            const arma::mat scaled =
-                scale_inputs(data_.validation_inputs.rows(first, last), inverse_lengthscales);
+            const arma::mat scaled = scale_inputs(data_.validation_inputs.rows(first, last), inverse_lengthscales);
             residuals.subvec(first, last) -= fit.predict(rbf_cross(scaled, support_scaled, gamma));
         }
         return arma::square(residuals);

@@ -39,9 +39,7 @@ std::string shipped_sample() {
         .string();
 }
 
-bool mentions(const std::string& message, const std::string& text) {
-    return message.find(text) != std::string::npos;
-}
+bool mentions(const std::string& message, const std::string& text) { return message.find(text) != std::string::npos; }
 
 template <class Error>
 std::string refusal(const Parameters& parameters) {
@@ -76,8 +74,7 @@ std::string table_text(const arma::mat& features, const arma::vec& targets) {
     return text.str();
 }
 
-std::string write_file(const std::string& directory, const std::string& name,
-                       const std::string& contents) {
+std::string write_file(const std::string& directory, const std::string& name, const std::string& contents) {
     const std::string path = directory + "/" + name;
     std::ofstream(path, std::ios::binary) << contents;
     return path;
@@ -85,8 +82,8 @@ std::string write_file(const std::string& directory, const std::string& name,
 
 // A valid table of `rows` rows whose line `bad_line` (1-based, the header is line 1) is replaced.
 std::string table_with_bad_line(std::size_t rows, std::size_t bad_line, const std::string& line) {
-    std::istringstream good(table_text(arma::mat(rows, kFeatures, arma::fill::value(0.5)),
-                                       arma::linspace(1.0, 2.0, rows)));
+    std::istringstream good(
+        table_text(arma::mat(rows, kFeatures, arma::fill::value(0.5)), arma::linspace(1.0, 2.0, rows)));
     std::ostringstream text;
     std::string current;
     for (std::size_t number = 1; std::getline(good, current); ++number)
@@ -108,10 +105,10 @@ struct Libsvm {
         Libsvm api;
         api.train = reinterpret_cast<decltype(&svm_train)>(dlsym(library, "svm_train"));
         api.predict = reinterpret_cast<decltype(&svm_predict)>(dlsym(library, "svm_predict"));
-        api.free_model = reinterpret_cast<decltype(&svm_free_and_destroy_model)>(
-            dlsym(library, "svm_free_and_destroy_model"));
-        api.set_print = reinterpret_cast<decltype(&svm_set_print_string_function)>(
-            dlsym(library, "svm_set_print_string_function"));
+        api.free_model =
+            reinterpret_cast<decltype(&svm_free_and_destroy_model)>(dlsym(library, "svm_free_and_destroy_model"));
+        api.set_print =
+            reinterpret_cast<decltype(&svm_set_print_string_function)>(dlsym(library, "svm_set_print_string_function"));
         const bool found = api.train && api.predict && api.free_model && api.set_print;
         REQUIRE_MESSAGE(found, "libsvm.so.3 lacks one of its functions: ", dlerror());
         return api;
@@ -129,9 +126,8 @@ std::vector<svm_node> dense_nodes(const arma::rowvec& row) {
 
 // Squared validation errors of libsvm's own ε-SVR with its isotropic RBF kernel
 // exp(−γ'‖x − x'‖²) on the given (already standardised) data.
-arma::vec libsvm_rbf_losses(const arma::mat& train, const arma::vec& train_targets,
-                            const arma::mat& validation, const arma::vec& validation_targets,
-                            double gamma, double epsilon, double cost) {
+arma::vec libsvm_rbf_losses(const arma::mat& train, const arma::vec& train_targets, const arma::mat& validation,
+                            const arma::vec& validation_targets, double gamma, double epsilon, double cost) {
     const Libsvm libsvm = Libsvm::loaded();
     std::vector<std::vector<svm_node>> rows;
     std::vector<svm_node*> pointers;
@@ -174,8 +170,8 @@ void standardise(arma::mat& train, arma::mat& validation) {
     validation.each_row() /= scale;
 }
 
-arma::rowvec point_with_equal_lengthscales(std::size_t k, double log_lengthscale, double epsilon,
-                                           double cost, double gamma) {
+arma::rowvec point_with_equal_lengthscales(std::size_t k, double log_lengthscale, double epsilon, double cost,
+                                           double gamma) {
     arma::rowvec point(k + 3, arma::fill::value(log_lengthscale));
     point(k) = epsilon;
     point(k + 1) = cost;
@@ -208,8 +204,8 @@ TEST_CASE("svr-tuning: reads the shipped 682-row CT-slice sample of 386 columns"
     CHECK(mentions(dpbo::data_description(*objective), "682 CT-slice rows in " + shipped_sample()));
     CHECK(dpbo::record_count(*dpbo::test::make<dpbo::Objective>(
               "svr-tuning", {{"features", "4"}, {"train_rows", "2"}, {"validation_rows", "680"}})) == 680);
-    const std::string too_many = refusal<dpbo::ValidationError>(
-        {{"features", "4"}, {"train_rows", "201"}, {"validation_rows", "482"}});
+    const std::string too_many =
+        refusal<dpbo::ValidationError>({{"features", "4"}, {"train_rows", "201"}, {"validation_rows", "482"}});
     CHECK(mentions(too_many, "train_rows = 201"));
     CHECK(mentions(too_many, "validation_rows = 482"));
     CHECK(mentions(too_many, "683"));
@@ -227,10 +223,8 @@ TEST_CASE("svr-tuning: reads the shipped 682-row CT-slice sample of 386 columns"
         CHECK(column < 384);
         previous_column = column;
     }
-    CHECK(arma::approx_equal(space.lower(), arma::rowvec{-2, -2, -2, -2, 0.01, 0.1, 0.01},
-                             "absdiff", 0.0));
-    CHECK(arma::approx_equal(space.upper(), arma::rowvec{2, 2, 2, 2, 1.0, 3.0, 5.0}, "absdiff",
-                             0.0));
+    CHECK(arma::approx_equal(space.lower(), arma::rowvec{-2, -2, -2, -2, 0.01, 0.1, 0.01}, "absdiff", 0.0));
+    CHECK(arma::approx_equal(space.upper(), arma::rowvec{2, 2, 2, 2, 1.0, 3.0, 5.0}, "absdiff", 0.0));
     CHECK(space.dimensions()[4].name == "svr_epsilon");
     CHECK(space.dimensions()[5].name == "svr_C");
     CHECK(space.dimensions()[6].name == "svr_gamma");
@@ -238,30 +232,26 @@ TEST_CASE("svr-tuning: reads the shipped 682-row CT-slice sample of 386 columns"
     // The same table uncompressed gives the same objective, to the last bit.
     dpbo::test::TemporaryDirectory directory;
     const std::string plain = write_file(directory.path(), "slice.csv", decompressed.out);
-    auto from_plain = dpbo::test::make<dpbo::Objective>("svr-tuning",
-                                                        {{"features", "4"}, {"data_file", plain}});
+    auto from_plain = dpbo::test::make<dpbo::Objective>("svr-tuning", {{"features", "4"}, {"data_file", plain}});
     const arma::rowvec centre = space.centre();
-    CHECK(arma::approx_equal(evaluate(*from_plain, centre).per_record,
-                             evaluate(*objective, centre).per_record, "absdiff", 0.0));
+    CHECK(arma::approx_equal(evaluate(*from_plain, centre).per_record, evaluate(*objective, centre).per_record,
+                             "absdiff", 0.0));
 }
 
 TEST_CASE("svr-tuning: a malformed table is refused naming the file and the line") {
     dpbo::test::TemporaryDirectory directory;
     const auto refusal_for = [&](const std::string& name, const std::string& contents) {
         const std::string path = write_file(directory.path(), name, contents);
-        const std::string message =
-            refusal<dpbo::RunError>({{"data_file", path}, {"train_rows", "2"},
-                                     {"validation_rows", "1"}, {"features", "2"}});
+        const std::string message = refusal<dpbo::RunError>(
+            {{"data_file", path}, {"train_rows", "2"}, {"validation_rows", "1"}, {"features", "2"}});
         CHECK(mentions(message, path));
         return message;
     };
     // A valid table of 5 rows is accepted (the refusals below come from the edits alone).
-    const std::string valid = write_file(directory.path(), "valid.csv",
-                                         table_with_bad_line(5, 0, ""));
-    CHECK(dpbo::record_count(*dpbo::test::make<dpbo::Objective>("svr-tuning", {{"data_file", valid},
-                                                                             {"train_rows", "2"},
-                                                                             {"validation_rows", "3"},
-                                                                             {"features", "2"}})) == 3);
+    const std::string valid = write_file(directory.path(), "valid.csv", table_with_bad_line(5, 0, ""));
+    CHECK(dpbo::record_count(*dpbo::test::make<dpbo::Objective>(
+              "svr-tuning",
+              {{"data_file", valid}, {"train_rows", "2"}, {"validation_rows", "3"}, {"features", "2"}})) == 3);
 
     std::string row_with_word = "0";
     for (std::size_t j = 0; j < kFeatures; ++j) row_with_word += j == 7 ? ",abc" : ",0.5";
@@ -290,10 +280,8 @@ TEST_CASE("svr-tuning: a malformed table is refused naming the file and the line
 
     // A gzip file cut in the middle: zlib's error, the file and how far it got.
     std::ifstream shipped(shipped_sample(), std::ios::binary);
-    const std::string compressed((std::istreambuf_iterator<char>(shipped)),
-                                 std::istreambuf_iterator<char>());
-    const std::string truncated =
-        refusal_for("cut.csv.gz", compressed.substr(0, compressed.size() / 2));
+    const std::string compressed((std::istreambuf_iterator<char>(shipped)), std::istreambuf_iterator<char>());
+    const std::string truncated = refusal_for("cut.csv.gz", compressed.substr(0, compressed.size() / 2));
     CHECK(mentions(truncated, "cannot read"));
     CHECK(mentions(truncated, "after line"));
 }
@@ -334,20 +322,17 @@ TEST_CASE("svr-tuning: equal length-scales reproduce libsvm's RBF kernel with ga
     features.col(1) *= 7.0;  // scales differ, so standardisation matters
     features.col(2) += 3.0;
     // Constant on the training rows, varying on the validation rows: centred but not scaled.
-    features.col(200).rows(kTrain, kTrain + kValidation - 1) =
-        rng.uniform(kValidation, 1) - 0.25;
-    const arma::vec targets = 20.0 + 5.0 * arma::sin(features.col(0)) + features.col(1) / 7.0 +
-                              0.3 * rng.normal(kTrain + kValidation, 1);
+    features.col(200).rows(kTrain, kTrain + kValidation - 1) = rng.uniform(kValidation, 1) - 0.25;
+    const arma::vec targets =
+        20.0 + 5.0 * arma::sin(features.col(0)) + features.col(1) / 7.0 + 0.3 * rng.normal(kTrain + kValidation, 1);
 
     dpbo::test::TemporaryDirectory directory;
-    const std::string path =
-        write_file(directory.path(), "synthetic.csv", table_text(features, targets));
-    auto objective = dpbo::test::make<dpbo::Objective>(
-        "svr-tuning", {{"data_file", path},
-                       {"features", "384"},
-                       {"train_rows", std::to_string(kTrain)},
-                       {"validation_rows", std::to_string(kValidation)},
-                       {"split", "file_order"}});
+    const std::string path = write_file(directory.path(), "synthetic.csv", table_text(features, targets));
+    auto objective = dpbo::test::make<dpbo::Objective>("svr-tuning", {{"data_file", path},
+                                                                      {"features", "384"},
+                                                                      {"train_rows", std::to_string(kTrain)},
+                                                                      {"validation_rows", std::to_string(kValidation)},
+                                                                      {"split", "file_order"}});
 
     arma::mat train = features.rows(0, kTrain - 1);
     arma::mat validation = features.rows(kTrain, kTrain + kValidation - 1);
@@ -362,27 +347,25 @@ TEST_CASE("svr-tuning: equal length-scales reproduce libsvm's RBF kernel with ga
     struct Setting {
         double log_lengthscale, epsilon, cost, gamma;
     };
-    for (const Setting& s : {Setting{-0.5, 0.1, 2.0, 0.7}, Setting{1.2, 0.02, 0.5, 3.0},
-                             Setting{0.0, 0.3, 1.0, 0.05}}) {
+    for (const Setting& s :
+         {Setting{-0.5, 0.1, 2.0, 0.7}, Setting{1.2, 0.02, 0.5, 3.0}, Setting{0.0, 0.3, 1.0, 0.05}}) {
         CAPTURE(s.log_lengthscale);
         CAPTURE(s.gamma);
         const arma::rowvec point =
             point_with_equal_lengthscales(kFeatures, s.log_lengthscale, s.epsilon, s.cost, s.gamma);
         const arma::vec ours = evaluate(*objective, point).per_record.row(0).t();
         const double mapped_gamma = s.gamma * std::exp(-2.0 * s.log_lengthscale);
-        const arma::vec reference = libsvm_rbf_losses(train, train_targets, validation,
-                                                      validation_targets, mapped_gamma, s.epsilon,
-                                                      s.cost);
-        MESSAGE("largest loss difference " << arma::abs(ours - reference).max() << " (losses up to "
-                                           << reference.max() << ")");
+        const arma::vec reference =
+            libsvm_rbf_losses(train, train_targets, validation, validation_targets, mapped_gamma, s.epsilon, s.cost);
+        MESSAGE("largest loss difference " << arma::abs(ours - reference).max() << " (losses up to " << reference.max()
+                                           << ")");
         // Both solvers take the same SMO path; what is left is rounding in the kernel values
         // (observed below 1e-15), far inside this bound and far below the solver tolerance 1e-3.
         CHECK(arma::approx_equal(ours, reference, "absdiff", 1e-10));
         // The comparison can tell kernels apart: γ unmapped gives other losses.
         if (s.log_lengthscale != 0.0) {
-            const arma::vec unmapped = libsvm_rbf_losses(train, train_targets, validation,
-                                                         validation_targets, s.gamma, s.epsilon,
-                                                         s.cost);
+            const arma::vec unmapped =
+                libsvm_rbf_losses(train, train_targets, validation, validation_targets, s.gamma, s.epsilon, s.cost);
             CHECK(arma::abs(ours - unmapped).max() > 1e-3);
         }
     }
@@ -390,8 +373,7 @@ TEST_CASE("svr-tuning: equal length-scales reproduce libsvm's RBF kernel with ga
 
 TEST_CASE("svr-tuning: the same data_seed gives the same features and split") {
     const auto make = [](const std::string& seed) {
-        return dpbo::test::make<dpbo::Objective>("svr-tuning",
-                                                 {{"features", "5"}, {"data_seed", seed}});
+        return dpbo::test::make<dpbo::Objective>("svr-tuning", {{"features", "5"}, {"data_seed", seed}});
     };
     auto first = make("3");
     auto again = make("3");
@@ -401,24 +383,20 @@ TEST_CASE("svr-tuning: the same data_seed gives the same features and split") {
 
     // Same seed, same features and rows: the same losses to the last bit; another seed differs.
     const arma::rowvec point = point_with_equal_lengthscales(5, 0.3, 0.05, 1.5, 0.8);
-    CHECK(arma::approx_equal(evaluate(*first, point).per_record,
-                             evaluate(*again, point).per_record, "absdiff", 0.0));
-    CHECK_FALSE(arma::approx_equal(evaluate(*first, point).per_record,
-                                   evaluate(*other, point).per_record, "absdiff", 1e-6));
+    CHECK(arma::approx_equal(evaluate(*first, point).per_record, evaluate(*again, point).per_record, "absdiff", 0.0));
+    CHECK_FALSE(
+        arma::approx_equal(evaluate(*first, point).per_record, evaluate(*other, point).per_record, "absdiff", 1e-6));
 
     // With all 384 features chosen whatever the seed, and equal length-scales, only the row draw
     // can make two seeds differ.
     const auto make_all_features = [](const std::string& seed) {
         return dpbo::test::make<dpbo::Objective>(
-            "svr-tuning", {{"features", "384"}, {"data_seed", seed}, {"train_rows", "60"},
-                           {"validation_rows", "40"}});
+            "svr-tuning", {{"features", "384"}, {"data_seed", seed}, {"train_rows", "60"}, {"validation_rows", "40"}});
     };
     const arma::rowvec wide = point_with_equal_lengthscales(384, 1.5, 0.05, 1.5, 0.8);
     const arma::mat rows_a = evaluate(*make_all_features("3"), wide).per_record;
-    CHECK(arma::approx_equal(rows_a, evaluate(*make_all_features("3"), wide).per_record,
-                             "absdiff", 0.0));
-    CHECK_FALSE(arma::approx_equal(rows_a, evaluate(*make_all_features("4"), wide).per_record,
-                                   "absdiff", 1e-6));
+    CHECK(arma::approx_equal(rows_a, evaluate(*make_all_features("3"), wide).per_record, "absdiff", 0.0));
+    CHECK_FALSE(arma::approx_equal(rows_a, evaluate(*make_all_features("4"), wide).per_record, "absdiff", 1e-6));
 }
 
 TEST_CASE("svr-tuning: bad parameters and points are refused naming the key") {

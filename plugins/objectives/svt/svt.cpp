@@ -25,15 +25,23 @@ class SparseVectorOracle final : public dpbo::Objective, public dpbo::SensitiveD
 public:
     static dpbo::ParameterSchema schema() {
         dpbo::ParameterSchema schema;
-        schema.integer("queries", {.fallback = 100, .lower = 1, .upper = 1000000,
-                                   .doc = "m, the binary queries asked (paper: 100)"})
-            .integer("true_queries", {.fallback = 10, .lower = 1, .upper = 1000000,
+        schema
+            .integer("queries",
+                     {.fallback = 100, .lower = 1, .upper = 1000000, .doc = "m, the binary queries asked (paper: 100)"})
+            .integer("true_queries", {.fallback = 10,
+                                      .lower = 1,
+                                      .upper = 1000000,
                                       .doc = "how many of them are true (paper: 10); at most `queries`"})
-            .integer("repetitions", {.fallback = 50, .lower = 1, .upper = 100000,
+            .integer("repetitions", {.fallback = 50,
+                                     .lower = 1,
+                                     .upper = 100000,
                                      .doc = "random query orders the F1 score is averaged over (paper: 50)"})
-            .integer("max_cutoff", {.fallback = 30, .lower = 2, .upper = 1000000,
+            .integer("max_cutoff", {.fallback = 30,
+                                    .lower = 2,
+                                    .upper = 1000000,
                                     .doc = "upper end of the cutoff dimension C (paper: 30)"})
-            .integer("seed", {.fallback = 1, .lower = 0,
+            .integer("seed", {.fallback = 1,
+                              .lower = 0,
                               .doc = "the learner's randomness: repetition r draws its query order and "
                                      "Laplace noise from the stream seeded by (seed, r) at every point "
                                      "(common random numbers), so the oracle is a function of (b, C)"});
@@ -46,15 +54,14 @@ public:
           repetitions_(static_cast<std::size_t>(parameters.integer("repetitions"))),
           seed_(static_cast<std::uint64_t>(parameters.integer("seed"))) {
         if (true_queries_ > queries_)
-            throw dpbo::ValidationError(fmt::format("{}: true_queries = {} exceeds queries = {}", kOwner,
-                                                    true_queries_, queries_));
+            throw dpbo::ValidationError(
+                fmt::format("{}: true_queries = {} exceeds queries = {}", kOwner, true_queries_, queries_));
         // C is an integer: Algorithm 1 stops after ⌈C⌉ positive answers, and the closed-form ε
         // charges 2C/b₂ for the answers — with a fractional C the run could answer ⌈C⌉ > C times
         // and spend more than the oracle says.
         const auto max_cutoff = static_cast<double>(parameters.integer("max_cutoff"));
-        space_ = dpbo::SearchSpace::box(
-            {{.name = "noise", .lower = 1e-2, .upper = 1e2, .scale = dpbo::Scale::Log},
-             {.name = "cutoff", .lower = 1.0, .upper = max_cutoff, .integer = true}});
+        space_ = dpbo::SearchSpace::box({{.name = "noise", .lower = 1e-2, .upper = 1e2, .scale = dpbo::Scale::Log},
+                                         {.name = "cutoff", .lower = 1.0, .upper = max_cutoff, .integer = true}});
     }
 
     const dpbo::SearchSpace& space() const override { return space_; }
@@ -71,8 +78,8 @@ public:
 
     dpbo::Evaluations evaluate(const arma::mat& points, const dpbo::EvaluationRequest& /*request*/) override {
         if (points.n_cols != 2)
-            throw dpbo::RunError(fmt::format("{}: points have {} columns; expected 2 (noise, cutoff)", kOwner,
-                                             points.n_cols));
+            throw dpbo::RunError(
+                fmt::format("{}: points have {} columns; expected 2 (noise, cutoff)", kOwner, points.n_cols));
         dpbo::Evaluations result;
         result.points = points;
         result.values.set_size(points.n_rows, 2);
@@ -81,9 +88,10 @@ public:
             const double noise = points(i, 0);
             const double cutoff = points(i, 1);
             if (!(noise > 0.0) || cutoff != std::round(cutoff) || cutoff < 1.0)
-                throw dpbo::RunError(fmt::format("{}: point {} has noise = {} and cutoff = {}; expected noise "
-                                                 "> 0 and an integer cutoff ≥ 1",
-                                                 kOwner, i, noise, cutoff));
+                throw dpbo::RunError(
+                    fmt::format("{}: point {} has noise = {} and cutoff = {}; expected noise "
+                                "> 0 and an integer cutoff ≥ 1",
+                                kOwner, i, noise, cutoff));
             result.values(i, 0) = dpbo::svt::privacy_oracle(noise, cutoff);
             const dpbo::plugin_data::RepetitionErrors errors =
                 dpbo::plugin_data::repetition_errors(f1_scores(noise, static_cast<int>(cutoff)));

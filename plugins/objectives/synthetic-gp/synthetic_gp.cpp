@@ -72,8 +72,7 @@ double mean_unit_cube_distance(double d) {
 }
 
 double reference_lengthscale(std::size_t dim, double width) {
-    return 2.0 * 0.1 * mean_unit_cube_distance(static_cast<double>(dim)) /
-           mean_unit_cube_distance(2.0) * width;
+    return 2.0 * 0.1 * mean_unit_cube_distance(static_cast<double>(dim)) / mean_unit_cube_distance(2.0) * width;
 }
 
 // Lower Cholesky factor of a covariance. Smooth kernels on dense point sets are numerically
@@ -87,11 +86,11 @@ arma::mat jittered_lower_cholesky(const arma::mat& covariance, const std::string
     while (!arma::chol(factor, shifted, "lower")) {
         const double next = jitter == 0.0 ? kJitterStart : 10.0 * jitter;
         if (next > kJitterMax) {
-            throw dpbo::RunError(fmt::format(
-                "{}: the prior covariance of {} cannot be factorised even with jitter {} × its "
-                "mean variance; the points are too dense for the length-scale (use fewer points "
-                "or a shorter lengthscale)",
-                kOwner, what, kJitterMax));
+            throw dpbo::RunError(
+                fmt::format("{}: the prior covariance of {} cannot be factorised even with jitter {} × its "
+                            "mean variance; the points are too dense for the length-scale (use fewer points "
+                            "or a shorter lengthscale)",
+                            kOwner, what, kJitterMax));
         }
         shifted.diag() += (next - jitter) * scale;
         jitter = next;
@@ -132,11 +131,9 @@ double signed_posterior_mean(unsigned n, const double* x, double* gradient, void
     auto& search = *static_cast<LocalSearch*>(data);
     try {
         const arma::rowvec point(x, n);
-        const double value =
-            arma::as_scalar(search.kernel->cross(point, *search.support) * *search.weights);
+        const double value = arma::as_scalar(search.kernel->cross(point, *search.support) * *search.weights);
         if (gradient != nullptr) {
-            const arma::vec slope =
-                search.kernel->cross_gradient(point, *search.support) * *search.weights;
+            const arma::vec slope = search.kernel->cross_gradient(point, *search.support) * *search.weights;
             for (unsigned j = 0; j < n; ++j) gradient[j] = search.sign * slope(j);
         }
         return search.sign * value;
@@ -157,31 +154,26 @@ public:
         schema.integer("dim", {.fallback = 10, .lower = 1, .doc = "number of dimensions"})
             .real("lower", {.fallback = 0.0, .doc = "lower bound of every coordinate"})
             .real("upper", {.fallback = 1.0, .doc = "upper bound of every coordinate"})
-            .real("lengthscale",
-                  {.lower = 0.0,
-                   .lower_inclusive = false,
-                   .doc = "squared-exponential length-scale ℓ (absent: GIBO's rule "
-                          "ℓ = 0.2·δ(dim)/δ(2)·(upper − lower) with δ(d) = √(d/6)·√((1 + "
-                          "2√(1 − 3/(5d)))/3), the approximate mean distance in the unit cube: "
-                          "0.4689 at dim 10, 0.6666 at 20, 1.0572 at 50 on [0, 1])"})
-            .real("lengthscale_spread",
-                  {.fallback = 0.0,
-                   .lower = 0.0,
-                   .upper = 1.0,
-                   .upper_inclusive = false,
-                   .doc = "γ: per-dimension length-scales ℓ·(1 + γ·(2u − 1)), u uniform, drawn "
-                          "with the seed (0: isotropic; GIBO's data uses 0.3)"})
-            .real("signal_variance",
-                  {.fallback = 1.0,
-                   .lower = 0.0,
-                   .lower_inclusive = false,
-                   .doc = "prior variance σ_f² of the function"})
-            .integer("support_points",
-                     {.fallback = kReferenceSupportPoints,
-                      .lower = 1,
-                      .upper = kMaxSupportPoints,
-                      .doc = "continuous form: number of uniform points carrying the prior "
-                             "sample (GIBO: 1000)"})
+            .real("lengthscale", {.lower = 0.0,
+                                  .lower_inclusive = false,
+                                  .doc = "squared-exponential length-scale ℓ (absent: GIBO's rule "
+                                         "ℓ = 0.2·δ(dim)/δ(2)·(upper − lower) with δ(d) = √(d/6)·√((1 + "
+                                         "2√(1 − 3/(5d)))/3), the approximate mean distance in the unit cube: "
+                                         "0.4689 at dim 10, 0.6666 at 20, 1.0572 at 50 on [0, 1])"})
+            .real("lengthscale_spread", {.fallback = 0.0,
+                                         .lower = 0.0,
+                                         .upper = 1.0,
+                                         .upper_inclusive = false,
+                                         .doc = "γ: per-dimension length-scales ℓ·(1 + γ·(2u − 1)), u uniform, drawn "
+                                                "with the seed (0: isotropic; GIBO's data uses 0.3)"})
+            .real(
+                "signal_variance",
+                {.fallback = 1.0, .lower = 0.0, .lower_inclusive = false, .doc = "prior variance σ_f² of the function"})
+            .integer("support_points", {.fallback = kReferenceSupportPoints,
+                                        .lower = 1,
+                                        .upper = kMaxSupportPoints,
+                                        .doc = "continuous form: number of uniform points carrying the prior "
+                                               "sample (GIBO: 1000)"})
             .real("support_noise_variance",
                   {.fallback = kReferenceSupportNoiseVariance,
                    .lower = 0.0,
@@ -189,15 +181,11 @@ public:
                    .doc = "continuous form: noise variance of the posterior mean through the "
                           "support values (default ln 2 + 1e-4, GPyTorch's initial noise that "
                           "GIBO's objectives keep; 1e-10 interpolates the prior sample)"})
-            .integer("grid",
-                     {.fallback = 0,
-                      .lower = 0,
-                      .doc = "0: continuous form; g ≥ 2: exact sample on the g^dim grid points "
-                             "of the box, which become the search space (g^dim ≤ 4000000)"})
-            .integer("seed",
-                     {.fallback = 0,
-                      .lower = 0,
-                      .doc = "fixes the function (it is data, not run randomness)"})
+            .integer("grid", {.fallback = 0,
+                              .lower = 0,
+                              .doc = "0: continuous form; g ≥ 2: exact sample on the g^dim grid points "
+                                     "of the box, which become the search space (g^dim ≤ 4000000)"})
+            .integer("seed", {.fallback = 0, .lower = 0, .doc = "fixes the function (it is data, not run randomness)"})
             .choice("sense", {"maximise", "minimise"}, "maximise",
                     "whether the function is maximised (as in GIBO and PO-GP-UCB) or minimised");
         dpbo::add_noise_parameter(schema, "GIBO's noise variance 0.01 is noise_stddev 0.1");
@@ -211,13 +199,11 @@ public:
           signal_variance_(parameters.real("signal_variance")),
           seed_(static_cast<std::uint64_t>(parameters.integer("seed"))),
           noise_stddev_(parameters.real("noise_stddev")),
-          sense_(parameters.text("sense") == "minimise" ? dpbo::Sense::Minimise
-                                                        : dpbo::Sense::Maximise),
+          sense_(parameters.text("sense") == "minimise" ? dpbo::Sense::Minimise : dpbo::Sense::Maximise),
           grid_(checked_grid(parameters)) {
         if (!std::isfinite(lower_) || !std::isfinite(upper_) || !(lower_ < upper_)) {
             throw dpbo::ValidationError(fmt::format(
-                "{}: lower = {} and upper = {} are not allowed; need finite lower < upper", kOwner,
-                lower_, upper_));
+                "{}: lower = {} and upper = {} are not allowed; need finite lower < upper", kOwner, lower_, upper_));
         }
         if (grid_ == 0) require_continuous_memory(parameters);
         dpbo::ExperimentRng rng(seed_);
@@ -237,11 +223,9 @@ public:
     double observation_noise_stddev() const override { return noise_stddev_; }
     dpbo::Sense sense() const override { return sense_; }
 
-    dpbo::Evaluations evaluate(const arma::mat& points,
-                               const dpbo::EvaluationRequest& /*request*/) override {
+    dpbo::Evaluations evaluate(const arma::mat& points, const dpbo::EvaluationRequest& /*request*/) override {
         if (points.n_cols != dim_) {
-            throw dpbo::RunError(fmt::format("{}: points have {} columns; dim = {}", kOwner,
-                                             points.n_cols, dim_));
+            throw dpbo::RunError(fmt::format("{}: points have {} columns; dim = {}", kOwner, points.n_cols, dim_));
         }
         dpbo::Evaluations result;
         result.points = points;
@@ -267,44 +251,42 @@ private:
         const std::int64_t dim = parameters.integer("dim");
         if (grid == 0) return 0;
         if (grid == 1) {
-            throw dpbo::ValidationError(fmt::format(
-                "{}: grid = 1 is not allowed; use 0 (continuous form) or at least 2 levels per "
-                "dimension",
-                kOwner));
+            throw dpbo::ValidationError(
+                fmt::format("{}: grid = 1 is not allowed; use 0 (continuous form) or at least 2 levels per "
+                            "dimension",
+                            kOwner));
         }
         for (const char* key : {"support_points", "support_noise_variance"}) {
             if (parameters.given_by_user(key)) {
-                throw dpbo::ValidationError(fmt::format(
-                    "{}: {} only applies to the continuous form (grid = 0), but grid = {}; drop "
-                    "{} or set grid = 0",
-                    kOwner, key, grid, key));
+                throw dpbo::ValidationError(
+                    fmt::format("{}: {} only applies to the continuous form (grid = 0), but grid = {}; drop "
+                                "{} or set grid = 0",
+                                kOwner, key, grid, key));
             }
         }
         std::uint64_t count = 1;
         for (std::int64_t k = 0; k < dim; ++k) {
             count *= static_cast<std::uint64_t>(grid);
             if (count > kMaxGridPoints) {
-                throw dpbo::ValidationError(fmt::format(
-                    "{}: grid = {} and dim = {} give more than {} grid points (grid^dim); lower "
-                    "grid or dim",
-                    kOwner, grid, dim, kMaxGridPoints));
+                throw dpbo::ValidationError(
+                    fmt::format("{}: grid = {} and dim = {} give more than {} grid points (grid^dim); lower "
+                                "grid or dim",
+                                kOwner, grid, dim, kMaxGridPoints));
             }
         }
         return static_cast<std::size_t>(grid);
     }
 
     arma::vec draw_lengthscales(const dpbo::ParameterSet& parameters, dpbo::ExperimentRng& rng) {
-        const double base = parameters.has("lengthscale")
-                                ? parameters.real("lengthscale")
-                                : reference_lengthscale(dim_, upper_ - lower_);
+        const double base = parameters.has("lengthscale") ? parameters.real("lengthscale")
+                                                          : reference_lengthscale(dim_, upper_ - lower_);
         const double spread = parameters.real("lengthscale_spread");
         if (spread == 0.0) return arma::vec{base};
         return base * (1.0 + spread * (2.0 * rng.uniform(dim_, 1) - 1.0));
     }
 
     arma::vec lengthscale_per_dimension() const {
-        return lengthscales_.n_elem == 1 ? arma::vec(dim_, arma::fill::value(lengthscales_(0)))
-                                         : lengthscales_;
+        return lengthscales_.n_elem == 1 ? arma::vec(dim_, arma::fill::value(lengthscales_(0))) : lengthscales_;
     }
 
     std::unique_ptr<dpbo::gp::Kernel> make_se_kernel(std::size_t dim, const arma::vec& lengthscales,
@@ -337,8 +319,7 @@ private:
 
         kernel_ = make_se_kernel(dim_, lengthscales_, signal_variance_);
         const arma::vec prior_values =
-            jittered_lower_cholesky(kernel_->cross(support_, support_),
-                                    fmt::format("{} support points", count)) *
+            jittered_lower_cholesky(kernel_->cross(support_, support_), fmt::format("{} support points", count)) *
             standard_normals;
 
         dpbo::gp::GpSettings settings;
@@ -352,8 +333,8 @@ private:
             "a GP-prior sample (seed {}, SE kernel, {}, signal variance {:.6g}; posterior mean "
             "with noise variance {:.6g} through {} support points uniform in [{:.6g}, {:.6g}]^{}; "
             "known optimum {:.6g} estimated by multi-start L-BFGS)",
-            seed_, describe_lengthscales(lengthscales_), signal_variance_, support_noise_variance,
-            count, lower_, upper_, dim_, optimum_.value);
+            seed_, describe_lengthscales(lengthscales_), signal_variance_, support_noise_variance, count, lower_,
+            upper_, dim_, optimum_.value);
     }
 
     void build_grid_sample(dpbo::ExperimentRng& rng) {
@@ -372,12 +353,10 @@ private:
                 continue;
             }
             const auto kernel = make_se_kernel(1, arma::vec{per_dimension(k)}, 1.0);
-            factors.push_back(jittered_lower_cholesky(
-                kernel->cross(grid_coordinates_, grid_coordinates_),
-                fmt::format("{} grid levels in dimension {}", levels, k)));
+            factors.push_back(jittered_lower_cholesky(kernel->cross(grid_coordinates_, grid_coordinates_),
+                                                      fmt::format("{} grid levels in dimension {}", levels, k)));
         }
-        grid_values_ =
-            std::sqrt(signal_variance_) * apply_kronecker_factors(factors, standard_normals);
+        grid_values_ = std::sqrt(signal_variance_) * apply_kronecker_factors(factors, standard_normals);
 
         arma::mat rows(count, dim_);
         arma::uword stride = 1;
@@ -389,8 +368,7 @@ private:
         grid_strides_ = arma::vec(dim_);
         for (std::size_t k = 0; k < dim_; ++k) grid_strides_(k) = std::pow(levels, k);
 
-        const arma::uword best = sense_ == dpbo::Sense::Maximise ? grid_values_.index_max()
-                                                                 : grid_values_.index_min();
+        const arma::uword best = sense_ == dpbo::Sense::Maximise ? grid_values_.index_max() : grid_values_.index_min();
         optimum_.value = grid_values_(best);
         optimum_.points = rows.row(best);
         // The box is public: its bounds are the grid's declared bounds (a row release scales from them).
@@ -400,16 +378,14 @@ private:
         description_ = fmt::format(
             "a GP-prior sample (seed {}, exact on the {}^{} grid over [{:.6g}, {:.6g}]^{}, SE "
             "kernel, {}, signal variance {:.6g})",
-            seed_, grid_, dim_, lower_, upper_, dim_, describe_lengthscales(lengthscales_),
-            signal_variance_);
+            seed_, grid_, dim_, lower_, upper_, dim_, describe_lengthscales(lengthscales_), signal_variance_);
     }
 
     arma::vec posterior_mean(const arma::mat& points) const {
         arma::vec values(points.n_rows);
         for (arma::uword first = 0; first < points.n_rows; first += kChunkRows) {
             const arma::uword last = std::min(first + kChunkRows, points.n_rows) - 1;
-            values.subvec(first, last) =
-                kernel_->cross(points.rows(first, last), support_) * weights_;
+            values.subvec(first, last) = kernel_->cross(points.rows(first, last), support_) * weights_;
         }
         return values;
     }
@@ -423,15 +399,14 @@ private:
         const double top = static_cast<double>(grid_ - 1);
         for (arma::uword i = 0; i < points.n_rows; ++i) {
             for (arma::uword k = 0; k < dim_; ++k) {
-                const bool on_grid = std::isfinite(scaled(i, k)) && levels(i, k) >= 0.0 &&
-                                     levels(i, k) <= top &&
+                const bool on_grid = std::isfinite(scaled(i, k)) && levels(i, k) >= 0.0 && levels(i, k) <= top &&
                                      std::abs(scaled(i, k) - levels(i, k)) <= kGridTolerance;
                 if (!on_grid) {
-                    throw dpbo::ValidationError(fmt::format(
-                        "{}: point {} has x{} = {} which is not a grid level; with grid = {} the "
-                        "coordinates must be lower + j·{} for j = 0..{} (the rows of the search "
-                        "space)",
-                        kOwner, i, k, points(i, k), grid_, step, grid_ - 1));
+                    throw dpbo::ValidationError(
+                        fmt::format("{}: point {} has x{} = {} which is not a grid level; with grid = {} the "
+                                    "coordinates must be lower + j·{} for j = 0..{} (the rows of the search "
+                                    "space)",
+                                    kOwner, i, k, points(i, k), grid_, step, grid_ - 1));
                 }
             }
         }
@@ -441,8 +416,8 @@ private:
     dpbo::KnownOptimum search_optimum() const {
         const double sign = sense_ == dpbo::Sense::Maximise ? -1.0 : 1.0;
         dpbo::ExperimentRng search_rng(kOptimumSearchSeed);
-        const arma::mat starts = arma::join_cols(
-            lower_ + (upper_ - lower_) * search_rng.uniform(kSweepPoints, dim_), support_);
+        const arma::mat starts =
+            arma::join_cols(lower_ + (upper_ - lower_) * search_rng.uniform(kSweepPoints, dim_), support_);
         const arma::vec scores = sign * posterior_mean(starts);
         const arma::uvec order = arma::sort_index(scores);
 
@@ -452,8 +427,7 @@ private:
         LocalSearch search{kernel_.get(), &support_, &weights_, sign, nullptr, {}};
         search.optimiser = nlopt_create(NLOPT_LD_LBFGS, static_cast<unsigned>(dim_));
         if (search.optimiser == nullptr) {
-            throw dpbo::RunError(fmt::format("{}: NLopt could not create an L-BFGS optimiser",
-                                             kOwner));
+            throw dpbo::RunError(fmt::format("{}: NLopt could not create an L-BFGS optimiser", kOwner));
         }
         const std::vector<double> lower(dim_, lower_);
         const std::vector<double> upper(dim_, upper_);
@@ -471,8 +445,7 @@ private:
             nlopt_optimize(search.optimiser, x.data(), &reached);
             if (!search.failure.empty()) {
                 nlopt_destroy(search.optimiser);
-                throw dpbo::RunError(fmt::format(
-                    "{}: the search for the optimum failed: {}", kOwner, search.failure));
+                throw dpbo::RunError(fmt::format("{}: the search for the optimum failed: {}", kOwner, search.failure));
             }
             // L-BFGS may stop with a roundoff warning at a good point; the point is judged by
             // its own value, clamped into the box, never by NLopt's status.

@@ -46,9 +46,7 @@ std::string evaluation_refusal(dpbo::Objective& objective, const arma::mat& poin
     return "";
 }
 
-bool mentions(const std::string& message, const std::string& text) {
-    return message.find(text) != std::string::npos;
-}
+bool mentions(const std::string& message, const std::string& text) { return message.find(text) != std::string::npos; }
 
 std::string six_significant_digits(double value) {
     char buffer[64];
@@ -71,10 +69,8 @@ TEST_CASE("synthetic-gp: defaults are GIBO's: maximise over [0,1]^10 with its le
     CHECK(objective->sense() == dpbo::Sense::Maximise);
     CHECK_FALSE(objective->space().is_finite());
     CHECK(objective->space().dim() == 10);
-    CHECK(arma::approx_equal(objective->space().lower(), arma::rowvec(10, arma::fill::zeros),
-                             "absdiff", 0.0));
-    CHECK(arma::approx_equal(objective->space().upper(), arma::rowvec(10, arma::fill::ones),
-                             "absdiff", 0.0));
+    CHECK(arma::approx_equal(objective->space().lower(), arma::rowvec(10, arma::fill::zeros), "absdiff", 0.0));
+    CHECK(arma::approx_equal(objective->space().upper(), arma::rowvec(10, arma::fill::ones), "absdiff", 0.0));
     // The rule gives 0.468927 at d = 10 (and 0.666 at 20, 1.057 at 50).
     CHECK(gibo_lengthscale(10) == doctest::Approx(0.4689).epsilon(1e-3));
     const std::string description = dpbo::data_description(*objective);
@@ -85,8 +81,7 @@ TEST_CASE("synthetic-gp: defaults are GIBO's: maximise over [0,1]^10 with its le
 }
 
 TEST_CASE("synthetic-gp: the same seed gives the same function, another seed another one") {
-    const Parameters base = {{"dim", "3"}, {"support_points", "200"},
-                             {"support_noise_variance", "1e-6"}};
+    const Parameters base = {{"dim", "3"}, {"support_points", "200"}, {"support_noise_variance", "1e-6"}};
     Parameters other = base;
     other["seed"] = "4";
     Parameters same = base;
@@ -134,8 +129,7 @@ TEST_CASE("synthetic-gp: at the support points the function reproduces the prior
     for (arma::uword i = 0; i < n; ++i) {
         for (arma::uword j = 0; j < n; ++j) {
             const double squared = arma::accu(arma::square(support.row(i) - support.row(j)));
-            covariance(i, j) =
-                signal_variance * std::exp(-squared / (2.0 * lengthscale * lengthscale));
+            covariance(i, j) = signal_variance * std::exp(-squared / (2.0 * lengthscale * lengthscale));
         }
     }
     // Well conditioned, so the plugin needed no jitter either and both factors agree to rounding.
@@ -150,8 +144,7 @@ TEST_CASE("synthetic-gp: at the support points the function reproduces the prior
     // σ²√λ/(λ + σ²) ≤ σ/2 times the component of z, so ‖residual‖₂ ≤ (σ/2)‖z‖₂. Rounding adds at
     // most cond(K)·1e-15·‖sample‖ ≤ 1e-9·‖sample‖₂.
     const arma::vec residual = values_at(*objective, support) - sample;
-    const double bound =
-        0.5 * std::sqrt(noise_variance) * arma::norm(z) + 1e-9 * arma::norm(sample);
+    const double bound = 0.5 * std::sqrt(noise_variance) * arma::norm(z) + 1e-9 * arma::norm(sample);
     CAPTURE(bound);
     CHECK(arma::norm(residual) <= bound);
     // And it is a real sample, not a trivial one: its spread is of order σ_f.
@@ -245,17 +238,19 @@ TEST_CASE("synthetic-gp: the grid sample has the prior's variance and correlatio
         return std::exp(-squared_distance / (2.0 * lengthscale * lengthscale));
     };
     const double fisher_tolerance = k / std::sqrt(m - 3.0);
-    CHECK(std::abs(std::atanh(correlation(0, 1)) - std::atanh(expected(0.09))) <=
-          fisher_tolerance);
-    CHECK(std::abs(std::atanh(correlation(0, 2)) - std::atanh(expected(0.0625))) <=
-          fisher_tolerance);
+    CHECK(std::abs(std::atanh(correlation(0, 1)) - std::atanh(expected(0.09))) <= fisher_tolerance);
+    CHECK(std::abs(std::atanh(correlation(0, 2)) - std::atanh(expected(0.0625))) <= fisher_tolerance);
 }
 
 TEST_CASE("synthetic-gp: the grid is the search space and its optimum is exact") {
     for (const std::string sense : {"maximise", "minimise"}) {
         CAPTURE(sense);
-        auto objective = synthetic({{"dim", "2"}, {"grid", "15"}, {"lower", "-2"},
-                                    {"upper", "5"}, {"lengthscale", "1.25"}, {"seed", "9"},
+        auto objective = synthetic({{"dim", "2"},
+                                    {"grid", "15"},
+                                    {"lower", "-2"},
+                                    {"upper", "5"},
+                                    {"lengthscale", "1.25"},
+                                    {"seed", "9"},
                                     {"sense", sense}});
         const dpbo::SearchSpace& space = objective->space();
         REQUIRE(space.is_finite());
@@ -266,12 +261,10 @@ TEST_CASE("synthetic-gp: the grid is the search space and its optimum is exact")
         CHECK(rows.max() == 5.0);
         const dpbo::Evaluations evaluations = objective->evaluate(rows, dpbo::EvaluationRequest{});
         REQUIRE(evaluations.candidate_rows.n_elem == 225);
-        CHECK(arma::all(evaluations.candidate_rows ==
-                        arma::regspace<arma::uvec>(0, 224)));
+        CHECK(arma::all(evaluations.candidate_rows == arma::regspace<arma::uvec>(0, 224)));
         const auto optimum = dpbo::known_optimum(*objective);
         REQUIRE(optimum.has_value());
-        const double extreme = sense == "maximise" ? evaluations.values.max()
-                                                   : evaluations.values.min();
+        const double extreme = sense == "maximise" ? evaluations.values.max() : evaluations.values.min();
         CHECK(optimum->value == extreme);
         REQUIRE(optimum->points.n_rows == 1);
         CHECK(values_at(*objective, optimum->points)(0) == optimum->value);
@@ -301,8 +294,7 @@ TEST_CASE("synthetic-gp: invalid settings are refused naming the keys") {
     CHECK(mentions(too_many, "dim = 4"));
     CHECK(mentions(refusal({{"dim", "22"}, {"grid", "2"}}), "grid = 2"));  // 4 194 304 points
     CHECK(mentions(refusal({{"dim", "2"}, {"grid", "1"}}), "grid = 1"));
-    const std::string support_on_grid =
-        refusal({{"dim", "2"}, {"grid", "10"}, {"support_points", "50"}});
+    const std::string support_on_grid = refusal({{"dim", "2"}, {"grid", "10"}, {"support_points", "50"}});
     CHECK(mentions(support_on_grid, "support_points"));
     CHECK(mentions(support_on_grid, "grid = 10"));
     const std::string empty_box = refusal({{"lower", "1"}, {"upper", "1"}});

@@ -23,13 +23,15 @@ std::vector<std::string> split_names(const std::string& text) {
     for (const char c : text + ",") {
         if (c == ',') {
             if (current.empty())
-                throw dpbo::ValidationError(fmt::format("{}: columns = '{}' has an empty name; expected names separated "
-                                                        "by commas",
-                                                        kOwner, text));
+                throw dpbo::ValidationError(
+                    fmt::format("{}: columns = '{}' has an empty name; expected names separated "
+                                "by commas",
+                                kOwner, text));
             if (std::find(names.begin(), names.end(), current) != names.end())
-                throw dpbo::ValidationError(fmt::format("{}: columns = '{}' names '{}' twice; expected each feature "
-                                                        "column once",
-                                                        kOwner, text, current));
+                throw dpbo::ValidationError(
+                    fmt::format("{}: columns = '{}' names '{}' twice; expected each feature "
+                                "column once",
+                                kOwner, text, current));
             names.push_back(current);
             current.clear();
         } else {
@@ -91,8 +93,9 @@ public:
                   "required: lo:hi per feature column, comma-separated: the ranges the data owner declares, "
                   "independently of the data (a row release scales from them); values outside are clipped to them, "
                   "counted under reference values (rows_clipped)")
-            .choice("transform", {"none", "log"}, "none", "the response as read, or its logarithm (PO-GP-UCB's real "
-                                                          "datasets are log-transformed)")
+            .choice("transform", {"none", "log"}, "none",
+                    "the response as read, or its logarithm (PO-GP-UCB's real "
+                    "datasets are log-transformed)")
             .choice("unusable", {"refuse", "drop"}, "refuse",
                     "a row with NA or an empty field in a used column, or a response ≤ 0 under transform = log: "
                     "refuse the file naming the line, or drop the row (counted under reference values)")
@@ -105,14 +108,15 @@ public:
 
 private:
     Table(const dpbo::plugin_data::TableSpec& spec, double noise)
-        : TableObjective(dpbo::plugin_data::read_table(spec), spec.features, noise, kOwner,
-                         fmt::format("rows of {} (features {}; response {}{})", spec.file,
-                                     describe_features(spec), spec.response,
-                                     spec.transform == dpbo::plugin_data::ResponseTransform::Log ? ", log" : "")) {}
+        : TableObjective(
+              dpbo::plugin_data::read_table(spec), spec.features, noise, kOwner,
+              fmt::format("rows of {} (features {}; response {}{})", spec.file, describe_features(spec), spec.response,
+                          spec.transform == dpbo::plugin_data::ResponseTransform::Log ? ", log" : "")) {}
 
     static std::string describe_features(const dpbo::plugin_data::TableSpec& spec) {
         std::vector<std::string> parts;
-        for (const auto& f : spec.features) parts.push_back(fmt::format("{} in [{:g}, {:g}]", f.name, f.lower, f.upper));
+        for (const auto& f : spec.features)
+            parts.push_back(fmt::format("{} in [{:g}, {:g}]", f.name, f.lower, f.upper));
         return fmt::format("{}", fmt::join(parts, ", "));
     }
 };

@@ -31,11 +31,19 @@ public:
     static dpbo::ParameterSchema schema() {
         dpbo::ParameterSchema schema;
         schema
-            .real("epsilon", {.fallback = 3.0, .lower = 0.0, .lower_inclusive = false,
+            .real("epsilon", {.fallback = 3.0,
+                              .lower = 0.0,
+                              .lower_inclusive = false,
                               .doc = "ε of the (ε, δ)-DP release of the rows"})
-            .real("delta", {.fallback = 1e-5, .lower = 0.0, .upper = 1.0, .lower_inclusive = false,
-                            .upper_inclusive = false, .doc = "δ of the (ε, δ)-DP release (keep it below 1/n)"})
-            .integer("r", {.fallback = 10, .lower = 0, .upper = 100000,
+            .real("delta", {.fallback = 1e-5,
+                            .lower = 0.0,
+                            .upper = 1.0,
+                            .lower_inclusive = false,
+                            .upper_inclusive = false,
+                            .doc = "δ of the (ε, δ)-DP release (keep it below 1/n)"})
+            .integer("r", {.fallback = 10,
+                           .lower = 0,
+                           .upper = 100000,
                            .doc = "projection dimension r (0: release the noisy centred rows unprojected, d columns)"});
         return schema;
     }
@@ -89,9 +97,8 @@ protected:
         const double sigma = require_sigma("release()");
         arma::mat centred = rows;
         centred.each_row() -= arma::mean(rows, 0);
-        const arma::mat noisy =
-            arma::reshape(dpbo::privacy::gaussian_release(arma::vectorise(centred), sigma, noise), rows.n_rows,
-                          rows.n_cols);
+        const arma::mat noisy = arma::reshape(dpbo::privacy::gaussian_release(arma::vectorise(centred), sigma, noise),
+                                              rows.n_rows, rows.n_cols);
         dpbo::RowReleaseOutcome outcome;
         if (r_ == 0) {
             outcome.rows = noisy;
@@ -104,8 +111,7 @@ protected:
         // How much of the rows' spread survives the noise: the data's centred Frobenius norm against
         // the noise's expected one, σ√(n·d).
         outcome.evaluation_only = {
-            {"signal_to_noise",
-             "‖X_c‖_F / (σ·√(n·d)): the centred rows' spread against the noise added to them",
+            {"signal_to_noise", "‖X_c‖_F / (σ·√(n·d)): the centred rows' spread against the noise added to them",
              arma::mat{arma::norm(centred, "fro") / (sigma * std::sqrt(static_cast<double>(rows.n_elem)))}},
         };
         return outcome;
@@ -114,8 +120,8 @@ protected:
 private:
     double require_sigma(const char* operation) const {
         if (!sigma_)
-            throw dpbo::RunError(fmt::format("{}: {} called before calibrate(sensitivity); σ depends on it", kOwner,
-                                             operation));
+            throw dpbo::RunError(
+                fmt::format("{}: {} called before calibrate(sensitivity); σ depends on it", kOwner, operation));
         return *sigma_;
     }
 

@@ -34,12 +34,20 @@ public:
     static dpbo::ParameterSchema schema() {
         dpbo::ParameterSchema schema;
         schema
-            .real("epsilon", {.fallback = 3.0, .lower = 0.0, .lower_inclusive = false,
-                              .doc = "ε of the paper's claimed (ε, δ) (sets ω; the claim is refuted, see the guarantee)"})
-            .real("delta", {.fallback = 1e-5, .lower = 0.0, .upper = 1.0, .lower_inclusive = false,
+            .real("epsilon",
+                  {.fallback = 3.0,
+                   .lower = 0.0,
+                   .lower_inclusive = false,
+                   .doc = "ε of the paper's claimed (ε, δ) (sets ω; the claim is refuted, see the guarantee)"})
+            .real("delta", {.fallback = 1e-5,
+                            .lower = 0.0,
+                            .upper = 1.0,
+                            .lower_inclusive = false,
                             .upper_inclusive = false,
                             .doc = "δ of the paper's claimed (ε, δ) (sets ω); the paper keeps δ < 1/n"})
-            .integer("r", {.fallback = 10, .lower = 1, .upper = 100000,
+            .integer("r", {.fallback = 10,
+                           .lower = 1,
+                           .upper = 100000,
                            .doc = "projection dimension r: the released rows have r columns"})
             .boolean("always_lift", false,
                      "lift the singular values whatever σ_min(X) is (Blocki et al.'s Algorithm 3 has no if/else); "
@@ -110,20 +118,20 @@ protected:
         arma::vec sigma;
         arma::mat v;
         if (!arma::svd_econ(u, sigma, v, centred))
-            throw dpbo::RunError(fmt::format("{}: the SVD of the centred {}×{} rows failed", kOwner, rows.n_rows,
-                                             rows.n_cols));
+            throw dpbo::RunError(
+                fmt::format("{}: the SVD of the centred {}×{} rows failed", kOwner, rows.n_rows, rows.n_cols));
         // A dataset with fewer rows than columns has d − n singular values of 0 that svd_econ omits.
         const double sigma_min = sigma.n_elem < rows.n_cols ? 0.0 : sigma.min();
         const bool lifted = always_lift_ || sigma_min < omega_value;
-        arma::mat m = arma::reshape(
-            dpbo::privacy::gaussian_release(arma::vec(rows.n_cols * r_, arma::fill::zeros), 1.0, noise), rows.n_cols,
-            r_);
+        arma::mat m =
+            arma::reshape(dpbo::privacy::gaussian_release(arma::vec(rows.n_cols * r_, arma::fill::zeros), 1.0, noise),
+                          rows.n_cols, r_);
         arma::mat source = centred;
         if (lifted) source = u * arma::diagmat(arma::sqrt(arma::square(sigma) + omega_value * omega_value)) * v.t();
         dpbo::RowReleaseOutcome outcome;
         outcome.rows = source * m / std::sqrt(static_cast<double>(r_));
-        const double c_prime = sigma_min < omega_value ? 1.0 + omega_value * omega_value / (sigma_min * sigma_min)
-                                                       : 1.0;
+        const double c_prime =
+            sigma_min < omega_value ? 1.0 + omega_value * omega_value / (sigma_min * sigma_min) : 1.0;
         outcome.evaluation_only = {
             {"sigma_min", "smallest singular value of the centred rows, in the release's units", arma::mat{sigma_min}},
             {"omega", "ω of Algorithm 1 (line 5)", arma::mat{omega_value}},

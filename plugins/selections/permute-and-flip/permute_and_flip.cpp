@@ -31,8 +31,9 @@ public:
     }
 
     dpbo::PrivacyStatement guarantee() const override {
-        return pure_statement("permute-and-flip (McKenna & Sheldon 2020, Thm 1: ε-DP; Thm 2: expected quality never "
-                              "below the exponential mechanism's)");
+        return pure_statement(
+            "permute-and-flip (McKenna & Sheldon 2020, Thm 1: ε-DP; Thm 2: expected quality never "
+            "below the exponential mechanism's)");
     }
 
 protected:

@@ -48,8 +48,9 @@ class GpSurrogate final : public dpbo::Surrogate {
 public:
     static dpbo::ParameterSchema schema() {
         dpbo::ParameterSchema schema;
-        schema.choice("kernel", {"rbf", "matern52", "polynomial"}, "rbf",
-                      "covariance function: squared exponential (rbf), Matérn 5/2, or σ_f² (xᵀy + c)^p")
+        schema
+            .choice("kernel", {"rbf", "matern52", "polynomial"}, "rbf",
+                    "covariance function: squared exponential (rbf), Matérn 5/2, or σ_f² (xᵀy + c)^p")
             .boolean("ard", false,
                      "one length-scale per input dimension (automatic relevance determination); ignored by the "
                      "polynomial kernel, which has no length-scales")
@@ -118,9 +119,10 @@ public:
         ard_ = parameters.boolean("ard");
         if (parameters.has("lengthscales")) {
             if (parameters.given_by_user("ard") && !ard_) {
-                throw dpbo::ValidationError(fmt::format("{}: surrogate.lengthscales gives one length-scale per "
-                                                        "dimension, which contradicts ard = false; remove one of them",
-                                                        kOwner));
+                throw dpbo::ValidationError(
+                    fmt::format("{}: surrogate.lengthscales gives one length-scale per "
+                                "dimension, which contradicts ard = false; remove one of them",
+                                kOwner));
             }
             const std::vector<double>& values = parameters.real_list("lengthscales");
             if (values.empty()) {
@@ -129,9 +131,10 @@ public:
             }
             for (double value : values) {
                 if (!std::isfinite(value) || value <= 0.0) {
-                    throw dpbo::ValidationError(fmt::format("{}: surrogate.lengthscales holds {}; every length-scale "
-                                                            "must be a finite value > 0",
-                                                            kOwner, value));
+                    throw dpbo::ValidationError(
+                        fmt::format("{}: surrogate.lengthscales holds {}; every length-scale "
+                                    "must be a finite value > 0",
+                                    kOwner, value));
                 }
             }
             lengthscales_ = arma::vec(values);
@@ -139,8 +142,8 @@ public:
         }
 
         settings_.noise_variance = parameters.real("noise_variance");
-        settings_.mean = parameters.text("mean") == "constant" ? dpbo::gp::MeanFunction::Constant
-                                                               : dpbo::gp::MeanFunction::Zero;
+        settings_.mean =
+            parameters.text("mean") == "constant" ? dpbo::gp::MeanFunction::Constant : dpbo::gp::MeanFunction::Zero;
         settings_.standardise = parameters.boolean("standardise");
         fit_settings_.restarts = static_cast<std::size_t>(parameters.integer("restarts"));
         fit_settings_.fit_noise = parameters.boolean("fit_noise");
@@ -202,10 +205,11 @@ public:
         }
         check_outputs(points, targets, "append_outputs");
         if (targets.n_cols != outputs_.size()) {
-            throw dpbo::ValidationError(fmt::format("{}: the targets have {} column(s) but this surrogate models {} "
-                                                    "output(s); give one column per output (the number of outputs "
-                                                    "is set by condition_outputs)",
-                                                    kOwner, targets.n_cols, outputs_.size()));
+            throw dpbo::ValidationError(
+                fmt::format("{}: the targets have {} column(s) but this surrogate models {} "
+                            "output(s); give one column per output (the number of outputs "
+                            "is set by condition_outputs)",
+                            kOwner, targets.n_cols, outputs_.size()));
         }
         checked_dim(points.n_cols);
         const std::size_t before = size();
@@ -271,10 +275,9 @@ public:
     }
 
     std::string describe() const override {
-        const std::string common =
-            fmt::format("mean={}; standardise={}",
-                        settings_.mean == dpbo::gp::MeanFunction::Constant ? "constant" : "zero",
-                        settings_.standardise ? "true" : "false");
+        const std::string common = fmt::format("mean={}; standardise={}",
+                                               settings_.mean == dpbo::gp::MeanFunction::Constant ? "constant" : "zero",
+                                               settings_.standardise ? "true" : "false");
         if (outputs_.empty()) {
             return fmt::format("gp: {} kernel (built when the data arrive); noise_variance={:.4g}; {}; {}",
                                family_name_, settings_.noise_variance, common, fitting(nullptr));
@@ -330,9 +333,10 @@ public:
     arma::vec lengthscales() const override {
         if (!outputs_.empty()) return first().kernel().lengthscales();
         if (family_ != dpbo::gp::KernelFamily::Polynomial && lengthscales_) return *lengthscales_;
-        throw dpbo::RunError(fmt::format("{}: the length-scales are per input dimension, which is known only once the "
-                                         "surrogate holds data",
-                                         kOwner));
+        throw dpbo::RunError(
+            fmt::format("{}: the length-scales are per input dimension, which is known only once the "
+                        "surrogate holds data",
+                        kOwner));
     }
 
 private:
@@ -357,24 +361,23 @@ private:
     // point, at least one column, every target finite (named by output and point).
     static void check_outputs(const arma::mat& points, const arma::mat& targets, const char* method) {
         if (targets.n_cols == 0) {
-            throw dpbo::ValidationError(fmt::format(
-                "{}: {} was given targets with no columns; give one column per output", kOwner, method));
+            throw dpbo::ValidationError(
+                fmt::format("{}: {} was given targets with no columns; give one column per output", kOwner, method));
         }
         if (targets.n_rows != points.n_rows) {
-            throw dpbo::ValidationError(fmt::format("{}: {} was given {} points but {} target rows; expected one "
-                                                    "row per point",
-                                                    kOwner, method, points.n_rows, targets.n_rows));
+            throw dpbo::ValidationError(
+                fmt::format("{}: {} was given {} points but {} target rows; expected one "
+                            "row per point",
+                            kOwner, method, points.n_rows, targets.n_rows));
         }
         if (targets.n_cols == 1) return;  // the GP names a non-finite target itself
         for (arma::uword j = 0; j < targets.n_cols; ++j) {
             for (arma::uword i = 0; i < targets.n_rows; ++i) {
                 if (!std::isfinite(targets(i, j))) {
-                    throw dpbo::ValidationError(fmt::format("{}: the target of output {} at point {} (x = [{:.6g}]) "
-                                                            "is {}; observations must be finite",
-                                                            kOwner, j, i,
-                                                            fmt::join(points.row(i).begin(), points.row(i).end(),
-                                                                      ", "),
-                                                            targets(i, j)));
+                    throw dpbo::ValidationError(fmt::format(
+                        "{}: the target of output {} at point {} (x = [{:.6g}]) "
+                        "is {}; observations must be finite",
+                        kOwner, j, i, fmt::join(points.row(i).begin(), points.row(i).end(), ", "), targets(i, j)));
                 }
             }
         }
@@ -396,9 +399,10 @@ private:
         spec.dim = dim;
         if (lengthscales_) {
             if (lengthscales_->n_elem != dim) {
-                throw dpbo::ValidationError(fmt::format("{}: surrogate.lengthscales has {} entries but the inputs "
-                                                        "have dimension {}; give one length-scale per dimension",
-                                                        kOwner, lengthscales_->n_elem, dim));
+                throw dpbo::ValidationError(
+                    fmt::format("{}: surrogate.lengthscales has {} entries but the inputs "
+                                "have dimension {}; give one length-scale per dimension",
+                                kOwner, lengthscales_->n_elem, dim));
             }
             spec.lengthscales = *lengthscales_;
         } else {

@@ -155,8 +155,8 @@ TEST_CASE("gp surrogate: before any data it predicts the prior and length-scales
     const dpbo::Posterior prior = gp->predict(points_in(4, 2, 5));
     CHECK(arma::all(prior.mean == 0.0));
     CHECK(arma::approx_equal(prior.variance, arma::vec(4, arma::fill::value(2.0)), "absdiff", 0.0));
-    CHECK(arma::approx_equal(gp->gradient_covariance({0.5, 0.5}), arma::mat(2.0 / 0.16 * arma::eye(2, 2)),
-                             "reldiff", 1e-14));
+    CHECK(arma::approx_equal(gp->gradient_covariance({0.5, 0.5}), arma::mat(2.0 / 0.16 * arma::eye(2, 2)), "reldiff",
+                             1e-14));
     CHECK_THROWS_AS(gp->lengthscales(), dpbo::RunError);
     CHECK(mentions(gp->describe(), "rbf"));
     gp->truncate(0);

@@ -46,8 +46,8 @@ public:
                 best = e.points.row(0);
                 best_value = e.values(0, 0);
             }
-            result.trace.add_row({static_cast<double>(t), static_cast<double>(context.evaluator.evaluations()), width,
-                                  best_value});
+            result.trace.add_row(
+                {static_cast<double>(t), static_cast<double>(context.evaluator.evaluations()), width, best_value});
             width /= 2.0;
         }
         result.released.push_back({"best_point", "the best point evaluated", arma::mat(best)});

@@ -44,8 +44,7 @@ public:
         return schema;
     }
 
-    explicit GeometricMechanism(const dpbo::ParameterSet& parameters)
-        : epsilon_(parameters.real("epsilon")) {}
+    explicit GeometricMechanism(const dpbo::ParameterSet& parameters) : epsilon_(parameters.real("epsilon")) {}
 
     dpbo::SensitivityNorm sensitivity_norm() const override { return dpbo::SensitivityNorm::L1; }
 
@@ -79,15 +78,15 @@ public:
     dpbo::PrivacyStatement guarantee() const override {
         require_calibrated("guarantee()");
         dpbo::PrivacyStatement statement = dpbo::PrivacyStatement::pure_dp(epsilon_);
-        statement.mechanism =
-            "two-sided geometric noise P(Z = z) ∝ α^|z|, α = exp(−ε/Δ) = " +
-            exact_text(std::exp(-epsilon_ / sensitivity_)) +
-            ", added to each coordinate; sampled exactly with integer arithmetic (Canonne, Kamath "
-            "& Steinke 2020, Alg. 2), released as the double nearest to the noisy integer (exact "
-            "below 2^53); no slack";
-        statement.assumptions.push_back("the released query is integer-valued and its L1 "
-                                        "sensitivity is at most Δ = " +
-                                        exact_text(sensitivity_));
+        statement.mechanism = "two-sided geometric noise P(Z = z) ∝ α^|z|, α = exp(−ε/Δ) = " +
+                              exact_text(std::exp(-epsilon_ / sensitivity_)) +
+                              ", added to each coordinate; sampled exactly with integer arithmetic (Canonne, Kamath "
+                              "& Steinke 2020, Alg. 2), released as the double nearest to the noisy integer (exact "
+                              "below 2^53); no slack";
+        statement.assumptions.push_back(
+            "the released query is integer-valued and its L1 "
+            "sensitivity is at most Δ = " +
+            exact_text(sensitivity_));
         return statement;
     }
 

@@ -30,17 +30,16 @@ namespace {
 
 const std::string kOwner = "objective 'pseudo-huber-location'";
 
-class PseudoHuberLocation final : public dpbo::Objective,
-                                  public dpbo::RecordDecomposable,
-                                  public dpbo::SensitiveData {
+class PseudoHuberLocation final : public dpbo::Objective, public dpbo::RecordDecomposable, public dpbo::SensitiveData {
 public:
     static dpbo::ParameterSchema schema() {
         dpbo::ParameterSchema schema;
         schema.integer("dim", {.fallback = 3, .lower = 1, .doc = "dimension d of θ and of each record"})
             .integer("records", {.fallback = 50, .lower = 1, .doc = "number n of sensitive records"})
             .real("true_mean", {.fallback = 1.0, .doc = "every coordinate of the mean the records are drawn around"})
-            .real("bound", {.fallback = 5.0, .lower = 0.0, .lower_inclusive = false,
-                            .doc = "the search box is [−bound, bound]^d"})
+            .real(
+                "bound",
+                {.fallback = 5.0, .lower = 0.0, .lower_inclusive = false, .doc = "the search box is [−bound, bound]^d"})
             .integer("data_seed", {.fallback = 0, .lower = 0, .doc = "seed of the records' own generator"});
         // The shared declaration: neighbour_record (−1 = the data as drawn) and neighbour_value.
         dpbo::add_neighbour_parameters(schema, -10.0,
@@ -69,8 +68,8 @@ public:
 
     dpbo::Evaluations evaluate(const arma::mat& points, const dpbo::EvaluationRequest& request) override {
         if (points.n_cols != dim_)
-            throw dpbo::RunError(kOwner + ": points have " + std::to_string(points.n_cols) + " columns; dim = " +
-                                 std::to_string(dim_));
+            throw dpbo::RunError(kOwner + ": points have " + std::to_string(points.n_cols) +
+                                 " columns; dim = " + std::to_string(dim_));
         // ‖θ − x_i‖² for every (point, record) pair at once: ‖θ‖² + ‖x_i‖² − 2θᵀx_i.
         arma::mat squared = -2.0 * points * records_.t();
         squared.each_col() += arma::sum(arma::square(points), 1);

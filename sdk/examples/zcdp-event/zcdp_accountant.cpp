@@ -94,14 +94,15 @@ public:
         require_events("total()");
         dpbo::PrivacyStatement statement;
         statement.notion = dpbo::PrivacyNotion::Renyi;
-        for (const double alpha : {2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0}) statement.rdp_curve.emplace_back(alpha, up(rho_ * alpha));
+        for (const double alpha : {2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0})
+            statement.rdp_curve.emplace_back(alpha, up(rho_ * alpha));
         const double epsilon = epsilon_for_delta(report_delta_);
         statement.equivalent_epsilon_delta = {{epsilon, report_delta_}};
-        statement.mechanism = "zCDP composition of " + std::to_string(releases_) + " releases (" +
-                              std::to_string(events_) + " events): rho = Σ r·ρ = " + dpbo::event_number(rho_) +
-                              " (Bun & Steinke 2016, Lemma 2.3); epsilon = rho + 2√(rho log(1/delta)) = " +
-                              dpbo::event_number(epsilon) + " at delta = " + dpbo::event_number(report_delta_) +
-                              " (Prop. 1.3)";
+        statement.mechanism =
+            "zCDP composition of " + std::to_string(releases_) + " releases (" + std::to_string(events_) +
+            " events): rho = Σ r·ρ = " + dpbo::event_number(rho_) +
+            " (Bun & Steinke 2016, Lemma 2.3); epsilon = rho + 2√(rho log(1/delta)) = " + dpbo::event_number(epsilon) +
+            " at delta = " + dpbo::event_number(report_delta_) + " (Prop. 1.3)";
         return statement;
     }
 

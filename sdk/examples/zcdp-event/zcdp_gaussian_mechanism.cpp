@@ -69,9 +69,11 @@ public:
         require_calibrated("guarantee()");
         dpbo::PrivacyStatement statement;
         statement.notion = dpbo::PrivacyNotion::Renyi;
-        for (const double alpha : {2.0, 4.0, 8.0, 16.0, 32.0, 64.0}) statement.rdp_curve.emplace_back(alpha, up(rho_ * alpha));
-        statement.mechanism = "Gaussian noise σ = Δ/√(2ρ) = " + dpbo::event_number(sigma_) + " for Δ = " +
-                              dpbo::event_number(sensitivity_) + ": ρ-zCDP with ρ = " + dpbo::event_number(rho_) +
+        for (const double alpha : {2.0, 4.0, 8.0, 16.0, 32.0, 64.0})
+            statement.rdp_curve.emplace_back(alpha, up(rho_ * alpha));
+        statement.mechanism = "Gaussian noise σ = Δ/√(2ρ) = " + dpbo::event_number(sigma_) +
+                              " for Δ = " + dpbo::event_number(sensitivity_) +
+                              ": ρ-zCDP with ρ = " + dpbo::event_number(rho_) +
                               " (Bun & Steinke 2016, Prop. 1.6); exact Gaussian sampling rounded to a grid of σ alone";
         return statement;
     }

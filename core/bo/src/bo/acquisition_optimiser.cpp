@@ -61,17 +61,17 @@ double radical_inverse(std::uint64_t index, std::uint64_t base) {
 
 void check_box(const arma::rowvec& lower, const arma::rowvec& upper) {
     if (lower.n_elem == 0 || lower.n_elem != upper.n_elem) {
-        throw ValidationError(fmt::format(
-            "acquisition optimiser: the box has {} lower and {} upper bounds; allowed: the same "
-            "number (≥ 1) of each, one per dimension",
-            lower.n_elem, upper.n_elem));
+        throw ValidationError(
+            fmt::format("acquisition optimiser: the box has {} lower and {} upper bounds; allowed: the same "
+                        "number (≥ 1) of each, one per dimension",
+                        lower.n_elem, upper.n_elem));
     }
     for (arma::uword j = 0; j < lower.n_elem; ++j) {
         if (!std::isfinite(lower(j)) || !std::isfinite(upper(j)) || lower(j) > upper(j)) {
-            throw ValidationError(fmt::format(
-                "acquisition optimiser: dimension {} has bounds [{}, {}]; allowed: finite bounds "
-                "with lower ≤ upper",
-                j, lower(j), upper(j)));
+            throw ValidationError(
+                fmt::format("acquisition optimiser: dimension {} has bounds [{}, {}]; allowed: finite bounds "
+                            "with lower ≤ upper",
+                            j, lower(j), upper(j)));
         }
     }
 }
@@ -83,8 +83,8 @@ void check_scores(const arma::vec& scores, const arma::mat& points, const char* 
     }
     for (arma::uword i = 0; i < scores.n_elem; ++i) {
         if (std::isnan(scores(i))) {
-            throw RunError(fmt::format("acquisition optimiser ({}): the acquisition is NaN at the point [{}]",
-                                       phase, fmt::join(points.row(i), ", ")));
+            throw RunError(fmt::format("acquisition optimiser ({}): the acquisition is NaN at the point [{}]", phase,
+                                       fmt::join(points.row(i), ", ")));
         }
     }
 }
@@ -93,8 +93,7 @@ void check_scores(const arma::vec& scores, const arma::mat& points, const char* 
 std::vector<arma::uword> best_distinct_rows(const arma::vec& scores, const arma::mat& points, std::size_t count) {
     std::vector<arma::uword> order(scores.n_elem);
     std::iota(order.begin(), order.end(), arma::uword{0});
-    std::stable_sort(order.begin(), order.end(),
-                     [&](arma::uword a, arma::uword b) { return scores(a) > scores(b); });
+    std::stable_sort(order.begin(), order.end(), [&](arma::uword a, arma::uword b) { return scores(a) > scores(b); });
     std::vector<arma::uword> chosen;
     for (const arma::uword row : order) {
         if (chosen.size() == count) break;
@@ -130,9 +129,10 @@ namespace {
 arma::mat scaled_sweep(const AcquisitionOptimiserSettings& settings, const arma::rowvec& lower,
                        const arma::rowvec& upper, ExperimentRng& rng) {
     if (settings.sweep_points == 0) {
-        throw ValidationError(fmt::format("acquisition optimiser ({}): sweep_points = 0; allowed: ≥ 1 (the sweep "
-                                          "seeds every local start)",
-                                          to_string(settings.strategy)));
+        throw ValidationError(
+            fmt::format("acquisition optimiser ({}): sweep_points = 0; allowed: ≥ 1 (the sweep "
+                        "seeds every local start)",
+                        to_string(settings.strategy)));
     }
     const bool reuse = settings.fixed_unit_sweep != nullptr;
     if (reuse && (settings.fixed_unit_sweep->n_rows != settings.sweep_points ||
@@ -168,9 +168,10 @@ std::size_t product_or_throw(std::size_t a, std::size_t b, std::size_t c, const 
 
 void check_warm_starts(const arma::mat& warm_starts, const arma::rowvec& lower) {
     if (!warm_starts.is_empty() && warm_starts.n_cols != lower.n_elem) {
-        throw ValidationError(fmt::format("acquisition optimiser: the warm starts have {} columns but the box has {} "
-                                          "dimensions",
-                                          warm_starts.n_cols, lower.n_elem));
+        throw ValidationError(
+            fmt::format("acquisition optimiser: the warm starts have {} columns but the box has {} "
+                        "dimensions",
+                        warm_starts.n_cols, lower.n_elem));
     }
 }
 
@@ -178,32 +179,39 @@ void check_warm_starts(const arma::mat& warm_starts, const arma::rowvec& lower) 
 
 std::string_view to_string(AcquisitionStrategy strategy) {
     switch (strategy) {
-        case AcquisitionStrategy::SweepLocal: return "sweep-local";
-        case AcquisitionStrategy::Multistart: return "multistart";
-        case AcquisitionStrategy::Direct: return "direct";
-        case AcquisitionStrategy::DirectLocal: return "direct-local";
-        case AcquisitionStrategy::SweepDirect: return "sweep-direct";
-        case AcquisitionStrategy::BatchedDirect: return "batched-direct";
-        case AcquisitionStrategy::SweepBatchedDirect: return "sweep-batched-direct";
+        case AcquisitionStrategy::SweepLocal:
+            return "sweep-local";
+        case AcquisitionStrategy::Multistart:
+            return "multistart";
+        case AcquisitionStrategy::Direct:
+            return "direct";
+        case AcquisitionStrategy::DirectLocal:
+            return "direct-local";
+        case AcquisitionStrategy::SweepDirect:
+            return "sweep-direct";
+        case AcquisitionStrategy::BatchedDirect:
+            return "batched-direct";
+        case AcquisitionStrategy::SweepBatchedDirect:
+            return "sweep-batched-direct";
     }
     return "unknown";
 }
 
 std::vector<std::string> acquisition_strategy_names() {
     std::vector<std::string> names;
-    for (const auto strategy : {AcquisitionStrategy::SweepLocal, AcquisitionStrategy::Multistart,
-                                AcquisitionStrategy::Direct, AcquisitionStrategy::DirectLocal,
-                                AcquisitionStrategy::SweepDirect, AcquisitionStrategy::BatchedDirect,
-                                AcquisitionStrategy::SweepBatchedDirect})
+    for (const auto strategy :
+         {AcquisitionStrategy::SweepLocal, AcquisitionStrategy::Multistart, AcquisitionStrategy::Direct,
+          AcquisitionStrategy::DirectLocal, AcquisitionStrategy::SweepDirect, AcquisitionStrategy::BatchedDirect,
+          AcquisitionStrategy::SweepBatchedDirect})
         names.emplace_back(to_string(strategy));
     return names;
 }
 
 std::optional<AcquisitionStrategy> acquisition_strategy_named(std::string_view name) {
-    for (const auto strategy : {AcquisitionStrategy::SweepLocal, AcquisitionStrategy::Multistart,
-                                AcquisitionStrategy::Direct, AcquisitionStrategy::DirectLocal,
-                                AcquisitionStrategy::SweepDirect, AcquisitionStrategy::BatchedDirect,
-                                AcquisitionStrategy::SweepBatchedDirect})
+    for (const auto strategy :
+         {AcquisitionStrategy::SweepLocal, AcquisitionStrategy::Multistart, AcquisitionStrategy::Direct,
+          AcquisitionStrategy::DirectLocal, AcquisitionStrategy::SweepDirect, AcquisitionStrategy::BatchedDirect,
+          AcquisitionStrategy::SweepBatchedDirect})
         if (to_string(strategy) == name) return strategy;
     return std::nullopt;
 }
@@ -218,26 +226,31 @@ AcquisitionOptimum maximise_in_box(const Acquisition& acquisition, const Surroga
                         strategy == AcquisitionStrategy::SweepDirect ||
                         strategy == AcquisitionStrategy::SweepBatchedDirect;
     const bool directs = strategy == AcquisitionStrategy::Direct || strategy == AcquisitionStrategy::DirectLocal ||
-                         strategy == AcquisitionStrategy::SweepDirect || strategy == AcquisitionStrategy::BatchedDirect ||
+                         strategy == AcquisitionStrategy::SweepDirect ||
+                         strategy == AcquisitionStrategy::BatchedDirect ||
                          strategy == AcquisitionStrategy::SweepBatchedDirect;
     const std::size_t local_budget =
         product_or_throw(settings.local_starts, settings.local_evaluations, 0, "local_starts × local_evaluations");
     std::size_t cap = 0;
     switch (strategy) {
         case AcquisitionStrategy::SweepLocal:
-        case AcquisitionStrategy::Multistart: cap = local_budget; break;
+        case AcquisitionStrategy::Multistart:
+            cap = local_budget;
+            break;
         case AcquisitionStrategy::Direct:
         case AcquisitionStrategy::SweepDirect:
         case AcquisitionStrategy::BatchedDirect:
-        case AcquisitionStrategy::SweepBatchedDirect: cap = settings.direct_evaluations; break;
+        case AcquisitionStrategy::SweepBatchedDirect:
+            cap = settings.direct_evaluations;
+            break;
         case AcquisitionStrategy::DirectLocal:
             cap = product_or_throw(1, settings.local_evaluations, settings.direct_evaluations,
                                    "direct_evaluations + local_evaluations");
             break;
     }
     if (directs && settings.direct_evaluations == 0) {
-        throw ValidationError(fmt::format("acquisition optimiser ({}): direct_evaluations = 0; allowed: ≥ 1",
-                                          to_string(strategy)));
+        throw ValidationError(
+            fmt::format("acquisition optimiser ({}): direct_evaluations = 0; allowed: ≥ 1", to_string(strategy)));
     }
     check_warm_starts(settings.warm_starts, lower);
 
@@ -258,9 +271,11 @@ AcquisitionOptimum maximise_in_box(const Acquisition& acquisition, const Surroga
             // Warm starts first: the previous maximiser and the incumbent are where the acquisition
             // was high last time, and a converged start returns its unspent evaluations.
             std::vector<arma::rowvec> starts;
-            for (arma::uword i = 0; i < settings.warm_starts.n_rows; ++i) starts.emplace_back(settings.warm_starts.row(i));
+            for (arma::uword i = 0; i < settings.warm_starts.n_rows; ++i)
+                starts.emplace_back(settings.warm_starts.row(i));
             const std::size_t from_sweep = std::min<std::size_t>(sweep.n_rows, local_budget);
-            for (const arma::uword row : best_distinct_rows(scores, sweep, from_sweep)) starts.emplace_back(sweep.row(row));
+            for (const arma::uword row : best_distinct_rows(scores, sweep, from_sweep))
+                starts.emplace_back(sweep.row(row));
             for (const arma::rowvec& start : starts) {
                 if (search.remaining() == 0 || !search.has_free_coordinates()) break;
                 search.local(start, settings.local_evaluations);
@@ -289,9 +304,8 @@ AcquisitionOptimum maximise_in_box(const Acquisition& acquisition, const Surroga
     return best;
 }
 
-std::size_t best_candidate(const Acquisition& acquisition, const Surrogate& model,
-                           const AcquisitionContext& context, const arma::mat& candidates,
-                           const std::vector<bool>& excluded) {
+std::size_t best_candidate(const Acquisition& acquisition, const Surrogate& model, const AcquisitionContext& context,
+                           const arma::mat& candidates, const std::vector<bool>& excluded) {
     const std::size_t count = candidates.n_rows;
     if (!excluded.empty() && excluded.size() != count) {
         throw ValidationError(fmt::format(
@@ -364,9 +378,9 @@ arma::mat greedy_batch_in_box(const Acquisition& acquisition, const Surrogate& m
     arma::mat batch(batch_size, lower.n_elem);
     if (context.pending.n_cols != lower.n_elem) {
         if (!context.pending.is_empty()) {
-            throw ValidationError(fmt::format(
-                "acquisition optimiser: the pending points have {} columns but the box has {} dimensions",
-                context.pending.n_cols, lower.n_elem));
+            throw ValidationError(
+                fmt::format("acquisition optimiser: the pending points have {} columns but the box has {} dimensions",
+                            context.pending.n_cols, lower.n_elem));
         }
         context.pending.set_size(0, lower.n_elem);
     }

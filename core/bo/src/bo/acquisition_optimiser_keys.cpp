@@ -35,11 +35,15 @@ ParameterSchema& add_acquisition_optimiser_keys(ParameterSchema& schema) {
                 "batched-direct with direct_evaluations; the better of the two); finite sets are scanned whole")
         // 500 is Limbo's default budget; the README's acquisition-optimiser table compares the
         // strategies at it.
-        .integer("acquisition_evaluations", {.fallback = 500, .lower = 2, .unit = "evaluations",
+        .integer("acquisition_evaluations", {.fallback = 500,
+                                             .lower = 2,
+                                             .unit = "evaluations",
                                              .doc = "acquisition evaluations per choice of a point, every phase of "
                                                     "the optimiser included (sweep strategies: the sweep gets what "
                                                     "the local searches or DIRECT do not)"})
-        .integer("direct_evaluations", {.fallback = kDefaultDirectEvaluations, .lower = 1, .unit = "evaluations",
+        .integer("direct_evaluations", {.fallback = kDefaultDirectEvaluations,
+                                        .lower = 1,
+                                        .unit = "evaluations",
                                         .doc = "sweep-direct and sweep-batched-direct: DIRECT-L's share of "
                                                "acquisition_evaluations"})
         .integer("local_starts", {.fallback = 2, .lower = 0, .doc = "local searches per choice (see optimiser)"})

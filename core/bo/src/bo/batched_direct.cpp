@@ -126,8 +126,10 @@ private:
     // two new centres.
     void divide(std::size_t rect) {
         SizeGroup& group = group_of(sizes_[rect]);
-        if (group.best().rect != rect) throw RunError("acquisition optimiser (DIRECT-L): divided a rectangle that is "
-                                                      "not the best of its size (an internal error)");
+        if (group.best().rect != rect)
+            throw RunError(
+                "acquisition optimiser (DIRECT-L): divided a rectangle that is "
+                "not the best of its size (an internal error)");
         group.pop_best();
         double* widths = widths_of(rect);
         const double longest = *std::max_element(widths, widths + dim_);
@@ -174,8 +176,8 @@ private:
                 for (std::size_t j = 0; j < dim_; ++j) points(i, j) = queued_centres_[i * dim_ + j];
             const arma::vec scores = score_(points);
             if (scores.n_elem != count) {
-                throw RunError(fmt::format("acquisition optimiser (DIRECT-L): {} scores for {} points",
-                                           scores.n_elem, count));
+                throw RunError(
+                    fmt::format("acquisition optimiser (DIRECT-L): {} scores for {} points", scores.n_elem, count));
             }
             for (std::size_t i = 0; i < count; ++i) {
                 const std::size_t rect = values_.size();
@@ -227,9 +229,10 @@ private:
 DirectResult batched_direct_l(std::size_t dim, std::size_t max_evaluations, std::uint64_t seed,
                               const BatchScorer& score) {
     if (dim == 0 || max_evaluations == 0) {
-        throw ValidationError(fmt::format("acquisition optimiser (DIRECT-L): dimension {} and {} evaluations; "
-                                          "allowed: at least 1 of each",
-                                          dim, max_evaluations));
+        throw ValidationError(
+            fmt::format("acquisition optimiser (DIRECT-L): dimension {} and {} evaluations; "
+                        "allowed: at least 1 of each",
+                        dim, max_evaluations));
     }
     return Search(dim, max_evaluations, seed, score).run();
 }

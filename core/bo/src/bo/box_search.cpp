@@ -41,8 +41,13 @@ int clamp_to_int(std::size_t value) {
 
 BoxSearch::BoxSearch(const Acquisition& acquisition, const Surrogate& model, const AcquisitionContext& context,
                      const arma::rowvec& lower, const arma::rowvec& upper, std::size_t cap)
-    : acquisition_(acquisition), model_(model), context_(context), lower_(lower), upper_(upper),
-      free_(arma::find(upper > lower)), cap_(cap),
+    : acquisition_(acquisition),
+      model_(model),
+      context_(context),
+      lower_(lower),
+      upper_(upper),
+      free_(arma::find(upper > lower)),
+      cap_(cap),
       gradient_available_(acquisition.provides_gradient() && model.provides_gradients()) {}
 
 void BoxSearch::consider(const arma::rowvec& point, double score) {
@@ -89,15 +94,15 @@ double BoxSearch::evaluate(const double* x, double* grad) {
         const arma::mat row(point_);
         const arma::vec scores = acquisition_.score(model_, row, context_);
         if (scores.n_elem != 1) {
-            throw RunError(fmt::format("acquisition optimiser: the acquisition returned {} scores for 1 point",
-                                       scores.n_elem));
+            throw RunError(
+                fmt::format("acquisition optimiser: the acquisition returned {} scores for 1 point", scores.n_elem));
         }
         value = scores(0);
     }
     ++evaluations_;
     if (std::isnan(value)) {
-        throw RunError(fmt::format("acquisition optimiser: the acquisition is NaN at the point [{}]",
-                                   fmt::join(point_, ", ")));
+        throw RunError(
+            fmt::format("acquisition optimiser: the acquisition is NaN at the point [{}]", fmt::join(point_, ", ")));
     }
     consider(point_, value);
     return value;
@@ -185,9 +190,10 @@ void BoxSearch::batched_direct(std::size_t max_evaluations, std::uint64_t seed) 
             }
             const arma::vec chunk = acquisition_.score(model_, points, context_);
             if (chunk.n_elem != rows) {
-                throw RunError(fmt::format("acquisition optimiser (DIRECT-L): the acquisition returned {} scores for "
-                                           "{} points",
-                                           chunk.n_elem, rows));
+                throw RunError(
+                    fmt::format("acquisition optimiser (DIRECT-L): the acquisition returned {} scores for "
+                                "{} points",
+                                chunk.n_elem, rows));
             }
             evaluations_ += rows;
             for (arma::uword i = 0; i < rows; ++i) {

@@ -17,8 +17,7 @@ FigureAxis output_axis(const Output& output) {
 
 }  // namespace
 
-std::vector<FigureSpec> front_figures(const std::vector<Output>& outputs, const std::string& method,
-                                      bool hypervolume) {
+std::vector<FigureSpec> front_figures(const std::vector<Output>& outputs, const std::string& method, bool hypervolume) {
     if (outputs.size() != 2) return {};
     std::vector<FigureSpec> figures;
     // The outputs' names are in the title: folders of other objectives make figures of their own.

@@ -49,20 +49,22 @@ RunResult run_front_search(RunContext& context, const DataIndependentSearch& sea
     const std::vector<Output> outputs = objective.outputs();
     const std::vector<Sense> senses = output_senses(outputs);
     if (context.role<Mechanism>("mechanism")) {
-        throw ValidationError(fmt::format(
-            "{}: the objective {} has {} outputs; a search over several outputs releases its Pareto front "
-            "exactly and cannot privatise it — remove the mechanism",
-            search.owner, objective.describe_origin(), outputs.size()));
+        throw ValidationError(
+            fmt::format("{}: the objective {} has {} outputs; a search over several outputs releases its Pareto front "
+                        "exactly and cannot privatise it — remove the mechanism",
+                        search.owner, objective.describe_origin(), outputs.size()));
     }
     if (search.value_sensitivity) {
-        throw ValidationError(fmt::format("{}: value_sensitivity applies to one-output objectives with a mechanism; "
-                                          "the objective has {} outputs — remove it",
-                                          search.owner, outputs.size()));
+        throw ValidationError(
+            fmt::format("{}: value_sensitivity applies to one-output objectives with a mechanism; "
+                        "the objective has {} outputs — remove it",
+                        search.owner, outputs.size()));
     }
     if (search.reference && (outputs.size() != 2 || search.reference->n_elem != 2)) {
-        throw ValidationError(fmt::format("{}: reference has {} numbers for an objective with {} outputs; the "
-                                          "hypervolume is computed for two outputs with a two-number reference",
-                                          search.owner, search.reference->n_elem, outputs.size()));
+        throw ValidationError(
+            fmt::format("{}: reference has {} numbers for an objective with {} outputs; the "
+                        "hypervolume is computed for two outputs with a two-number reference",
+                        search.owner, search.reference->n_elem, outputs.size()));
     }
 
     RunResult result;
@@ -72,7 +74,8 @@ RunResult run_front_search(RunContext& context, const DataIndependentSearch& sea
 
     const double dim = static_cast<double>(objective.space().dim());
     const double total_points = static_cast<double>(search.point_count);
-    memory::require(search.owner, fmt::format("{} points in {} dimensions", search.point_count, objective.space().dim()),
+    memory::require(search.owner,
+                    fmt::format("{} points in {} dimensions", search.point_count, objective.space().dim()),
                     total_points * (dim + static_cast<double>(outputs.size() + objective.auxiliary_outputs().size())) *
                         sizeof(double),
                     "every point and its outputs are kept for the front");
@@ -127,14 +130,14 @@ RunResult run_front_search(RunContext& context, const DataIndependentSearch& sea
                                    fmt::format("the auxiliary outputs ({}) of every point, in evaluation order",
                                                auxiliary_names(auxiliary_outputs)),
                                    evaluated_auxiliary});
-        result.released.push_back({"pareto_auxiliary", "those of the front's points",
-                                   arma::mat(evaluated_auxiliary.rows(front))});
+        result.released.push_back(
+            {"pareto_auxiliary", "those of the front's points", arma::mat(evaluated_auxiliary.rows(front))});
     }
     if (search.reference) {
         result.released.push_back(
             {"hypervolume",
-             fmt::format("the area the front dominates up to the reference ({}, {}), exact",
-                         (*search.reference)(0), (*search.reference)(1)),
+             fmt::format("the area the front dominates up to the reference ({}, {}), exact", (*search.reference)(0),
+                         (*search.reference)(1)),
              arma::mat(1, 1, arma::fill::value(hypervolume_2d(evaluated_values, *search.reference, senses)))});
     }
     result.privacy = front_statement(outputs, auxiliary_outputs);

@@ -24,18 +24,25 @@ namespace dpbo {
 ParameterSchema bo_loop_schema(std::size_t default_budget, std::size_t default_initial) {
     ParameterSchema schema;
     schema
-        .integer("budget", {.fallback = static_cast<std::int64_t>(default_budget), .lower = 2, .unit = "evaluations",
+        .integer("budget", {.fallback = static_cast<std::int64_t>(default_budget),
+                            .lower = 2,
+                            .unit = "evaluations",
                             .doc = "evaluations in all, the initial design included"})
-        .integer("initial_points", {.fallback = static_cast<std::int64_t>(default_initial), .lower = 1,
-                                    .unit = "evaluations", .doc = "size of the initial design, evaluated before the first model (quasi-random Halton "
-                                           "points unless the algorithm draws its own)"})
+        .integer("initial_points",
+                 {.fallback = static_cast<std::int64_t>(default_initial),
+                  .lower = 1,
+                  .unit = "evaluations",
+                  .doc = "size of the initial design, evaluated before the first model (quasi-random Halton "
+                         "points unless the algorithm draws its own)"})
         .boolean("revisit_candidates", false, "finite candidate sets: allow evaluating a row again");
     add_acquisition_optimiser_keys(schema);
     return schema;
 }
 
 void add_batch_key(ParameterSchema& schema) {
-    schema.integer("batch", {.fallback = 1, .lower = 1, .unit = "points",
+    schema.integer("batch", {.fallback = 1,
+                             .lower = 1,
+                             .unit = "points",
                              .doc = "q points proposed per iteration, the later ones chosen with the earlier ones "
                                     "fantasised at their posterior means (so q evaluations can run in parallel: "
                                     "--workers, MPI ranks, ask/tell clients)"});
@@ -135,10 +142,14 @@ std::string output_names(const std::vector<Output>& outputs) {
 }  // namespace
 
 BoLoop::BoLoop(RunContext& context, const BoLoopSettings& settings, std::string algorithm, BoLoopPolicies policies)
-    : ctx_(context), surrogate_(context.role<Surrogate>("surrogate")),
-      acquisition_(context.role<Acquisition>("acquisition")), settings_(settings), algorithm_(std::move(algorithm)),
+    : ctx_(context),
+      surrogate_(context.role<Surrogate>("surrogate")),
+      acquisition_(context.role<Acquisition>("acquisition")),
+      settings_(settings),
+      algorithm_(std::move(algorithm)),
       policies_(std::move(policies)),
-      space_(context.objective.space()), outputs_(context.objective.outputs()),
+      space_(context.objective.space()),
+      outputs_(context.objective.outputs()),
       auxiliary_outputs_(context.objective.auxiliary_outputs()) {
     if (!surrogate_ || !acquisition_)
         throw ValidationError(fmt::format("algorithm '{}' needs a surrogate and an acquisition", algorithm_));
@@ -154,26 +165,27 @@ BoLoop::BoLoop(RunContext& context, const BoLoopSettings& settings, std::string 
     for (const Output& output : outputs_) senses.push_back(output.sense);
     signs_ = maximisation_signs(senses);
     if (!settings_.output_transforms.empty() && settings_.output_transforms.size() != outputs_.size())
-        throw ValidationError(fmt::format("algorithm '{}': {} output transforms for {} outputs ({}); give one per output",
-                                          algorithm_, settings_.output_transforms.size(), outputs_.size(),
-                                          output_names(outputs_)));
+        throw ValidationError(
+            fmt::format("algorithm '{}': {} output transforms for {} outputs ({}); give one per output", algorithm_,
+                        settings_.output_transforms.size(), outputs_.size(), output_names(outputs_)));
     if (!settings_.reference.is_empty() && settings_.reference.n_elem != outputs_.size())
-        throw ValidationError(fmt::format("algorithm '{}': a reference point of {} entries for {} outputs ({}); give "
-                                          "one per output",
-                                          algorithm_, settings_.reference.n_elem, outputs_.size(),
-                                          output_names(outputs_)));
+        throw ValidationError(
+            fmt::format("algorithm '{}': a reference point of {} entries for {} outputs ({}); give "
+                        "one per output",
+                        algorithm_, settings_.reference.n_elem, outputs_.size(), output_names(outputs_)));
     if (!(settings_.logit_margin > 0.0 && settings_.logit_margin < 0.5))
-        throw ValidationError(fmt::format("algorithm '{}': logit margin {} is outside (0, 0.5)", algorithm_,
-                                          settings_.logit_margin));
+        throw ValidationError(
+            fmt::format("algorithm '{}': logit margin {} is outside (0, 0.5)", algorithm_, settings_.logit_margin));
     if (!policies_.design) policies_.design = std::make_shared<QuasiRandomDesign>();
     if (!policies_.stopping) policies_.stopping = std::make_shared<BudgetStopping>();
     if (!policies_.statistics) policies_.statistics = std::make_shared<StandardStatistics>();
     if (space_.is_finite()) {
         const std::size_t rows = space_.candidate_rows().n_rows;
         if (!settings_.revisit_candidates && settings_.budget > rows)
-            throw ValidationError(fmt::format("algorithm '{}': budget = {} exceeds the {} candidates (set "
-                                              "revisit_candidates = true to allow repeats)",
-                                              algorithm_, settings_.budget, rows));
+            throw ValidationError(
+                fmt::format("algorithm '{}': budget = {} exceeds the {} candidates (set "
+                            "revisit_candidates = true to allow repeats)",
+                            algorithm_, settings_.budget, rows));
         evaluated_rows_.assign(rows, false);
         candidates_unit_ = space_.to_unit(space_.candidate_rows());
     }
@@ -233,10 +245,11 @@ arma::rowvec BoLoop::to_model_targets(const arma::rowvec& values, const arma::ro
                                : transform == OutputTransform::Logit ? y >= 0.0 && y <= 1.0
                                                                      : true;
         if (!in_domain)
-            throw RunError(fmt::format("algorithm '{}': output '{}' is {} at x = [{}], outside the domain of its {} "
-                                       "transform ({}); the objective's values do not fit the transform chosen for it",
-                                       algorithm_, outputs_[j].name, y, fmt::join(point, ", "), to_string(transform),
-                                       transform == OutputTransform::Log ? "finite and > 0" : "in [0, 1]"));
+            throw RunError(
+                fmt::format("algorithm '{}': output '{}' is {} at x = [{}], outside the domain of its {} "
+                            "transform ({}); the objective's values do not fit the transform chosen for it",
+                            algorithm_, outputs_[j].name, y, fmt::join(point, ", "), to_string(transform),
+                            transform == OutputTransform::Log ? "finite and > 0" : "in [0, 1]"));
         if (transform == OutputTransform::Logit)
             y = std::clamp(y, settings_.logit_margin, 1.0 - settings_.logit_margin);
         targets(j) = to_model_scale(transform, y);
@@ -315,9 +328,9 @@ Proposal BoLoop::propose(std::size_t q) {
         // The kriging believer: pretend the point returned the posterior mean, so the next choice
         // sees its uncertainty gone without moving the model's estimate anywhere.
         // At the point that will be evaluated: integer dimensions rounded, as observe() will see it.
-        const bool rounded = !space_.is_finite() &&
-                             std::any_of(space_.dimensions().begin(), space_.dimensions().end(),
-                                         [](const Dimension& dimension) { return dimension.integer; });
+        const bool rounded =
+            !space_.is_finite() && std::any_of(space_.dimensions().begin(), space_.dimensions().end(),
+                                               [](const Dimension& dimension) { return dimension.integer; });
         const arma::mat fantasy_point =
             rounded ? space_.to_unit(space_.from_unit(choice.unit_point)) : arma::mat(choice.unit_point);
         if (outputs_.size() == 1) {
@@ -351,9 +364,10 @@ arma::uvec BoLoop::rows_of(const Evaluations& evaluations) const {
                                                   algorithm_, row, candidates_unit_.n_rows));
         return evaluations.candidate_rows;
     }
-    throw ValidationError(fmt::format("algorithm '{}': on a finite candidate set, observe() needs the points of the "
-                                      "last proposal or Evaluations::candidate_rows",
-                                      algorithm_));
+    throw ValidationError(
+        fmt::format("algorithm '{}': on a finite candidate set, observe() needs the points of the "
+                    "last proposal or Evaluations::candidate_rows",
+                    algorithm_));
 }
 
 void BoLoop::observe(const Evaluations& evaluations) {
@@ -361,17 +375,19 @@ void BoLoop::observe(const Evaluations& evaluations) {
     if (b == 0) throw ValidationError(fmt::format("algorithm '{}': observe() was given no points", algorithm_));
     if (evaluations.points.n_cols != space_.dim() || evaluations.values.n_rows != b ||
         evaluations.values.n_cols != outputs_.size())
-        throw ValidationError(fmt::format("algorithm '{}': observe() was given {} × {} points and {} × {} values; "
-                                          "expected b × {} and b × {} (one column per output)",
-                                          algorithm_, b, evaluations.points.n_cols, evaluations.values.n_rows,
-                                          evaluations.values.n_cols, space_.dim(), outputs_.size()));
+        throw ValidationError(
+            fmt::format("algorithm '{}': observe() was given {} × {} points and {} × {} values; "
+                        "expected b × {} and b × {} (one column per output)",
+                        algorithm_, b, evaluations.points.n_cols, evaluations.values.n_rows, evaluations.values.n_cols,
+                        space_.dim(), outputs_.size()));
     const std::size_t a = auxiliary_outputs_.size();
     if (a == 0 ? !evaluations.auxiliary.is_empty()
                : evaluations.auxiliary.n_rows != b || evaluations.auxiliary.n_cols != a)
-        throw ValidationError(fmt::format("algorithm '{}': observe() was given {} × {} auxiliary outputs for {} points; "
-                                          "expected {} × {} (the objective declares {})",
-                                          algorithm_, evaluations.auxiliary.n_rows, evaluations.auxiliary.n_cols, b,
-                                          a == 0 ? 0 : b, a, auxiliary_names(auxiliary_outputs_)));
+        throw ValidationError(
+            fmt::format("algorithm '{}': observe() was given {} × {} auxiliary outputs for {} points; "
+                        "expected {} × {} (the objective declares {})",
+                        algorithm_, evaluations.auxiliary.n_rows, evaluations.auxiliary.n_cols, b, a == 0 ? 0 : b, a,
+                        auxiliary_names(auxiliary_outputs_)));
     // The model sees where the points really are (integer dimensions are rounded by from_unit).
     arma::mat model_points;
     if (space_.is_finite()) {
@@ -384,8 +400,10 @@ void BoLoop::observe(const Evaluations& evaluations) {
     if (outputs_.size() == 1) {
         arma::vec targets = evaluations.values;
         if (signs_(0) < 0) targets = -targets;
-        if (surrogate_->size() == 0) surrogate_->condition(model_points, targets);
-        else surrogate_->append(model_points, targets);
+        if (surrogate_->size() == 0)
+            surrogate_->condition(model_points, targets);
+        else
+            surrogate_->append(model_points, targets);
         for (arma::uword i = 0; i < b; ++i) {
             if (!best_point_.is_empty() && targets(i) <= best_model_value_) continue;
             best_model_value_ = targets(i);
@@ -396,15 +414,18 @@ void BoLoop::observe(const Evaluations& evaluations) {
         arma::mat targets(b, outputs_.size());
         for (arma::uword i = 0; i < b; ++i)
             targets.row(i) = to_model_targets(evaluations.values.row(i), evaluations.points.row(i));
-        if (surrogate_->size() == 0) surrogate_->condition_outputs(model_points, targets);
-        else surrogate_->append_outputs(model_points, targets);
+        if (surrogate_->size() == 0)
+            surrogate_->condition_outputs(model_points, targets);
+        else
+            surrogate_->append_outputs(model_points, targets);
         model_targets_ = arma::join_cols(model_targets_, targets);
     }
     observed_points_ = arma::join_cols(observed_points_, evaluations.points);
     observed_values_ = arma::join_cols(observed_values_, evaluations.values);
     if (a > 0) observed_auxiliary_ = arma::join_cols(observed_auxiliary_, evaluations.auxiliary);
 
-    const double score = pending_.scores.n_elem == b ? pending_.scores(b - 1) : std::numeric_limits<double>::quiet_NaN();
+    const double score =
+        pending_.scores.n_elem == b ? pending_.scores(b - 1) : std::numeric_limits<double>::quiet_NaN();
     // The design's row carries no time, as a row of a loop that has not started choosing.
     const double cpu = timing_ && iteration_ > 0 ? thread_cpu_seconds() - proposal_start_ : 0.0;
     timing_ = false;
@@ -439,20 +460,20 @@ RunResult BoLoop::result(const std::string& stop_reason) {
             result.released.push_back({"simple_regret", "of the best observed value", arma::mat{*regret}});
     } else {
         const arma::uvec front = pareto_front();
-        result.released.push_back({"pareto_points", "the evaluated points no other evaluated point dominates",
-                                   observed_points_.rows(front)});
-        result.released.push_back({"pareto_values",
-                                   fmt::format("their observed values, one column per output: {}", output_names(outputs_)),
-                                   observed_values_.rows(front)});
+        result.released.push_back(
+            {"pareto_points", "the evaluated points no other evaluated point dominates", observed_points_.rows(front)});
+        result.released.push_back(
+            {"pareto_values", fmt::format("their observed values, one column per output: {}", output_names(outputs_)),
+             observed_values_.rows(front)});
         if (!auxiliary_outputs_.empty())
             result.released.push_back({"pareto_auxiliary",
                                        fmt::format("their auxiliary outputs (reported, not modelled): {}",
                                                    auxiliary_names(auxiliary_outputs_)),
                                        observed_auxiliary_.rows(front)});
     }
-    std::vector<std::string> released{"every evaluated point and its value",
-                                      outputs_.size() == 1 ? "the best point and its value"
-                                                           : "the Pareto front's points and values"};
+    std::vector<std::string> released{
+        "every evaluated point and its value",
+        outputs_.size() == 1 ? "the best point and its value" : "the Pareto front's points and values"};
     if (outputs_.size() > 1 && !auxiliary_outputs_.empty())
         released.push_back(fmt::format("the front's auxiliary outputs ({})", auxiliary_names(auxiliary_outputs_)));
     result.privacy = PrivacyStatement::not_private(
@@ -470,8 +491,10 @@ RunResult run_bo_loop(RunContext& context, const BoLoopSettings& settings, const
 
 SequentialBo::SequentialBo(const ParameterSet& parameters, std::string name, std::string default_acquisition,
                            std::string acquisition_doc)
-    : settings_(bo_loop_settings(parameters)), name_(std::move(name)),
-      default_acquisition_(std::move(default_acquisition)), acquisition_doc_(std::move(acquisition_doc)) {
+    : settings_(bo_loop_settings(parameters)),
+      name_(std::move(name)),
+      default_acquisition_(std::move(default_acquisition)),
+      acquisition_doc_(std::move(acquisition_doc)) {
     settings_.batch = batch_setting(parameters);
 }
 
@@ -479,8 +502,15 @@ SequentialBo::~SequentialBo() = default;
 
 std::vector<Role> SequentialBo::roles() const {
     return {
-        {"surrogate", ModuleKind::Surrogate, true, "gp", "the model of the objective",
-         {{"kernel", "matern52"}, {"ard", "true"}, {"mean", "constant"}, {"standardise", "true"},
+        {"surrogate",
+         ModuleKind::Surrogate,
+         true,
+         "gp",
+         "the model of the objective",
+         {{"kernel", "matern52"},
+          {"ard", "true"},
+          {"mean", "constant"},
+          {"standardise", "true"},
           {"fit", "marginal-likelihood"}}},
         {"acquisition", ModuleKind::Acquisition, true, default_acquisition_, acquisition_doc_, {}},
     };

@@ -47,9 +47,10 @@ arma::uvec non_dominated(const arma::mat& values, const std::vector<Sense>& sens
 
 double hypervolume_2d(const arma::mat& front, const arma::rowvec& reference, const std::vector<Sense>& senses) {
     if (front.n_cols != 2 || reference.n_elem != 2)
-        throw ValidationError(fmt::format("hypervolume_2d: the front has {} columns and the reference {} entries; "
-                                          "expected 2 of each",
-                                          front.n_cols, reference.n_elem));
+        throw ValidationError(
+            fmt::format("hypervolume_2d: the front has {} columns and the reference {} entries; "
+                        "expected 2 of each",
+                        front.n_cols, reference.n_elem));
     if (!front.is_finite() || !reference.is_finite())
         throw ValidationError("hypervolume_2d: the front and the reference must be finite");
     const arma::mat v = to_maximisation(front, senses, "hypervolume_2d");
@@ -59,9 +60,8 @@ double hypervolume_2d(const arma::mat& front, const arma::rowvec& reference, con
         if (v(i, 0) > r(0) && v(i, 1) > r(1)) order.push_back(i);
     // Sweep by the first output, best first: each point adds the strip between its second output
     // and the best second output seen so far, as wide as its first output reaches past the reference.
-    std::sort(order.begin(), order.end(), [&](arma::uword a, arma::uword b) {
-        return v(a, 0) != v(b, 0) ? v(a, 0) > v(b, 0) : v(a, 1) > v(b, 1);
-    });
+    std::sort(order.begin(), order.end(),
+              [&](arma::uword a, arma::uword b) { return v(a, 0) != v(b, 0) ? v(a, 0) > v(b, 0) : v(a, 1) > v(b, 1); });
     double area = 0.0;
     double covered = r(1);
     for (const arma::uword i : order) {

@@ -36,33 +36,34 @@ constexpr const char* kProtectedUnit = "one record of the data behind the object
 // Each of the k values moves by at most Δ, so the vector moves by at most Δ√k in L2, Δk in L1, Δ in L∞.
 std::string_view sensitivity_factor(SensitivityNorm norm) {
     switch (norm) {
-        case SensitivityNorm::L2: return "√k";
-        case SensitivityNorm::L1: return "k";
-        case SensitivityNorm::LInf: return "1";
+        case SensitivityNorm::L2:
+            return "√k";
+        case SensitivityNorm::L1:
+            return "k";
+        case SensitivityNorm::LInf:
+            return "1";
     }
     return "k";
 }
 
 PrivacyStatement exact_release_statement() {
-    return PrivacyStatement::not_private(
-        {"the best evaluated point and its exact objective value",
-         "the best exact objective value after every batch (trace)"},
-        "no mechanism was attached, so objective values are released exactly");
+    return PrivacyStatement::not_private({"the best evaluated point and its exact objective value",
+                                          "the best exact objective value after every batch (trace)"},
+                                         "no mechanism was attached, so objective values are released exactly");
 }
 
-PrivacyStatement noisy_release_statement(const Mechanism& mechanism, std::size_t k,
-                                         double per_value, double sensitivity) {
+PrivacyStatement noisy_release_statement(const Mechanism& mechanism, std::size_t k, double per_value,
+                                         double sensitivity) {
     // The guarantee's notion is the claim; the ledger's composition gives the numbers.
     PrivacyStatement statement = mechanism.guarantee();
     statement.neighbouring = kNeighbouring;
     statement.protected_unit = kProtectedUnit;
-    statement.released = {
-        fmt::format("the k = {} objective values with noise", k),
-        "the best point and its noisy value (post-processing of the noisy values)"};
-    statement.assumptions.push_back(fmt::format(
-        "|f_x(θ) − f_x'(θ)| ≤ Δ={} for neighbouring datasets at every θ (stated by the user, not "
-        "verified)",
-        per_value));
+    statement.released = {fmt::format("the k = {} objective values with noise", k),
+                          "the best point and its noisy value (post-processing of the noisy values)"};
+    statement.assumptions.push_back(
+        fmt::format("|f_x(θ) − f_x'(θ)| ≤ Δ={} for neighbouring datasets at every θ (stated by the user, not "
+                    "verified)",
+                    per_value));
     statement.assumptions.push_back("the evaluated points are chosen independently of the data");
     // The mechanism's own Δ is the vector's sensitivity; say how it follows from the per-value one.
     const std::string application = fmt::format(
@@ -70,8 +71,7 @@ PrivacyStatement noisy_release_statement(const Mechanism& mechanism, std::size_t
         "the per-value sensitivity {}",
         k, to_string(mechanism.sensitivity_norm()), sensitivity, per_value,
         sensitivity_factor(mechanism.sensitivity_norm()), per_value);
-    statement.mechanism =
-        statement.mechanism.empty() ? application : statement.mechanism + "; " + application;
+    statement.mechanism = statement.mechanism.empty() ? application : statement.mechanism + "; " + application;
     return statement;
 }
 
@@ -79,32 +79,30 @@ arma::mat scalar(double value) { return arma::mat(1, 1, arma::fill::value(value)
 
 }  // namespace
 
-void check_value_sensitivity(const std::string& owner, bool has_mechanism,
-                             std::optional<double> value_sensitivity) {
+void check_value_sensitivity(const std::string& owner, bool has_mechanism, std::optional<double> value_sensitivity) {
     if (has_mechanism && !value_sensitivity) {
-        throw ValidationError(fmt::format(
-            "{}: a mechanism is attached but algorithm.value_sensitivity is not set; it is "
-            "required with a mechanism: give Δ, the most one objective value can change when one "
-            "record is replaced (a real > 0, e.g. algorithm.value_sensitivity=0.1)",
-            owner));
+        throw ValidationError(
+            fmt::format("{}: a mechanism is attached but algorithm.value_sensitivity is not set; it is "
+                        "required with a mechanism: give Δ, the most one objective value can change when one "
+                        "record is replaced (a real > 0, e.g. algorithm.value_sensitivity=0.1)",
+                        owner));
     }
     if (!has_mechanism && value_sensitivity) {
-        throw ValidationError(fmt::format(
-            "{}: algorithm.value_sensitivity = {} was given without a mechanism; it only "
-            "calibrates mechanism noise, so without one it would mean nothing — attach a "
-            "mechanism or remove algorithm.value_sensitivity",
-            owner, *value_sensitivity));
+        throw ValidationError(
+            fmt::format("{}: algorithm.value_sensitivity = {} was given without a mechanism; it only "
+                        "calibrates mechanism noise, so without one it would mean nothing — attach a "
+                        "mechanism or remove algorithm.value_sensitivity",
+                        owner, *value_sensitivity));
     }
 }
 
 BestRelease release_best(const arma::mat& points, const arma::vec& exact_values, Sense sense,
-                         const std::shared_ptr<Mechanism>& mechanism,
-                         std::optional<double> value_sensitivity, PrivacyLedger& ledger) {
+                         const std::shared_ptr<Mechanism>& mechanism, std::optional<double> value_sensitivity,
+                         PrivacyLedger& ledger) {
     const std::size_t k = exact_values.n_elem;
     if (k == 0 || points.n_rows != k) {
-        throw RunError(fmt::format(
-            "release of the best point: {} points for {} values; need k ≥ 1 of each",
-            points.n_rows, k));
+        throw RunError(
+            fmt::format("release of the best point: {} points for {} values; need k ≥ 1 of each", points.n_rows, k));
     }
     BestRelease release;
     if (!mechanism) {
@@ -116,8 +114,7 @@ BestRelease release_best(const arma::mat& points, const arma::vec& exact_values,
                 "release of the best point: a mechanism needs the per-value sensitivity "
                 "(value_sensitivity)");
         }
-        const double sensitivity =
-            vector_sensitivity(mechanism->sensitivity_norm(), *value_sensitivity, k);
+        const double sensitivity = vector_sensitivity(mechanism->sensitivity_norm(), *value_sensitivity, k);
         mechanism->calibrate(sensitivity);
         ledger.set_scope(kNeighbouring, kProtectedUnit);
         release.released_values =
@@ -131,16 +128,16 @@ BestRelease release_best(const arma::mat& points, const arma::vec& exact_values,
 
 RunResult run_data_independent_search(RunContext& context, const DataIndependentSearch& search) {
     if (search.point_count == 0 || search.batch_size == 0 || !search.points) {
-        throw RunError(fmt::format(
-            "{}: a search needs at least one point, a batch size ≥ 1 and a point source",
-            search.owner));
+        throw RunError(
+            fmt::format("{}: a search needs at least one point, a batch size ≥ 1 and a point source", search.owner));
     }
     if (context.objective.output_count() > 1) return run_front_search(context, search);
     check_value_sensitivity(search.owner, context.role<Mechanism>("mechanism") != nullptr, search.value_sensitivity);
     if (search.reference) {
-        throw ValidationError(fmt::format("{}: reference is for objectives with two outputs (the hypervolume of "
-                                          "their front); the objective {} has one — remove it",
-                                          search.owner, context.objective.describe_origin()));
+        throw ValidationError(
+            fmt::format("{}: reference is for objectives with two outputs (the hypervolume of "
+                        "their front); the objective {} has one — remove it",
+                        search.owner, context.objective.describe_origin()));
     }
     Objective& objective = context.objective;
     const Sense sense = objective.sense();
@@ -149,19 +146,18 @@ RunResult run_data_independent_search(RunContext& context, const DataIndependent
 
     RunResult result;
     // Exact values are released when nothing is private; with a mechanism they are for judging only.
-    std::vector<TraceColumn> columns{{"iteration", false},
-                                     {"evaluations", false},
-                                     {"best_true_value_so_far", is_private}};
+    std::vector<TraceColumn> columns{
+        {"iteration", false}, {"evaluations", false}, {"best_true_value_so_far", is_private}};
     if (optimum_known) columns.push_back({"simple_regret", is_private});
     result.trace.set_columns(std::move(columns));
 
     // Every point and value is kept for the release, and each batch adds a trace row.
     const double dim = static_cast<double>(objective.space().dim());
     const double total_points = static_cast<double>(search.point_count);
-    memory::require(search.owner, fmt::format("{} points in {} dimensions", search.point_count, objective.space().dim()),
-                    total_points * (dim + 1.0) * sizeof(double) +
-                        total_points / static_cast<double>(search.batch_size) * 64.0,
-                    "every point and its value are kept for the release");
+    memory::require(
+        search.owner, fmt::format("{} points in {} dimensions", search.point_count, objective.space().dim()),
+        total_points * (dim + 1.0) * sizeof(double) + total_points / static_cast<double>(search.batch_size) * 64.0,
+        "every point and its value are kept for the release");
     arma::mat points(search.point_count, objective.space().dim());
     arma::vec values(search.point_count);
     const EvaluationRequest request{.per_record = false, .rng = &context.rng};
@@ -172,11 +168,10 @@ RunResult run_data_independent_search(RunContext& context, const DataIndependent
     double best_so_far = 0.0;
     for (std::size_t iteration = 1; evaluated < search.point_count; ++iteration) {
         const std::size_t count = std::min(search.batch_size, search.point_count - evaluated);
-        const Evaluations batch =
-            context.evaluator.evaluate(objective, search.points(evaluated, count), request);
+        const Evaluations batch = context.evaluator.evaluate(objective, search.points(evaluated, count), request);
         if (batch.size() != count) {
-            throw RunError(fmt::format("{}: asked for {} evaluations, the objective returned {}",
-                                       search.owner, count, batch.size()));
+            throw RunError(fmt::format("{}: asked for {} evaluations, the objective returned {}", search.owner, count,
+                                       batch.size()));
         }
         points.rows(evaluated, evaluated + count - 1) = batch.points;
         values.subvec(evaluated, evaluated + count - 1) = batch.values;
@@ -184,8 +179,7 @@ RunResult run_data_independent_search(RunContext& context, const DataIndependent
         if (evaluated == 0 || is_better(sense, batch_best, best_so_far)) best_so_far = batch_best;
         evaluated += count;
 
-        std::vector<double> row{static_cast<double>(iteration), static_cast<double>(evaluated),
-                                best_so_far};
+        std::vector<double> row{static_cast<double>(iteration), static_cast<double>(evaluated), best_so_far};
         if (optimum_known) row.push_back(*objective.regret(best_so_far));
         result.trace.add_row(std::move(row));
         context.observer.on_iteration(iteration, result.trace);
@@ -201,26 +195,23 @@ RunResult run_data_independent_search(RunContext& context, const DataIndependent
     const double released_best = release.released_values(release.best_index);
     const double true_best = exact_values(release.best_index);
 
-    result.released.push_back({"best_point", "the evaluated point with the best released value",
-                               arma::mat(release.best_point)});
     result.released.push_back(
-        {"best_value",
-         is_private ? "the noisy value of best_point (post-processing of noisy_values)"
-                    : "the exact objective value at best_point",
-         scalar(released_best)});
+        {"best_point", "the evaluated point with the best released value", arma::mat(release.best_point)});
+    result.released.push_back({"best_value",
+                               is_private ? "the noisy value of best_point (post-processing of noisy_values)"
+                                          : "the exact objective value at best_point",
+                               scalar(released_best)});
     if (is_private) {
-        result.released.push_back(
-            {"noisy_values", "every evaluated value plus mechanism noise, in evaluation order",
-             arma::mat(release.released_values)});
+        result.released.push_back({"noisy_values", "every evaluated value plus mechanism noise, in evaluation order",
+                                   arma::mat(release.released_values)});
     }
-    result.evaluation_only.push_back(
-        {"best_point_true_value",
-         "the objective value observed at best_point, before any privacy noise",
-         scalar(true_best)});
+    result.evaluation_only.push_back({"best_point_true_value",
+                                      "the objective value observed at best_point, before any privacy noise",
+                                      scalar(true_best)});
     if (optimum_known) {
-        result.evaluation_only.push_back(
-            {"simple_regret", "distance of best_point_true_value from the known optimum value",
-             scalar(*objective.regret(true_best))});
+        result.evaluation_only.push_back({"simple_regret",
+                                          "distance of best_point_true_value from the known optimum value",
+                                          scalar(*objective.regret(true_best))});
     }
     result.privacy = std::move(release.privacy);
     result.evaluations = context.evaluator.evaluations();

@@ -21,8 +21,8 @@ StartingPoint starting_point_settings(const ParameterSet& parameters, const std:
     const bool has_point = parameters.has("theta0");
     const std::string& kind = parameters.text("start");
     if (parameters.given_by_user("start") && (kind == "given") != has_point) {
-        throw ValidationError(fmt::format("{}: start = {} {} theta0; allowed: theta0 exactly when start = given",
-                                          owner, kind, has_point ? "with" : "without"));
+        throw ValidationError(fmt::format("{}: start = {} {} theta0; allowed: theta0 exactly when start = given", owner,
+                                          kind, has_point ? "with" : "without"));
     }
     start.kind = has_point ? StartKind::Given : kind == "random" ? StartKind::Random : StartKind::Centre;
     if (has_point) start.theta0 = parameters.real_list("theta0");

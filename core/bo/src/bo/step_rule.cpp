@@ -15,25 +15,38 @@ void add_step_rule_parameters(ParameterSchema& schema, const std::string& defaul
         .choice("optimizer", {"plain", "adagrad", "adam", "momentum"}, default_optimizer,
                 "how the privatised gradient becomes a step (post-processing): plain θ − η_t g, AdaGrad, Adam, or "
                 "heavy-ball momentum")
-        .real("lr", {.fallback = default_lr, .lower = 0.0, .lower_inclusive = false,
+        .real("lr", {.fallback = default_lr,
+                     .lower = 0.0,
+                     .lower_inclusive = false,
                      .doc = "learning rate η (plain: η_0 of the schedule)"})
-        .choice("lr_schedule", {"constant", "inverse-sqrt"}, "constant",
-                "plain steps only: η_t = η, or η_t = η/√(t+1)")
-        .real("beta1", {.fallback = 0.9, .lower = 0.0, .upper = 1.0, .upper_inclusive = false,
+        .choice("lr_schedule", {"constant", "inverse-sqrt"}, "constant", "plain steps only: η_t = η, or η_t = η/√(t+1)")
+        .real("beta1", {.fallback = 0.9,
+                        .lower = 0.0,
+                        .upper = 1.0,
+                        .upper_inclusive = false,
                         .doc = "Adam's first-moment decay; the momentum factor for momentum"})
-        .real("beta2", {.fallback = 0.999, .lower = 0.0, .upper = 1.0, .upper_inclusive = false,
+        .real("beta2", {.fallback = 0.999,
+                        .lower = 0.0,
+                        .upper = 1.0,
+                        .upper_inclusive = false,
                         .doc = "Adam's second-moment decay"})
-        .real("optimizer_epsilon", {.fallback = 1e-8, .lower = 0.0, .lower_inclusive = false,
+        .real("optimizer_epsilon", {.fallback = 1e-8,
+                                    .lower = 0.0,
+                                    .lower_inclusive = false,
                                     .doc = "added to AdaGrad's and Adam's denominators"});
 }
 
 StepRuleSettings step_rule_settings(const ParameterSet& parameters) {
     StepRuleSettings settings;
     const std::string& name = parameters.text("optimizer");
-    if (name == "plain") settings.kind = StepRuleKind::Plain;
-    else if (name == "adagrad") settings.kind = StepRuleKind::AdaGrad;
-    else if (name == "adam") settings.kind = StepRuleKind::Adam;
-    else settings.kind = StepRuleKind::Momentum;
+    if (name == "plain")
+        settings.kind = StepRuleKind::Plain;
+    else if (name == "adagrad")
+        settings.kind = StepRuleKind::AdaGrad;
+    else if (name == "adam")
+        settings.kind = StepRuleKind::Adam;
+    else
+        settings.kind = StepRuleKind::Momentum;
     settings.learning_rate = parameters.real("lr");
     settings.schedule = parameters.text("lr_schedule");
     settings.beta1 = parameters.real("beta1");
@@ -54,8 +67,9 @@ StepRuleSettings step_rule_settings(const ParameterSet& parameters) {
     for (const UsedBy& used : settings_used) {
         if (!parameters.given_by_user(used.key)) continue;
         if (std::find(used.kinds.begin(), used.kinds.end(), settings.kind) != used.kinds.end()) continue;
-        const std::string value = std::string(used.key) == "lr_schedule" ? parameters.text(used.key)
-                                                                         : fmt::format("{:g}", parameters.real(used.key));
+        const std::string value = std::string(used.key) == "lr_schedule"
+                                      ? parameters.text(used.key)
+                                      : fmt::format("{:g}", parameters.real(used.key));
         throw ValidationError(fmt::format("{}: {} = {} applies only to optimizer = {} (got optimizer = {})",
                                           parameters.owner(), used.key, value, used.optimizers, name));
     }

@@ -44,8 +44,8 @@ inline void multiply_symmetric_lower(const arma::mat& symmetric, const arma::mat
     const double zero = 0.0;
     product.set_size(right.n_rows, right.n_cols);
     if (n == 0 || columns == 0) return;
-    dsymm_(&side, &uplo, &n, &columns, &one, symmetric.memptr(), &n, right.memptr(), &n, &zero, product.memptr(), &n,
-           1, 1);
+    dsymm_(&side, &uplo, &n, &columns, &one, symmetric.memptr(), &n, right.memptr(), &n, &zero, product.memptr(), &n, 1,
+           1);
 }
 
 // The lower triangle of the n × n `lower` (a lower-triangular matrix M, leading dimension n)

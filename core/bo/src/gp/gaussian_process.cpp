@@ -159,9 +159,9 @@ void invert_lower_in_place(arma::mat& lower, arma::uword begin, arma::uword size
     const arma::uword middle = begin + half;
     invert_lower_in_place(lower, begin, half);
     invert_lower_in_place(lower, middle, size - half);
-    double* leading_inverse = lower.colptr(begin) + begin;    // A⁻¹
+    double* leading_inverse = lower.colptr(begin) + begin;     // A⁻¹
     double* trailing_inverse = lower.colptr(middle) + middle;  // C⁻¹
-    double* off_diagonal = lower.colptr(begin) + middle;        // B, becomes −C⁻¹ B A⁻¹
+    double* off_diagonal = lower.colptr(begin) + middle;       // B, becomes −C⁻¹ B A⁻¹
     const auto rows = static_cast<arma::blas_int>(size - half);
     const auto columns = static_cast<arma::blas_int>(half);
     detail::multiply_by_lower(false, 1.0, leading_inverse, off_diagonal, rows, columns, stride);
@@ -222,15 +222,14 @@ std::string likely_cause(const arma::mat& points, const Kernel& kernel) {
         if (!row_less(order[i - 1], order[i]) && !row_less(order[i], order[i - 1])) {
             const arma::uword first = std::min(order[i - 1], order[i]);
             const arma::uword second = std::max(order[i - 1], order[i]);
-            cause = fmt::format("duplicate points (rows {} and {} are both {}) with too little noise variance",
-                                first, second, format_row(points.row(first)));
+            cause = fmt::format("duplicate points (rows {} and {} are both {}) with too little noise variance", first,
+                                second, format_row(points.row(first)));
             break;
         }
     }
     const std::vector<std::string> names = kernel.hyperparameter_names();
-    const bool has_lengthscales = std::any_of(names.begin(), names.end(), [](const std::string& name) {
-        return name.starts_with("log_lengthscale");
-    });
+    const bool has_lengthscales = std::any_of(
+        names.begin(), names.end(), [](const std::string& name) { return name.starts_with("log_lengthscale"); });
     const std::string lengthscale_clause =
         has_lengthscales ? fmt::format("a vanishing length-scale (smallest: {:.3g})", kernel.lengthscales().min())
                          : std::string("extreme kernel hyperparameters");
@@ -293,11 +292,11 @@ struct GaussianProcess::State {
     // Stored transposed (one column per data point, spare columns after `rows`) so that a new
     // point is one column written in place, never a copy of the whole cache.
     struct QueryCache {
-        arma::mat points;        // m × d, compared bit for bit
-        arma::mat cross_t;       // m × capacity: K(Q, D) in its first `rows` columns
-        arma::mat solved_t;      // m × capacity: (L⁻¹ K(D, Q))ᵀ in its first `rows` columns
-        arma::vec prior;         // k(q, q)
-        arma::vec explained;     // row sums of solved_t², over the first `rows` columns
+        arma::mat points;     // m × d, compared bit for bit
+        arma::mat cross_t;    // m × capacity: K(Q, D) in its first `rows` columns
+        arma::mat solved_t;   // m × capacity: (L⁻¹ K(D, Q))ᵀ in its first `rows` columns
+        arma::vec prior;      // k(q, q)
+        arma::vec explained;  // row sums of solved_t², over the first `rows` columns
         std::size_t rows = 0;
         std::uint64_t epoch = 0;
     };
@@ -307,8 +306,8 @@ struct GaussianProcess::State {
     GpSettings settings_;
     arma::mat points_;
     arma::vec targets_;
-    arma::mat chol_;      // lower-triangular L with L Lᵀ = K + (σ² + jitter) I
-    arma::vec alpha_;     // (K + σ²I)⁻¹ (y − offset) / scale
+    arma::mat chol_;   // lower-triangular L with L Lᵀ = K + (σ² + jitter) I
+    arma::vec alpha_;  // (K + σ²I)⁻¹ (y − offset) / scale
     double offset_ = 0.0;
     double scale_ = 1.0;
     double jitter_ = 0.0;
@@ -325,17 +324,26 @@ GaussianProcess::State::State(std::unique_ptr<Kernel> kernel, GpSettings setting
     }
     if (!(settings_.jitter_start > 0.0) || !(settings_.jitter_max >= settings_.jitter_start) ||
         !std::isfinite(settings_.jitter_max)) {
-        throw ValidationError(fmt::format("{}: jitter_start = {} and jitter_max = {} are not allowed; expected "
-                                          "0 < jitter_start <= jitter_max < inf",
-                                          kOwner, settings_.jitter_start, settings_.jitter_max));
+        throw ValidationError(
+            fmt::format("{}: jitter_start = {} and jitter_max = {} are not allowed; expected "
+                        "0 < jitter_start <= jitter_max < inf",
+                        kOwner, settings_.jitter_start, settings_.jitter_max));
     }
     points_.set_size(0, kernel_->dim());
 }
 
 GaussianProcess::State::State(const State& other)
-    : kernel_(other.kernel_->clone()), settings_(other.settings_), points_(other.points_), targets_(other.targets_),
-      chol_(leading_block(other.chol_, other.points_.n_rows)), alpha_(other.alpha_), offset_(other.offset_),
-      scale_(other.scale_), jitter_(other.jitter_), epoch_(other.epoch_), cache_(other.cache_) {}
+    : kernel_(other.kernel_->clone()),
+      settings_(other.settings_),
+      points_(other.points_),
+      targets_(other.targets_),
+      chol_(leading_block(other.chol_, other.points_.n_rows)),
+      alpha_(other.alpha_),
+      offset_(other.offset_),
+      scale_(other.scale_),
+      jitter_(other.jitter_),
+      epoch_(other.epoch_),
+      cache_(other.cache_) {}
 
 void GaussianProcess::State::check_targets(const arma::mat& points, const arma::vec& targets) const {
     if (points.n_cols != dim()) {
@@ -343,9 +351,8 @@ void GaussianProcess::State::check_targets(const arma::mat& points, const arma::
                                           points.n_cols, dim()));
     }
     if (points.n_rows != targets.n_elem) {
-        throw ValidationError(
-            fmt::format("{}: {} points but {} targets; expected one target per point", kOwner, points.n_rows,
-                        targets.n_elem));
+        throw ValidationError(fmt::format("{}: {} points but {} targets; expected one target per point", kOwner,
+                                          points.n_rows, targets.n_elem));
     }
     for (arma::uword i = 0; i < points.n_rows; ++i) {
         if (!std::isfinite(targets[i])) {
@@ -353,8 +360,8 @@ void GaussianProcess::State::check_targets(const arma::mat& points, const arma::
                                               kOwner, i, format_row(points.row(i)), targets[i]));
         }
         if (!points.row(i).is_finite()) {
-            throw ValidationError(fmt::format("{}: point {} (x = {}) has a non-finite coordinate", kOwner, i,
-                                              format_row(points.row(i))));
+            throw ValidationError(
+                fmt::format("{}: point {} (x = {}) has a non-finite coordinate", kOwner, i, format_row(points.row(i))));
         }
     }
 }
@@ -381,12 +388,12 @@ void GaussianProcess::State::factorise() {
     const std::optional<double> jitter =
         factorise_with_jitter(gram, std::vector<double>(ladder.begin() + 1, ladder.end()), factor);
     if (!jitter) {
-        throw RunError(fmt::format("{}: cannot factorise the {} × {} kernel matrix of the {} kernel plus noise "
-                                   "variance {:.3g}, even with jitter {:.3g} ({:g} × the mean of its diagonal). "
-                                   "Likely cause: {}",
-                                   kOwner, points_.n_rows, points_.n_rows, kernel_->describe(),
-                                   settings_.noise_variance, ladder.back(), settings_.jitter_max,
-                                   likely_cause(points_, *kernel_)));
+        throw RunError(
+            fmt::format("{}: cannot factorise the {} × {} kernel matrix of the {} kernel plus noise "
+                        "variance {:.3g}, even with jitter {:.3g} ({:g} × the mean of its diagonal). "
+                        "Likely cause: {}",
+                        kOwner, points_.n_rows, points_.n_rows, kernel_->describe(), settings_.noise_variance,
+                        ladder.back(), settings_.jitter_max, likely_cause(points_, *kernel_)));
     }
     chol_ = std::move(factor);
     jitter_ = *jitter;
@@ -574,8 +581,7 @@ bool GaussianProcess::State::cached_prediction(const arma::mat& points, Posterio
 
 GaussianProcess::PointPrediction GaussianProcess::State::predict_with_gradient(const arma::rowvec& x) const {
     if (x.n_elem != dim()) {
-        throw ValidationError(
-            fmt::format("{}: the point has {} coordinates; expected {}", kOwner, x.n_elem, dim()));
+        throw ValidationError(fmt::format("{}: the point has {} coordinates; expected {}", kOwner, x.n_elem, dim()));
     }
     const arma::mat single = x;
     PointPrediction prediction;
@@ -589,7 +595,7 @@ GaussianProcess::PointPrediction GaussianProcess::State::predict_with_gradient(c
         prediction.variance_gradient = scale_ * scale_ * prior_variance_gradient;
         return prediction;
     }
-    arma::mat k = kernel_->cross(points_, single);                // n × 1
+    arma::mat k = kernel_->cross(points_, single);                   // n × 1
     const arma::mat gradient = kernel_->cross_gradient(x, points_);  // d × n
     prediction.mean = offset_ + scale_ * arma::dot(k, alpha_);
     prediction.mean_gradient = scale_ * (gradient * alpha_).t();
@@ -650,10 +656,10 @@ arma::mat GaussianProcess::State::gradient_covariance_with(const arma::rowvec& x
     // block only (the existing factor is not touched) keeps the criterion defined.
     arma::mat corner_factor;
     if (!factorise_with_jitter(corner, jitter_ladder(settings_, diagonal_mean), corner_factor)) {
-        throw RunError(fmt::format("{}: cannot add the {} extra points to the factor even with jitter {:g} × the mean "
-                                   "of their kernel diagonal. Likely cause: {}",
-                                   kOwner, extra.n_rows, settings_.jitter_max,
-                                   likely_cause(arma::join_cols(points_, extra), *kernel_)));
+        throw RunError(fmt::format(
+            "{}: cannot add the {} extra points to the factor even with jitter {:g} × the mean "
+            "of their kernel diagonal. Likely cause: {}",
+            kOwner, extra.n_rows, settings_.jitter_max, likely_cause(arma::join_cols(points_, extra), *kernel_)));
     }
     arma::mat added = kernel_->cross_gradient(x, extra).t();  // k × d, becomes V2
     added -= cross_block.t() * projected;
@@ -666,11 +672,12 @@ arma::mat GaussianProcess::State::gradient_covariance_with(const arma::rowvec& x
 }
 
 arma::vec GaussianProcess::State::gradient_trace_with_each(const arma::rowvec& x, const arma::mat& pending,
-                                                          const arma::mat& candidates) const {
+                                                           const arma::mat& candidates) const {
     if (candidates.n_cols != dim() || (pending.n_rows > 0 && pending.n_cols != dim())) {
-        throw ValidationError(fmt::format("{}: candidates have {} columns and pending points {}; the kernel was "
-                                          "built for dimension {}",
-                                          kOwner, candidates.n_cols, pending.n_cols, dim()));
+        throw ValidationError(
+            fmt::format("{}: candidates have {} columns and pending points {}; the kernel was "
+                        "built for dimension {}",
+                        kOwner, candidates.n_cols, pending.n_cols, dim()));
     }
     // Forward substitution with the block factor of [D; P; z] (the pending block as in
     // gradient_covariance_with): G_D = L⁻¹ ∇k(D, x)ᵀ and G_P = Lp⁻¹(∇k(P, x)ᵀ − Bᵀ G_D) once; per
@@ -706,10 +713,11 @@ arma::vec GaussianProcess::State::gradient_trace_with_each(const arma::rowvec& x
             }
         }
         if (!factorised) {
-            throw RunError(fmt::format("{}: cannot add the {} pending points to the factor even with jitter {:g} × "
-                                       "the mean of their kernel diagonal. Likely cause: {}",
-                                       kOwner, pending.n_rows, settings_.jitter_max,
-                                       likely_cause(arma::join_cols(points_, pending), *kernel_)));
+            throw RunError(
+                fmt::format("{}: cannot add the {} pending points to the factor even with jitter {:g} × "
+                            "the mean of their kernel diagonal. Likely cause: {}",
+                            kOwner, pending.n_rows, settings_.jitter_max,
+                            likely_cause(arma::join_cols(points_, pending), *kernel_)));
         }
         arma::mat pending_projected = kernel_->cross_gradient(x, pending).t();  // p × d: G_P
         if (has_data) pending_projected -= pending_block.t() * projected;
@@ -813,7 +821,7 @@ arma::mat GaussianProcess::gradient_covariance_with(const arma::rowvec& x, const
     return state_->gradient_covariance_with(x, extra);
 }
 arma::vec GaussianProcess::gradient_trace_with_each(const arma::rowvec& x, const arma::mat& pending,
-                                                   const arma::mat& candidates) const {
+                                                    const arma::mat& candidates) const {
     return state_->gradient_trace_with_each(x, pending, candidates);
 }
 arma::mat GaussianProcess::solve(const arma::mat& rhs) const { return state_->solve(rhs); }
@@ -860,8 +868,8 @@ double log_marginal_likelihood_at_current(const GaussianProcess& gp, arma::vec* 
     const double value = log_likelihood_from_factor(workspace.factor(), centred, alpha);
     if (gradient != nullptr) {
         // The factor is not needed after this: the gradient overwrites it with its weights.
-        *gradient = likelihood_gradient_from_factor(gp.kernel(), points, workspace.factor(), alpha,
-                                                    gp.noise_variance(), workspace);
+        *gradient = likelihood_gradient_from_factor(gp.kernel(), points, workspace.factor(), alpha, gp.noise_variance(),
+                                                    workspace);
     }
     return value;
 }

@@ -47,7 +47,7 @@ struct Problem {
     std::size_t evaluations = 0;
     double best_value = -std::numeric_limits<double>::infinity();
     arma::vec best_point;
-    std::exception_ptr unexpected;  // anything but a numerical failure stops the fit and is rethrown
+    std::exception_ptr unexpected;   // anything but a numerical failure stops the fit and is rethrown
     std::vector<arma::mat> storage;  // n × n matrices reused by every evaluation
 };
 
@@ -186,9 +186,10 @@ FitResult fit_hyperparameters(GaussianProcess& gp, const FitSettings& settings, 
     }
     if (!std::isfinite(problem.best_value)) {
         restore(gp, initial_kernel, initial_noise);
-        throw RunError(fmt::format("{}: no start gave a finite log marginal likelihood ({} evaluations from {} "
-                                   "starts); the data may hold duplicate points with too little noise",
-                                   kOwner, problem.evaluations, settings.restarts + 1));
+        throw RunError(
+            fmt::format("{}: no start gave a finite log marginal likelihood ({} evaluations from {} "
+                        "starts); the data may hold duplicate points with too little noise",
+                        kOwner, problem.evaluations, settings.restarts + 1));
     }
     gp.kernel().set_log_hyperparameters(problem.best_point.head(initial_kernel.n_elem));
     if (settings.fit_noise) gp.set_noise_variance(std::exp(problem.best_point[initial_kernel.n_elem]));

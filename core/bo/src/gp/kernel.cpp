@@ -20,9 +20,12 @@ namespace dpbo::gp {
 
 std::string to_string(KernelFamily family) {
     switch (family) {
-        case KernelFamily::SquaredExponential: return "squared-exponential";
-        case KernelFamily::Matern52: return "matern52";
-        case KernelFamily::Polynomial: return "polynomial";
+        case KernelFamily::SquaredExponential:
+            return "squared-exponential";
+        case KernelFamily::Matern52:
+            return "matern52";
+        case KernelFamily::Polynomial:
+            return "polynomial";
     }
     return "unknown";
 }
@@ -33,8 +36,8 @@ namespace {
 
 void require_columns(const arma::mat& points, std::size_t dim, const char* what) {
     if (points.n_cols != dim) {
-        throw ValidationError(fmt::format("kernel: {} have {} columns; the kernel was built for dimension {}", what,
-                                          points.n_cols, dim));
+        throw ValidationError(
+            fmt::format("kernel: {} have {} columns; the kernel was built for dimension {}", what, points.n_cols, dim));
     }
 }
 
@@ -129,8 +132,11 @@ struct RadialProfile {
 class StationaryKernel final : public Kernel {
 public:
     StationaryKernel(KernelFamily family, std::size_t dim, arma::vec lengthscales, double signal_variance)
-        : profile_{family}, dim_(dim), ard_(lengthscales.n_elem > 1),
-          lengthscales_(std::move(lengthscales)), signal_variance_(signal_variance) {
+        : profile_{family},
+          dim_(dim),
+          ard_(lengthscales.n_elem > 1),
+          lengthscales_(std::move(lengthscales)),
+          signal_variance_(signal_variance) {
         refresh_inverse_lengthscales();
     }
 
@@ -142,8 +148,7 @@ public:
             return fmt::format("{} ARD (lengthscales={}, signal_variance={:.4g})", name, format_vector(lengthscales_),
                                signal_variance_);
         }
-        return fmt::format("{} (lengthscale={:.4g}, signal_variance={:.4g})", name, lengthscales_[0],
-                           signal_variance_);
+        return fmt::format("{} (lengthscale={:.4g}, signal_variance={:.4g})", name, lengthscales_[0], signal_variance_);
     }
 
     std::size_t dim() const override { return dim_; }
@@ -180,8 +185,7 @@ public:
 
     arma::mat gradient_prior_covariance(const arma::rowvec& x) const override {
         require_columns(x, dim_);
-        return arma::diagmat(signal_variance_ * profile_.curvature_at_origin() *
-                             arma::square(inverse_lengthscales_));
+        return arma::diagmat(signal_variance_ * profile_.curvature_at_origin() * arma::square(inverse_lengthscales_));
     }
 
     arma::vec log_hyperparameters() const override {
@@ -326,8 +330,8 @@ private:
     }
 
     void refresh_inverse_lengthscales() {
-        inverse_lengthscales_ = ard_ ? arma::vec(1.0 / lengthscales_)
-                                     : arma::vec(dim_, arma::fill::value(1.0 / lengthscales_[0]));
+        inverse_lengthscales_ =
+            ard_ ? arma::vec(1.0 / lengthscales_) : arma::vec(dim_, arma::fill::value(1.0 / lengthscales_[0]));
     }
 
     // r² between every row of a and every row of b through one matrix product:
@@ -421,16 +425,16 @@ public:
 
     void set_log_hyperparameters(const arma::vec& values) override {
         if (values.n_elem != 2) {
-            throw ValidationError(
-                fmt::format("kernel polynomial: {} log-hyperparameters given; it has 2 (offset, signal variance)",
-                            values.n_elem));
+            throw ValidationError(fmt::format(
+                "kernel polynomial: {} log-hyperparameters given; it has 2 (offset, signal variance)", values.n_elem));
         }
         const double offset = std::exp(values[0]);
         const double variance = std::exp(values[1]);
         if (!std::isfinite(offset) || !std::isfinite(variance) || offset <= 0.0 || variance <= 0.0) {
-            throw ValidationError(fmt::format("kernel polynomial: log-hyperparameters {} give non-positive or infinite "
-                                              "values",
-                                              format_vector(values)));
+            throw ValidationError(
+                fmt::format("kernel polynomial: log-hyperparameters {} give non-positive or infinite "
+                            "values",
+                            format_vector(values)));
         }
         offset_ = offset;
         signal_variance_ = variance;
@@ -442,8 +446,7 @@ public:
         require_columns(a, dim_, "points");
         const arma::mat u = inner_products(a, a);
         // ∂/∂log c σ_f² u^p = c σ_f² p u^{p−1}.
-        return {offset_ * signal_variance_ * degree_ * power(u, degree_ - 1),
-                signal_variance_ * power(u, degree_)};
+        return {offset_ * signal_variance_ * degree_ * power(u, degree_ - 1), signal_variance_ * power(u, degree_)};
     }
 
     // gram ← K(A, A), slope ← σ_f² u^{p−1} (u = xᵀy + c), from which both derivatives follow.
@@ -563,9 +566,10 @@ std::unique_ptr<Kernel> make_kernel(const KernelSpec& spec) {
         }
         case KernelFamily::Polynomial:
             if (spec.polynomial_degree < 1) {
-                throw ValidationError(fmt::format("kernel polynomial: polynomial_degree = {} is not allowed; expected "
-                                                  "an integer >= 1",
-                                                  spec.polynomial_degree));
+                throw ValidationError(
+                    fmt::format("kernel polynomial: polynomial_degree = {} is not allowed; expected "
+                                "an integer >= 1",
+                                spec.polynomial_degree));
             }
             // c enters in log space when fitted, so it must be positive.
             require_positive(spec.polynomial_offset, "polynomial_offset");

@@ -15,8 +15,8 @@ struct AcquisitionContext {
     std::size_t iteration = 1;        // t, from 1
     std::size_t candidate_count = 0;  // |Λ| for finite sets, 0 for boxes
     std::size_t dimension = 0;
-    std::size_t outputs = 1;          // k, the objective's outputs the surrogate models
-    double incumbent = 0.0;           // one output: best observed value so far, in the maximisation sense
+    std::size_t outputs = 1;  // k, the objective's outputs the surrogate models
+    double incumbent = 0.0;   // one output: best observed value so far, in the maximisation sense
     // Several outputs (k ≥ 2): the current Pareto front of the observed values, in the model's
     // maximisation sense (each output negated when it is minimised), m × k, and the front's row
     // indices among the observations in the order they were made. The incumbent is unused then.

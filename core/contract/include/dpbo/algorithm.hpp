@@ -56,7 +56,7 @@ private:
 struct RunContext {
     Objective& objective;
     Evaluator& evaluator;
-    ExperimentRng& rng;           // initial designs, tie breaks: reproducible
+    ExperimentRng& rng;  // initial designs, tie breaks: reproducible
     // Every private release is charged here, and only through it (a Mechanism's release, a
     // Selection's select) is privacy noise drawn. The algorithm states its scope on it once, and
     // returns the words of its privacy statement; the host makes the statement from the ledger.

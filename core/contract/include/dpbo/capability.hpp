@@ -26,8 +26,8 @@ Capability* capability(Module& module) {
 }
 
 // Throws ValidationError: "`who` needs `capability` (`what`); <module's origin> does not provide it".
-[[noreturn]] void throw_missing_capability(const Module& module, std::string_view capability,
-                                           std::string_view what, std::string_view who);
+[[noreturn]] void throw_missing_capability(const Module& module, std::string_view capability, std::string_view what,
+                                           std::string_view who);
 
 // The capability `Capability` of `module`; throws ValidationError naming the module (its name and
 // plugin file), `who` needs it (e.g. "algorithm 'dp-gd'") and the capability, when it is missing.

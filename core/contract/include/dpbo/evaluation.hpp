@@ -22,7 +22,7 @@ struct EvaluationRequest {
 };
 
 struct Evaluations {
-    arma::mat points;           // b × d, the points as evaluated
+    arma::mat points;  // b × d, the points as evaluated
     // b × k, one column per Objective::outputs() entry, each minimised or maximised by its own
     // sense. With one output, values(i), values.n_elem and `arma::vec v = values` read it as a vector.
     arma::mat values;

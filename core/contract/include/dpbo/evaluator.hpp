@@ -28,8 +28,7 @@ public:
     // from the request's generator's seed and the batch's number, never from the request's generator
     // itself: a batch taken from the journal then consumes nothing the rest of the run needs. The
     // observation noise is drawn from the request's generator, recorded batch or not.
-    Evaluations evaluate(Objective& objective, const arma::mat& points,
-                         const EvaluationRequest& request);
+    Evaluations evaluate(Objective& objective, const arma::mat& points, const EvaluationRequest& request);
     std::size_t evaluations() const { return count_; }
     std::size_t batches() const { return batches_; }
 

@@ -40,8 +40,7 @@ template <class Description>
 class EventKindOf final : public EventKind {
 public:
     static ParameterSchema schema() { return Description::schema(); }
-    explicit EventKindOf(const ParameterSet& parameters)
-        : event_(std::make_shared<const Description>(parameters)) {}
+    explicit EventKindOf(const ParameterSet& parameters) : event_(std::make_shared<const Description>(parameters)) {}
     std::shared_ptr<const EventDescription> event() const override { return event_; }
 
 private:

@@ -7,7 +7,17 @@
 namespace dpbo {
 
 // Event: a kind of privacy event a plugin adds (event_kind.hpp).
-enum class ModuleKind { Objective, Surrogate, Acquisition, Mechanism, Selection, Accountant, Algorithm, RowRelease, Event };
+enum class ModuleKind {
+    Objective,
+    Surrogate,
+    Acquisition,
+    Mechanism,
+    Selection,
+    Accountant,
+    Algorithm,
+    RowRelease,
+    Event
+};
 
 std::string_view to_string(ModuleKind kind);
 std::optional<ModuleKind> module_kind_from_string(std::string_view text);

@@ -19,8 +19,7 @@ public:
     // Typed creation. The kind is checked by the registry before the cast, so a static cast is
     // exact and no dynamic_cast crosses a library boundary.
     template <class Interface>
-    std::shared_ptr<Interface> create_as(const std::string& name,
-                                         const std::map<std::string, std::string>& raw = {}) {
+    std::shared_ptr<Interface> create_as(const std::string& name, const std::map<std::string, std::string>& raw = {}) {
         return std::static_pointer_cast<Interface>(create(Interface::static_kind, name, raw));
     }
 };

@@ -27,15 +27,15 @@ namespace dpbo {
 class Objective;
 
 // Copying a capability would slice the objective it belongs to; each is an interface only.
-#define DPBO_CAPABILITY_INTERFACE(Name)      \
-public:                                      \
-    virtual ~Name();                         \
-                                             \
-protected:                                   \
-    Name() = default;                        \
-    Name(const Name&) = default;             \
-    Name& operator=(const Name&) = default;  \
-                                             \
+#define DPBO_CAPABILITY_INTERFACE(Name)     \
+public:                                     \
+    virtual ~Name();                        \
+                                            \
+protected:                                  \
+    Name() = default;                       \
+    Name(const Name&) = default;            \
+    Name& operator=(const Name&) = default; \
+                                            \
 public:
 
 // f(θ) = (1/n) Σ L(θ, x_i) over n sensitive records: evaluate() fills per-record losses
@@ -98,7 +98,7 @@ class FiniteCandidates {
 struct DeclaredConstant {
     std::string name;  // e.g. "lipschitz"
     double value = 0.0;
-    std::string doc;   // what it bounds, in the objective's units
+    std::string doc;  // what it bounds, in the objective's units
 };
 
 // The constants the objective guarantees. An algorithm whose privacy rests on some of them names

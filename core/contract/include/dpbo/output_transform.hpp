@@ -11,9 +11,12 @@ enum class OutputTransform { Identity, Log, Logit };
 
 inline std::string_view to_string(OutputTransform transform) {
     switch (transform) {
-        case OutputTransform::Log: return "log";
-        case OutputTransform::Logit: return "logit";
-        case OutputTransform::Identity: break;
+        case OutputTransform::Log:
+            return "log";
+        case OutputTransform::Logit:
+            return "logit";
+        case OutputTransform::Identity:
+            break;
     }
     return "identity";
 }
@@ -21,9 +24,12 @@ inline std::string_view to_string(OutputTransform transform) {
 // t(y); the caller keeps y in the transform's domain (y > 0 for log, 0 < y < 1 for logit).
 inline double to_model_scale(OutputTransform transform, double value) {
     switch (transform) {
-        case OutputTransform::Log: return std::log(value);
-        case OutputTransform::Logit: return std::log(value) - std::log1p(-value);
-        case OutputTransform::Identity: break;
+        case OutputTransform::Log:
+            return std::log(value);
+        case OutputTransform::Logit:
+            return std::log(value) - std::log1p(-value);
+        case OutputTransform::Identity:
+            break;
     }
     return value;
 }
@@ -31,10 +37,12 @@ inline double to_model_scale(OutputTransform transform, double value) {
 // t⁻¹(v): exp, or the logistic function (written so that neither branch overflows).
 inline double from_model_scale(OutputTransform transform, double value) {
     switch (transform) {
-        case OutputTransform::Log: return std::exp(value);
+        case OutputTransform::Log:
+            return std::exp(value);
         case OutputTransform::Logit:
             return value >= 0.0 ? 1.0 / (1.0 + std::exp(-value)) : std::exp(value) / (1.0 + std::exp(value));
-        case OutputTransform::Identity: break;
+        case OutputTransform::Identity:
+            break;
     }
     return value;
 }

@@ -73,12 +73,10 @@ public:
     ParameterSchema& integer(std::string name, IntegerOptions options);
     ParameterSchema& boolean(std::string name, bool fallback, std::string doc);
     ParameterSchema& text(std::string name, std::optional<std::string> fallback, std::string doc);
-    ParameterSchema& choice(std::string name, std::vector<std::string> choices, std::string fallback,
-                            std::string doc);
+    ParameterSchema& choice(std::string name, std::vector<std::string> choices, std::string fallback, std::string doc);
     ParameterSchema& choice(std::string name, std::vector<std::string> choices, ChoiceOptions options);
     // A comma-separated list of reals (a point, per-dimension bounds, ...).
-    ParameterSchema& real_list(std::string name, std::optional<std::vector<double>> fallback,
-                               std::string doc);
+    ParameterSchema& real_list(std::string name, std::optional<std::vector<double>> fallback, std::string doc);
 
     const std::vector<ParameterSpec>& specs() const { return specs_; }
     const ParameterSpec* find(std::string_view name) const;
@@ -115,13 +113,11 @@ private:
 
 // Parses and checks raw "key=value" strings against a schema. `owner` names the module in every
 // message ("objective 'rosenbrock'"). Throws ValidationError naming the key and what is allowed.
-ParameterSet validate_parameters(const ParameterSchema& schema,
-                                 const std::map<std::string, std::string>& raw,
+ParameterSet validate_parameters(const ParameterSchema& schema, const std::map<std::string, std::string>& raw,
                                  const std::string& owner);
 
 // Levenshtein distance, used to suggest the closest known key or module name.
 std::size_t edit_distance(std::string_view a, std::string_view b);
-std::optional<std::string> closest_match(std::string_view wanted,
-                                         const std::vector<std::string>& known);
+std::optional<std::string> closest_match(std::string_view wanted, const std::vector<std::string>& known);
 
 }  // namespace dpbo

@@ -61,8 +61,7 @@ using PluginEntry = const PluginHeader*();
 inline constexpr const char* kPluginEntrySymbol = "dpbo_plugin";
 
 template <class Module>
-Manifest make_manifest(std::string name, std::string version, std::string summary,
-                       std::string reference) {
+Manifest make_manifest(std::string name, std::string version, std::string summary, std::string reference) {
     Manifest manifest;
     manifest.kind = Module::static_kind;
     manifest.name = std::move(name);
@@ -96,20 +95,19 @@ Manifest make_manifest(std::string name, std::string version, std::string summar
 // The BuildSignature of the translation unit that expands it. A macro, not an inline constant: an
 // inline variable may be merged across shared libraries by the dynamic loader, and the plugin
 // would then report the host's values instead of its own.
-#define DPBO_BUILD_SIGNATURE                                                                     \
-    ::dpbo::BuildSignature {                                                                     \
-        ARMA_VERSION_MAJOR, ARMA_VERSION_MINOR, ARMA_VERSION_PATCH,                              \
-            static_cast<std::uint32_t>(sizeof(::arma::uword) * 8), DPBO_DETAIL_CXX11_ABI         \
+#define DPBO_BUILD_SIGNATURE                                                             \
+    ::dpbo::BuildSignature {                                                             \
+        ARMA_VERSION_MAJOR, ARMA_VERSION_MINOR, ARMA_VERSION_PATCH,                      \
+            static_cast<std::uint32_t>(sizeof(::arma::uword) * 8), DPBO_DETAIL_CXX11_ABI \
     }
 
-#define DPBO_PLUGIN(ModuleClass, name, version, summary, reference)                              \
-    namespace dpbo_plugin_registration {                                                       \
-    ::dpbo::Manifest make_plugin_manifest() {                                                    \
-        return ::dpbo::make_manifest<ModuleClass>(name, version, summary, reference);            \
-    }                                                                                            \
-    const ::dpbo::PluginHeader plugin_header{::dpbo::kPluginMagic, ::dpbo::kAbiVersion,          \
-                                             DPBO_BUILD_SIGNATURE, DPBO_COMPILER_ID,             \
-                                             &make_plugin_manifest};                             \
-    const ::dpbo::PluginHeader* plugin_entry() { return &plugin_header; }                        \
-    }                                                                                            \
+#define DPBO_PLUGIN(ModuleClass, name, version, summary, reference)                                           \
+    namespace dpbo_plugin_registration {                                                                      \
+    ::dpbo::Manifest make_plugin_manifest() {                                                                 \
+        return ::dpbo::make_manifest<ModuleClass>(name, version, summary, reference);                         \
+    }                                                                                                         \
+    const ::dpbo::PluginHeader plugin_header{::dpbo::kPluginMagic, ::dpbo::kAbiVersion, DPBO_BUILD_SIGNATURE, \
+                                             DPBO_COMPILER_ID, &make_plugin_manifest};                        \
+    const ::dpbo::PluginHeader* plugin_entry() { return &plugin_header; }                                     \
+    }                                                                                                         \
     BOOST_DLL_ALIAS(dpbo_plugin_registration::plugin_entry, dpbo_plugin)

@@ -200,7 +200,10 @@ public:
     explicit SubsampledGaussianEvent(double sampling_rate_ = 0.0, double noise_multiplier_ = 0.0,
                                      std::size_t steps_ = 1, Sampling sampling_ = Sampling::Poisson,
                                      Neighbouring neighbouring_ = Neighbouring::AddRemoveOne)
-        : sampling_rate(sampling_rate_), noise_multiplier(noise_multiplier_), steps(steps_), sampling(sampling_),
+        : sampling_rate(sampling_rate_),
+          noise_multiplier(noise_multiplier_),
+          steps(steps_),
+          sampling(sampling_),
           neighbouring(neighbouring_) {}
     explicit SubsampledGaussianEvent(const ParameterSet& parameters);
     std::string_view kind() const override;

@@ -9,34 +9,34 @@
 namespace dpbo {
 
 enum class PrivacyNotion {
-    NotPrivate,   // nothing is claimed
-    PureDP,       // ε-DP
-    ApproxDP,     // (ε, δ)-DP
-    GaussianDP,   // μ-GDP (Dong, Roth & Su 2022)
-    Renyi,        // an RDP curve (order α, ε(α))
+    NotPrivate,  // nothing is claimed
+    PureDP,      // ε-DP
+    ApproxDP,    // (ε, δ)-DP
+    GaussianDP,  // μ-GDP (Dong, Roth & Su 2022)
+    Renyi,       // an RDP curve (order α, ε(α))
 };
 
 std::string to_string(PrivacyNotion notion);
 
 struct PrivacyStatement {
     PrivacyNotion notion = PrivacyNotion::NotPrivate;
-    double epsilon = 0.0;  // PureDP, ApproxDP
-    double delta = 0.0;    // ApproxDP
-    double mu = 0.0;       // GaussianDP
+    double epsilon = 0.0;                              // PureDP, ApproxDP
+    double delta = 0.0;                                // ApproxDP
+    double mu = 0.0;                                   // GaussianDP
     std::vector<std::pair<double, double>> rdp_curve;  // Renyi: (α, ε(α))
     // Equivalent (ε, δ) pairs implied by the main notion (e.g. from μ-GDP at the user's δ).
     std::vector<std::pair<double, double>> equivalent_epsilon_delta;
 
-    std::string neighbouring;                 // "replace one record", "add or remove one record"
-    std::string protected_unit;               // "one validation record"
-    std::vector<std::string> released;        // what left the trusted boundary
-    std::vector<std::string> assumptions;     // what the guarantee rests on
+    std::string neighbouring;              // "replace one record", "add or remove one record"
+    std::string protected_unit;            // "one validation record"
+    std::vector<std::string> released;     // what left the trusted boundary
+    std::vector<std::string> assumptions;  // what the guarantee rests on
     // Non-empty for a guarantee that holds only when the data satisfy a distributional assumption
     // (Kusner et al. 2015, Assumption 1: the validation functions of neighbouring datasets are
     // jointly a GP), i.e. not a worst-case guarantee. It is part of the notion, not a footnote:
     // headline() reads "(ε, δ)-DP conditional on …" and the JSON notion carries it.
     std::string conditional_on;
-    std::string mechanism;                    // how it was achieved, one line
+    std::string mechanism;  // how it was achieved, one line
 
     static PrivacyStatement not_private(std::vector<std::string> released, std::string why);
     static PrivacyStatement gaussian_dp(double mu);

@@ -17,8 +17,8 @@ public:
     explicit ExperimentRng(std::uint64_t seed);
     std::uint64_t seed() const { return seed_; }
     std::mt19937_64& engine() { return engine_; }
-    double uniform();                 // [0, 1)
-    double normal();                  // N(0, 1)
+    double uniform();  // [0, 1)
+    double normal();   // N(0, 1)
     arma::mat uniform(std::size_t rows, std::size_t cols);
     arma::mat normal(std::size_t rows, std::size_t cols);
     std::size_t index(std::size_t count);  // uniform in [0, count)

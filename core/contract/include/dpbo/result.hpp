@@ -23,8 +23,7 @@ class Trace {
 public:
     void set_columns(std::vector<TraceColumn> columns);
     // A convenience for vector columns: "theta" with d = 3 adds theta[0], theta[1], theta[2].
-    static std::vector<TraceColumn> vector_columns(const std::string& name, std::size_t d,
-                                                   bool evaluation_only);
+    static std::vector<TraceColumn> vector_columns(const std::string& name, std::size_t d, bool evaluation_only);
     // Throws RunError when the row length does not match the columns.
     void add_row(std::vector<double> row);
     const std::vector<TraceColumn>& columns() const { return columns_; }

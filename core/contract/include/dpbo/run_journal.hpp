@@ -57,8 +57,7 @@ public:
     virtual std::optional<Evaluations> recorded_batch(std::size_t index, const arma::mat& points,
                                                       const EvaluationRequest& request) = 0;
     // Makes batch `index`'s answer durable before the run goes on.
-    virtual void record_batch(std::size_t index, const Evaluations& evaluations,
-                              const EvaluationRequest& request) = 0;
+    virtual void record_batch(std::size_t index, const Evaluations& evaluations, const EvaluationRequest& request) = 0;
 
     // Release `entry` of the ledger's log as made before, or nothing when it is new. RunError when
     // the recorded release is another event than `event`.

@@ -25,8 +25,7 @@ public:
     SearchSpace() = default;
     // Throws ValidationError for lower >= upper, a log scale with lower <= 0, or an empty box.
     static SearchSpace box(std::vector<Dimension> dimensions);
-    static SearchSpace uniform_box(std::size_t dim, double lower, double upper,
-                                   const std::string& name_prefix = "x");
+    static SearchSpace uniform_box(std::size_t dim, double lower, double upper, const std::string& name_prefix = "x");
     // Rows are candidates; names label the columns (generated when empty).
     static SearchSpace candidates(arma::mat rows, std::vector<std::string> names = {});
     // Rows with bounds the data owner declares independently of the data (e.g. the known range of

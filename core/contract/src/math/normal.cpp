@@ -52,19 +52,16 @@ double log_normal_cdf(double x) {
     return log_normal_cdf_asymptotic(x);
 }
 
-double smallest_satisfying(const std::function<bool(double)>& holds, double lo, double hi,
-                           double tolerance) {
+double smallest_satisfying(const std::function<bool(double)>& holds, double lo, double hi, double tolerance) {
     if (!std::isfinite(lo) || !std::isfinite(hi) || lo > hi) {
         throw RunError(fmt::format("smallest_satisfying: invalid bracket [{}, {}]", lo, hi));
     }
     if (!std::isfinite(tolerance) || tolerance <= 0.0) {
-        throw RunError(fmt::format("smallest_satisfying: tolerance must be > 0, got {}",
-                                   tolerance));
+        throw RunError(fmt::format("smallest_satisfying: tolerance must be > 0, got {}", tolerance));
     }
     if (!holds(hi)) {
-        throw RunError(fmt::format(
-            "smallest_satisfying: the condition does not hold at the upper end {} of [{}, {}]", hi,
-            lo, hi));
+        throw RunError(fmt::format("smallest_satisfying: the condition does not hold at the upper end {} of [{}, {}]",
+                                   hi, lo, hi));
     }
     if (holds(lo)) return lo;
     // Invariant: !holds(lo) and holds(hi); hi is what is returned.

@@ -31,10 +31,10 @@ double verified_sigma(double epsilon, double delta, double sensitivity, double s
         lo = hi;
         hi *= 2.0;
         if (!std::isfinite(hi) || !std::isfinite(sensitivity / hi) || sensitivity / hi == 0.0) {
-            throw ValidationError(fmt::format(
-                "{}: epsilon = {} with delta = {} needs a noise scale beyond the largest finite double for "
-                "sensitivity = {}; allowed: a larger epsilon or delta",
-                owner, epsilon, delta, sensitivity));
+            throw ValidationError(
+                fmt::format("{}: epsilon = {} with delta = {} needs a noise scale beyond the largest finite double for "
+                            "sensitivity = {}; allowed: a larger epsilon or delta",
+                            owner, epsilon, delta, sensitivity));
         }
     }
     return smallest_satisfying(holds, lo, hi, 1e-13 * hi);
@@ -46,9 +46,7 @@ double verified_sigma(double epsilon, double delta, double sensitivity, double s
 }  // namespace
 
 double analytic_gaussian_sigma(double epsilon, double delta, double sensitivity, const std::string& owner) {
-    const auto holds = [&](double sigma) {
-        return gdp_delta(sensitivity / sigma, epsilon) <= delta;
-    };
+    const auto holds = [&](double sigma) { return gdp_delta(sensitivity / sigma, epsilon) <= delta; };
     // A thousand doublings spans the whole double range; leaving it means no σ can be found.
     constexpr int kMaxSteps = 1000;
     double lo = sensitivity;
@@ -58,10 +56,10 @@ double analytic_gaussian_sigma(double epsilon, double delta, double sensitivity,
         while (holds(lo)) {
             lo *= 0.5;
             if (++steps > kMaxSteps || !std::isfinite(sensitivity / lo)) {
-                throw RunError(fmt::format(
-                    "{}: the analytic Gaussian calibration found no lower bracket for epsilon = "
-                    "{}, delta = {}, sensitivity = {}",
-                    owner, epsilon, delta, sensitivity));
+                throw RunError(
+                    fmt::format("{}: the analytic Gaussian calibration found no lower bracket for epsilon = "
+                                "{}, delta = {}, sensitivity = {}",
+                                owner, epsilon, delta, sensitivity));
             }
         }
         hi = 2.0 * lo;
@@ -69,10 +67,10 @@ double analytic_gaussian_sigma(double epsilon, double delta, double sensitivity,
         while (!holds(hi)) {
             hi *= 2.0;
             if (++steps > kMaxSteps || sensitivity / hi == 0.0) {
-                throw RunError(fmt::format(
-                    "{}: the analytic Gaussian calibration found no σ meeting epsilon = {}, "
-                    "delta = {}, sensitivity = {}",
-                    owner, epsilon, delta, sensitivity));
+                throw RunError(
+                    fmt::format("{}: the analytic Gaussian calibration found no σ meeting epsilon = {}, "
+                                "delta = {}, sensitivity = {}",
+                                owner, epsilon, delta, sensitivity));
             }
         }
         lo = 0.5 * hi;

@@ -25,7 +25,7 @@ namespace {
 bool bernoulli_exp_minus_half(LazyUniform& previous, LazyUniform& next, RandomBits& bits) {
     previous.reset();
     if (previous.digit(0, bits)) return true;  // U1 ≥ 1/2: the run is empty
-    bool even = false;                          // the run has length 1 so far
+    bool even = false;                         // the run has length 1 so far
     LazyUniform* last = &previous;
     LazyUniform* candidate = &next;
     for (;;) {

@@ -10,11 +10,13 @@
 namespace dpbo::privacy::detail {
 
 Rational to_rational(Ratio ratio, std::string_view what, bool positive) {
-    const bool numerator_ok = std::isfinite(ratio.numerator) && (positive ? ratio.numerator > 0.0 : ratio.numerator >= 0.0);
+    const bool numerator_ok =
+        std::isfinite(ratio.numerator) && (positive ? ratio.numerator > 0.0 : ratio.numerator >= 0.0);
     if (!numerator_ok || !std::isfinite(ratio.denominator) || !(ratio.denominator > 0.0)) {
-        throw ValidationError(fmt::format("{}: {:.17g} / {:.17g} is not allowed; the numerator must be a finite "
-                                          "number {} 0 and the denominator a finite number > 0",
-                                          what, ratio.numerator, ratio.denominator, positive ? ">" : ">="));
+        throw ValidationError(
+            fmt::format("{}: {:.17g} / {:.17g} is not allowed; the numerator must be a finite "
+                        "number {} 0 and the denominator a finite number > 0",
+                        what, ratio.numerator, ratio.denominator, positive ? ">" : ">="));
     }
     // a·2^i / (b·2^j) = a·2^(i−j) / b or a / (b·2^(j−i)).
     const Dyadic top = to_dyadic(ratio.numerator);

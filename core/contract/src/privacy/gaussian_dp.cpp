@@ -15,8 +15,7 @@ namespace {
 
 void require_finite_positive(const char* function, const char* name, double value) {
     if (!std::isfinite(value) || value <= 0.0) {
-        throw ValidationError(fmt::format("{}: {} must be a finite number > 0, got {}", function,
-                                          name, value));
+        throw ValidationError(fmt::format("{}: {} must be a finite number > 0, got {}", function, name, value));
     }
 }
 
@@ -42,8 +41,7 @@ double verified_epsilon(double mu, double delta, double epsilon) {
 double gdp_delta(double mu, double epsilon) {
     require_finite_positive("gdp_delta", "mu", mu);
     if (!std::isfinite(epsilon) || epsilon < 0.0) {
-        throw ValidationError(
-            fmt::format("gdp_delta: epsilon must be a finite number >= 0, got {}", epsilon));
+        throw ValidationError(fmt::format("gdp_delta: epsilon must be a finite number >= 0, got {}", epsilon));
     }
     const double upper = normal_cdf(-epsilon / mu + mu / 2.0);
     // e^ε Φ(·) in log space: e^ε alone overflows near ε = 710 while the product stays small.
@@ -57,8 +55,7 @@ double gdp_delta(double mu, double epsilon) {
 double gdp_epsilon(double mu, double delta) {
     require_finite_positive("gdp_epsilon", "mu", mu);
     if (!std::isfinite(delta) || delta <= 0.0 || delta >= 1.0) {
-        throw ValidationError(
-            fmt::format("gdp_epsilon: delta must lie in the open interval (0, 1), got {}", delta));
+        throw ValidationError(fmt::format("gdp_epsilon: delta must lie in the open interval (0, 1), got {}", delta));
     }
     const auto holds = [&](double epsilon) { return gdp_delta(mu, epsilon) <= delta; };
     if (holds(0.0)) return verified_epsilon(mu, delta, 0.0);
@@ -68,8 +65,7 @@ double gdp_epsilon(double mu, double delta) {
     while (!holds(hi)) {
         hi *= 2.0;
         if (hi > 1e300) {
-            throw RunError(fmt::format(
-                "gdp_epsilon: no epsilon reaches delta = {} for mu = {}", delta, mu));
+            throw RunError(fmt::format("gdp_epsilon: no epsilon reaches delta = {} for mu = {}", delta, mu));
         }
     }
     // After doubling the answer lies in (hi/2, hi] (or (0, 1]), so this is ~1e-10 relative.
@@ -84,8 +80,7 @@ double compose_gdp(const std::vector<double>& mus) {
     double largest = 0.0;
     for (std::size_t i = 0; i < mus.size(); ++i) {
         if (!std::isfinite(mus[i]) || mus[i] < 0.0) {
-            throw ValidationError(fmt::format(
-                "compose_gdp: mu[{}] must be a finite number >= 0, got {}", i, mus[i]));
+            throw ValidationError(fmt::format("compose_gdp: mu[{}] must be a finite number >= 0, got {}", i, mus[i]));
         }
         largest = std::max(largest, mus[i]);
     }

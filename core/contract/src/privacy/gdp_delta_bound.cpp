@@ -73,8 +73,8 @@ double gdp_delta_upper_bound(double mu, double epsilon) {
     if (!std::isfinite(mu) || mu <= 0.0)
         throw ValidationError(fmt::format("gdp_delta_upper_bound: mu must be a finite number > 0, got {}", mu));
     if (!std::isfinite(epsilon) || epsilon < 0.0)
-        throw ValidationError(fmt::format("gdp_delta_upper_bound: epsilon must be a finite number >= 0, got {}",
-                                          epsilon));
+        throw ValidationError(
+            fmt::format("gdp_delta_upper_bound: epsilon must be a finite number >= 0, got {}", epsilon));
     WidestExponentRange range;
     // A few hundred bits settle ordinary parameters; tiny μ or δ need about log2(1/δ) more.
     constexpr std::array<mpfr_prec_t, 5> kPrecisions = {128, 512, 2048, 8192, 32768};
@@ -83,11 +83,11 @@ double gdp_delta_upper_bound(double mu, double epsilon) {
         mpfr_ptr m = v[0], e = v[1], a = v[2], b = v[3], upper = v[4], lower = v[5], delta = v[6], tmp = v[7];
         mpfr_set_d(m, mu, MPFR_RNDN);  // doubles are exact in any precision ≥ 53
         mpfr_set_d(e, epsilon, MPFR_RNDN);
-        mpfr_div(tmp, e, m, MPFR_RNDN);    // ε/μ
+        mpfr_div(tmp, e, m, MPFR_RNDN);       // ε/μ
         mpfr_div_ui(delta, m, 2, MPFR_RNDN);  // μ/2 (delta is free until the end)
         mpfr_sub(a, delta, tmp, MPFR_RNDN);   // a = −ε/μ + μ/2
         mpfr_add(b, delta, tmp, MPFR_RNDN);
-        mpfr_neg(b, b, MPFR_RNDN);            // b = −ε/μ − μ/2
+        mpfr_neg(b, b, MPFR_RNDN);  // b = −ε/μ − μ/2
         normal_cdf(upper, a, tmp, MPFR_RNDU);
         // e^ε Φ(b) as exp(ε + log Φ(b)): e^ε alone overflows for the ε of a huge μ, the product not.
         normal_cdf(lower, b, tmp, MPFR_RNDD);
@@ -104,8 +104,8 @@ double gdp_delta_upper_bound(double mu, double epsilon) {
         mpfr_add(tmp, upper, lower, MPFR_RNDU);
         mpfr_mul_d(tmp, tmp, amplification, MPFR_RNDU);
         mpfr_mul_2si(tmp, tmp, 10 - static_cast<long>(precision), MPFR_RNDU);  // the error allowance
-        const bool settled = mpfr_sgn(delta) > 0 && mpfr_cmp(tmp, delta) <= 0 &&
-                             mpfr_get_exp(delta) - mpfr_get_exp(tmp) >= 30;
+        const bool settled =
+            mpfr_sgn(delta) > 0 && mpfr_cmp(tmp, delta) <= 0 && mpfr_get_exp(delta) - mpfr_get_exp(tmp) >= 30;
         if (settled || precision == kPrecisions.back()) {
             mpfr_add(delta, delta, tmp, MPFR_RNDU);
             if (mpfr_nan_p(delta) || mpfr_cmp_ui(delta, 1) >= 0) return 1.0;  // nothing better is known

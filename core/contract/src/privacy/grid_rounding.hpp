@@ -9,9 +9,9 @@
 namespace dpbo::privacy::detail {
 
 struct GridProblem {
-    double value = 0.0;      // finite
-    double scale = 1.0;      // finite, > 0
-    int grid_exponent = 0;   // g = 2^grid_exponent, a normal double
+    double value = 0.0;     // finite
+    double scale = 1.0;     // finite, > 0
+    int grid_exponent = 0;  // g = 2^grid_exponent, a normal double
 };
 
 enum class RoundingOutcome {

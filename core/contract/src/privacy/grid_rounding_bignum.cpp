@@ -36,7 +36,7 @@ Rounding round_bignum(const GridProblem& problem, const ExactDraw& draw) {
     const Dyadic scale = to_dyadic(problem.scale);
     const Dyadic value = to_dyadic(problem.value);
     const long g = problem.grid_exponent;
-    const long c = g - scale.exponent;                 // scale/g = S · 2^-c
+    const long c = g - scale.exponent;                    // scale/g = S · 2^-c
     const long shift = std::max(0L, g - value.exponent);  // value/g = X / 2^shift when shift > 0
     const long p = std::max({c + n, shift, 1L});
 

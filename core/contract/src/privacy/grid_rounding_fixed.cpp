@@ -16,9 +16,9 @@ namespace {
 
 __extension__ typedef __int128 int128;  // a GCC extension; -Wpedantic would flag it
 
-constexpr std::uint64_t kLargestInteger = 63;   // K < 2^6
+constexpr std::uint64_t kLargestInteger = 63;  // K < 2^6
 constexpr std::size_t kMostDigits = 64;
-constexpr int kMostScaleBits = 13;              // c ≤ 13: release_grid gives 12 or 13
+constexpr int kMostScaleBits = 13;  // c ≤ 13: release_grid gives 12 or 13
 
 // ⌊v / 2^shift⌋ and whether the division is exact.
 int128 floor_shift(int128 v, int shift) {
@@ -72,8 +72,7 @@ Rounding round_fixed_width(const GridProblem& problem, const ExactDraw& draw) {
     if (!decided) return {RoundingOutcome::undecided, 0.0};
     // |j| < 2^53 here (|t| < 2^47), so g·j is exact and the sum is rounded once: the double
     // nearest to g·(I + j).
-    return {RoundingOutcome::decided,
-            grid_part + std::ldexp(static_cast<double>(j), problem.grid_exponent)};
+    return {RoundingOutcome::decided, grid_part + std::ldexp(static_cast<double>(j), problem.grid_exponent)};
 }
 
 }  // namespace dpbo::privacy::detail

@@ -43,9 +43,9 @@ public:
     std::uint64_t tail_word(std::size_t w) const { return tail_[w]; }
 
 private:
-    std::uint64_t head_ = 0;            // digits 0..63, digit 0 at the top
+    std::uint64_t head_ = 0;  // digits 0..63, digit 0 at the top
     std::size_t known_ = 0;
-    std::vector<std::uint64_t> tail_;   // digits 64.. (rarely needed)
+    std::vector<std::uint64_t> tail_;  // digits 64.. (rarely needed)
 };
 
 // a < b, reading digits of both only until they differ (ties have probability zero).

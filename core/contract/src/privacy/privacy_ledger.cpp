@@ -66,10 +66,12 @@ PrivacyBudget PrivacyBudget::parse(const std::string& text) {
         const std::string item = text.substr(start, end - start);
         const auto eq = item.find('=');
         if (eq == std::string::npos || eq == 0)
-            throw ValidationError(fmt::format("--budget '{}': '{}' is not key=value; allowed: {}", text, item, kBudgetForms));
+            throw ValidationError(
+                fmt::format("--budget '{}': '{}' is not key=value; allowed: {}", text, item, kBudgetForms));
         const std::string key = item.substr(0, eq);
         if (key != "mu" && key != "epsilon" && key != "delta")
-            throw ValidationError(fmt::format("--budget '{}': unknown key '{}'; allowed keys: mu, epsilon, delta", text, key));
+            throw ValidationError(
+                fmt::format("--budget '{}': unknown key '{}'; allowed keys: mu, epsilon, delta", text, key));
         if (values.count(key)) throw ValidationError(fmt::format("--budget '{}': '{}' is given twice", text, key));
         values[key] = budget_number(text, key, item.substr(eq + 1));
         start = end + 1;
@@ -77,7 +79,8 @@ PrivacyBudget PrivacyBudget::parse(const std::string& text) {
     const auto positive = [&](const char* key) {
         const double value = values.at(key);
         if (!(value > 0.0))
-            throw ValidationError(fmt::format("--budget '{}': {} = {}; allowed: a finite number > 0", text, key, value));
+            throw ValidationError(
+                fmt::format("--budget '{}': {} = {}; allowed: a finite number > 0", text, key, value));
         return value;
     };
     PrivacyBudget budget;
@@ -96,7 +99,8 @@ PrivacyBudget PrivacyBudget::parse(const std::string& text) {
     if (values.count("delta")) {
         budget.delta = values.at("delta");
         if (!(budget.delta >= 0.0 && budget.delta < 1.0))
-            throw ValidationError(fmt::format("--budget '{}': delta = {}; allowed: a number in [0, 1)", text, budget.delta));
+            throw ValidationError(
+                fmt::format("--budget '{}': delta = {}; allowed: a number in [0, 1)", text, budget.delta));
     }
     return budget;
 }
@@ -115,8 +119,10 @@ std::string PrivacyBudget::describe() const {
 
 PrivacyLedger::PrivacyLedger(std::shared_ptr<Accountant> accountant, std::optional<PrivacyBudget> budget,
                              PrivacyNoiseSource& noise, std::string owner, Log log)
-    : accountant_(std::move(accountant)), budget_(std::move(budget)),
-      key_(std::make_unique<PrivacyNoiseSource>(noise.derive())), owner_(std::move(owner)),
+    : accountant_(std::move(accountant)),
+      budget_(std::move(budget)),
+      key_(std::make_unique<PrivacyNoiseSource>(noise.derive())),
+      owner_(std::move(owner)),
       log_mode_(log) {
     if (!accountant_) throw RunError(fmt::format("{}: the privacy ledger was given no accountant", owner_));
 }
@@ -125,14 +131,16 @@ PrivacyLedger::~PrivacyLedger() = default;
 
 void PrivacyLedger::set_scope(const std::string& neighbouring, const std::string& protected_unit) {
     if (neighbouring.empty() || protected_unit.empty()) {
-        throw RunError(fmt::format("{}: the privacy scope needs a neighbouring relation and a protected unit (got "
-                                   "'{}' and '{}')",
-                                   owner_, neighbouring, protected_unit));
+        throw RunError(
+            fmt::format("{}: the privacy scope needs a neighbouring relation and a protected unit (got "
+                        "'{}' and '{}')",
+                        owner_, neighbouring, protected_unit));
     }
     if (has_scope() && (neighbouring != neighbouring_ || protected_unit != protected_unit_)) {
-        throw RunError(fmt::format("{}: the privacy scope was stated as '{}' protecting '{}' and again as '{}' "
-                                   "protecting '{}'; a run has one scope",
-                                   owner_, neighbouring_, protected_unit_, neighbouring, protected_unit));
+        throw RunError(
+            fmt::format("{}: the privacy scope was stated as '{}' protecting '{}' and again as '{}' "
+                        "protecting '{}'; a run has one scope",
+                        owner_, neighbouring_, protected_unit_, neighbouring, protected_unit));
     }
     neighbouring_ = neighbouring;
     protected_unit_ = protected_unit;
@@ -168,17 +176,19 @@ void PrivacyLedger::check_budget(const Accountant& trial, const PrivacyEvent& ev
 std::size_t PrivacyLedger::charge(const PrivacyEvent& event) {
     event.validate();
     if (!has_scope()) {
-        throw RunError(fmt::format("{}: charged a privacy event ({}) before stating its privacy scope; call "
-                                   "set_scope(neighbouring, protected unit) first",
-                                   owner_, event.describe()));
+        throw RunError(
+            fmt::format("{}: charged a privacy event ({}) before stating its privacy scope; call "
+                        "set_scope(neighbouring, protected unit) first",
+                        owner_, event.describe()));
     }
     if (budget_) {
         // The copy takes the release; the ledger's own composition changes only once it passed.
-        std::unique_ptr<Accountant> trial = call_into_module(accountant_->describe_origin(), "composing a release", [&] {
-            std::unique_ptr<Accountant> copy = accountant_->clone();
-            copy->compose(event);
-            return copy;
-        });
+        std::unique_ptr<Accountant> trial =
+            call_into_module(accountant_->describe_origin(), "composing a release", [&] {
+                std::unique_ptr<Accountant> copy = accountant_->clone();
+                copy->compose(event);
+                return copy;
+            });
         check_budget(*trial, event);
         accountant_ = std::move(trial);
     } else {
@@ -227,9 +237,10 @@ PrivacyStatement PrivacyLedger::statement_for(const PrivacyStatement& described)
     const bool claims_privacy = described.notion != PrivacyNotion::NotPrivate;
     if (charges_ == 0) {
         if (claims_privacy) {
-            throw RunError(fmt::format("{} claims {} but charged no release to the privacy ledger; a run claims "
-                                       "only what it spent",
-                                       owner_, to_string(described.notion)));
+            throw RunError(
+                fmt::format("{} claims {} but charged no release to the privacy ledger; a run claims "
+                            "only what it spent",
+                            owner_, to_string(described.notion)));
         }
         return described;
     }
@@ -237,17 +248,18 @@ PrivacyStatement PrivacyLedger::statement_for(const PrivacyStatement& described)
                                                     [&] { return accountant_->total(); });
     if (!claims_privacy) {
         PrivacyStatement statement = described;
-        statement.mechanism += fmt::format("{}the {} private release(s) composed to {}, but the run also releases "
-                                           "values outside the ledger",
-                                           statement.mechanism.empty() ? "" : "; ", charges_, total.headline());
+        statement.mechanism += fmt::format(
+            "{}the {} private release(s) composed to {}, but the run also releases "
+            "values outside the ledger",
+            statement.mechanism.empty() ? "" : "; ", charges_, total.headline());
         return statement;
     }
     if ((!described.neighbouring.empty() && described.neighbouring != neighbouring_) ||
         (!described.protected_unit.empty() && described.protected_unit != protected_unit_)) {
-        throw RunError(fmt::format("{}: its statement describes '{}' protecting '{}', its ledger scope is '{}' "
-                                   "protecting '{}'",
-                                   owner_, described.neighbouring, described.protected_unit, neighbouring_,
-                                   protected_unit_));
+        throw RunError(
+            fmt::format("{}: its statement describes '{}' protecting '{}', its ledger scope is '{}' "
+                        "protecting '{}'",
+                        owner_, described.neighbouring, described.protected_unit, neighbouring_, protected_unit_));
     }
     PrivacyStatement statement = total;
     statement.neighbouring = neighbouring_;
@@ -256,8 +268,8 @@ PrivacyStatement PrivacyLedger::statement_for(const PrivacyStatement& described)
     statement.assumptions = described.assumptions;
     statement.conditional_on = described.conditional_on;
     statement.assumptions.insert(statement.assumptions.end(), total.assumptions.begin(), total.assumptions.end());
-    statement.mechanism = described.mechanism.empty() ? total.mechanism
-                                                      : fmt::format("{}; {}", described.mechanism, total.mechanism);
+    statement.mechanism =
+        described.mechanism.empty() ? total.mechanism : fmt::format("{}; {}", described.mechanism, total.mechanism);
     if (budget_) {
         statement.assumptions.push_back(fmt::format(
             "the budget {} was enforced before every release, up to a relative tolerance of {:.2g} (4 units in "

@@ -14,14 +14,15 @@ namespace dpbo {
 
 ClippedAverage clip_and_average(const arma::mat& record_gradients, double bound, const std::string& owner) {
     if (record_gradients.n_cols == 0 || record_gradients.n_rows == 0) {
-        throw RunError(fmt::format("{}: no per-record gradients to clip (got {} × {})", owner,
-                                   record_gradients.n_rows, record_gradients.n_cols));
+        throw RunError(fmt::format("{}: no per-record gradients to clip (got {} × {})", owner, record_gradients.n_rows,
+                                   record_gradients.n_cols));
     }
     if (!record_gradients.is_finite()) {
         const arma::uvec bad = arma::find_nonfinite(record_gradients);
-        throw RunError(fmt::format("{}: the gradient of record {} is not finite; the objective returned NaN or "
-                                   "infinite losses for it",
-                                   owner, bad(0) / record_gradients.n_rows));
+        throw RunError(
+            fmt::format("{}: the gradient of record {} is not finite; the objective returned NaN or "
+                        "infinite losses for it",
+                        owner, bad(0) / record_gradients.n_rows));
     }
     const arma::rowvec norms = arma::sqrt(arma::sum(arma::square(record_gradients), 0));
     // min{1, B/‖g‖} with 0/0 read as 1: a zero gradient is left as it is.
@@ -68,22 +69,25 @@ PrivateGradientRelease::PrivateGradientRelease(RunContext& context, const std::s
     if (!(settings_.clipping_bound > 0.0) || !std::isfinite(settings_.clipping_bound))
         refuse("clipping_bound", exact(settings_.clipping_bound), "a finite number > 0");
     if (settings_.records == 0) {
-        throw ValidationError(fmt::format("{}: the objective reports 0 records; a private gradient needs a "
-                                          "record-decomposable objective (one loss per record)",
-                                          owner_));
+        throw ValidationError(
+            fmt::format("{}: the objective reports 0 records; a private gradient needs a "
+                        "record-decomposable objective (one loss per record)",
+                        owner_));
     }
     mechanism_ = context_.modules.create_as<Mechanism>(
         settings_.mechanism, {{"mu", exact(per_step_mu())}, {"equivalent_delta", exact(settings_.equivalent_delta)}});
     if (mechanism_->sensitivity_norm() != SensitivityNorm::L2) {
-        throw ValidationError(fmt::format("{}: mechanism '{}' takes {} sensitivities; the clipped average is bounded in "
-                                          "L2 (2B/n)",
-                                          owner_, settings_.mechanism, to_string(mechanism_->sensitivity_norm())));
+        throw ValidationError(
+            fmt::format("{}: mechanism '{}' takes {} sensitivities; the clipped average is bounded in "
+                        "L2 (2B/n)",
+                        owner_, settings_.mechanism, to_string(mechanism_->sensitivity_norm())));
     }
     if (settings_.dimension == 0) refuse("dimension", "0", "an integer >= 1");
     if (floating_point_allowance(settings_.records, settings_.dimension) > kLargestAllowance) {
-        throw ValidationError(fmt::format("{}: {} records in {} dimensions: the floating-point error of the average "
-                                          "would exceed {} of its sensitivity; allowed: n²·√d below about 1e12",
-                                          owner_, settings_.records, settings_.dimension, kLargestAllowance));
+        throw ValidationError(
+            fmt::format("{}: {} records in {} dimensions: the floating-point error of the average "
+                        "would exceed {} of its sensitivity; allowed: n²·√d below about 1e12",
+                        owner_, settings_.records, settings_.dimension, kLargestAllowance));
     }
     mechanism_->calibrate(calibrated_sensitivity());
     context_.ledger.set_scope(kNeighbouring, kProtectedUnit);
@@ -128,8 +132,8 @@ PrivacyStatement PrivateGradientRelease::statement(std::vector<std::string> rele
         "{} releases of the per-record-clipped average gradient (B = {:.6g}, n = {}, L2 sensitivity 2B/n = {:.6g}, "
         "calibrated to {:.17g} to cover the floating-point error of the average) through the Gaussian mechanism, "
         "σ = 2B√T/(nμ) = {:.6g} per coordinate, each {:.6g}-GDP, charged to the run's privacy ledger. Each release: {}",
-        releases_, settings_.clipping_bound, settings_.records, sensitivity(), calibrated_sensitivity(),
-        noise_stddev(), per_step_mu(), mechanism_->guarantee().mechanism);
+        releases_, settings_.clipping_bound, settings_.records, sensitivity(), calibrated_sensitivity(), noise_stddev(),
+        per_step_mu(), mechanism_->guarantee().mechanism);
     statement.assumptions = std::move(assumptions);
     statement.assumptions.push_back(
         "holds for any data and any clipping bound B: clipping, not an assumption on the data, bounds the "

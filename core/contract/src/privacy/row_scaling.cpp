@@ -11,9 +11,10 @@ namespace dpbo {
 
 RowScaling::RowScaling(const SearchSpace& space, double norm_bound, const std::string& owner) {
     if (!space.is_finite())
-        throw ValidationError(fmt::format("{}: a row release needs an objective over a finite set of rows; the "
-                                          "objective's space is a box",
-                                          owner));
+        throw ValidationError(
+            fmt::format("{}: a row release needs an objective over a finite set of rows; the "
+                        "objective's space is a box",
+                        owner));
     if (!space.bounds_declared())
         throw ValidationError(fmt::format(
             "{}: the objective's rows come with no declared column bounds, only their own minimum and maximum; "
@@ -45,18 +46,20 @@ std::string RowScaling::describe_covered_change(double sensitivity) const {
     const arma::rowvec c = covered_change(sensitivity);
     std::vector<std::string> axes;
     for (std::size_t j = 0; j < names_.size(); ++j) axes.push_back(fmt::format("{}: {:.4g}", names_[j], c(j)));
-    return fmt::format("one row changing within the ellipsoid Σ_j (Δx_j / c_j)² ≤ 1 in the data's own units, "
-                       "c = ({}); a change of one column alone by more than its c_j is not covered",
-                       fmt::join(axes, ", "));
+    return fmt::format(
+        "one row changing within the ellipsoid Σ_j (Δx_j / c_j)² ≤ 1 in the data's own units, "
+        "c = ({}); a change of one column alone by more than its c_j is not covered",
+        fmt::join(axes, ", "));
 }
 
 std::string RowScaling::describe() const {
     std::vector<std::string> columns;
     for (std::size_t j = 0; j < names_.size(); ++j)
         columns.push_back(fmt::format("{} [{:.6g}, {:.6g}]", names_[j], lower_(j), lower_(j) + 2.0 * half_width_(j)));
-    return fmt::format("each column mapped affinely from its declared bounds onto [−{:.6g}, {:.6g}] (rows of L2 norm ≤ "
-                       "{:.6g}); the bounds are declared by the data owner, not read from the rows: {}",
-                       column_half_range_, column_half_range_, norm_bound_, fmt::join(columns, ", "));
+    return fmt::format(
+        "each column mapped affinely from its declared bounds onto [−{:.6g}, {:.6g}] (rows of L2 norm ≤ "
+        "{:.6g}); the bounds are declared by the data owner, not read from the rows: {}",
+        column_half_range_, column_half_range_, norm_bound_, fmt::join(columns, ", "));
 }
 
 }  // namespace dpbo

@@ -16,23 +16,26 @@ namespace detail {
 Rational to_rational(const ScaledDifference& gamma) {
     constexpr const char* kWho = "bernoulli_exp_minus_difference";
     if (!std::isfinite(gamma.factor) || gamma.factor < 0.0)
-        throw ValidationError(fmt::format("{}: factor = {:.17g} is not allowed; the factor must be a finite number >= 0",
-                                          kWho, gamma.factor));
+        throw ValidationError(fmt::format(
+            "{}: factor = {:.17g} is not allowed; the factor must be a finite number >= 0", kWho, gamma.factor));
     if (!std::isfinite(gamma.divisor) || !(gamma.divisor > 0.0))
-        throw ValidationError(fmt::format("{}: divisor = {:.17g} is not allowed; the divisor must be a finite number "
-                                          "> 0",
-                                          kWho, gamma.divisor));
+        throw ValidationError(
+            fmt::format("{}: divisor = {:.17g} is not allowed; the divisor must be a finite number "
+                        "> 0",
+                        kWho, gamma.divisor));
     // The two values are the caller's data (scores): checked, but never printed.
     if (!std::isfinite(gamma.larger) || !std::isfinite(gamma.smaller))
-        throw RunError(fmt::format("{}: a value of the difference is not finite (values not shown: they may be "
-                                   "sensitive)",
-                                   kWho));
+        throw RunError(
+            fmt::format("{}: a value of the difference is not finite (values not shown: they may be "
+                        "sensitive)",
+                        kWho));
     if (gamma.larger < gamma.smaller)
-        throw RunError(fmt::format("{}: the difference larger - smaller is negative (values not shown: they may be "
-                                   "sensitive)",
-                                   kWho));
-    const mpq_class exact = mpq_class(gamma.factor) * (mpq_class(gamma.larger) - mpq_class(gamma.smaller)) /
-                            mpq_class(gamma.divisor);
+        throw RunError(
+            fmt::format("{}: the difference larger - smaller is negative (values not shown: they may be "
+                        "sensitive)",
+                        kWho));
+    const mpq_class exact =
+        mpq_class(gamma.factor) * (mpq_class(gamma.larger) - mpq_class(gamma.smaller)) / mpq_class(gamma.divisor);
     return Rational{exact.get_num(), exact.get_den()};
 }
 

@@ -34,8 +34,8 @@ int ceil_log2(double scale) {
 
 int grid_exponent(double scale, std::string_view what) {
     if (!std::isfinite(scale) || !(scale > 0.0)) {
-        throw ValidationError(fmt::format("{} = {:.17g} is not allowed; the noise scale must be a finite number > 0",
-                                          what, scale));
+        throw ValidationError(
+            fmt::format("{} = {:.17g} is not allowed; the noise scale must be a finite number > 0", what, scale));
     }
     const int exponent = ceil_log2(scale) - kGridPointsPerScaleBits;
     if (exponent < kLowestGridExponent) {
@@ -55,9 +55,10 @@ int grid_exponent(double scale, std::string_view what) {
 
 void require_finite(double value, std::size_t index, const char* caller) {
     if (!std::isfinite(value)) {
-        throw RunError(fmt::format("{}: coordinate {} of the value to release is not finite (its value is not "
-                                   "shown: it is the un-noised answer)",
-                                   caller, index));
+        throw RunError(
+            fmt::format("{}: coordinate {} of the value to release is not finite (its value is not "
+                        "shown: it is the un-noised answer)",
+                        caller, index));
     }
 }
 
@@ -76,12 +77,13 @@ arma::vec release_all(const arma::vec& value, double scale, std::string_view wha
     detail::RandomBits bits(noise);
     detail::ExactDraw draw;
     arma::vec released(value.n_elem);
-    for (arma::uword i = 0; i < value.n_elem; ++i) released[i] = release_one(value[i], scale, grid, 0, sampler, draw, bits);
+    for (arma::uword i = 0; i < value.n_elem; ++i)
+        released[i] = release_one(value[i], scale, grid, 0, sampler, draw, bits);
     return released;
 }
 
-double release_single(double value, double scale, std::uint64_t min_integer, std::string_view what,
-                      Sampler sampler, PrivacyNoiseSource& noise, const char* caller) {
+double release_single(double value, double scale, std::uint64_t min_integer, std::string_view what, Sampler sampler,
+                      PrivacyNoiseSource& noise, const char* caller) {
     const int grid = grid_exponent(scale, what);
     require_finite(value, 0, caller);
     detail::RandomBits bits(noise);
@@ -99,8 +101,7 @@ double gaussian_release(double value, double sigma, PrivacyNoiseSource& noise) {
 }
 
 arma::vec gaussian_release(const arma::vec& value, double sigma, PrivacyNoiseSource& noise) {
-    return release_all(value, sigma, "gaussian_release: sigma", detail::sample_exact_normal, noise,
-                       "gaussian_release");
+    return release_all(value, sigma, "gaussian_release: sigma", detail::sample_exact_normal, noise, "gaussian_release");
 }
 
 double laplace_release(double value, double scale, PrivacyNoiseSource& noise) {
@@ -109,18 +110,17 @@ double laplace_release(double value, double scale, PrivacyNoiseSource& noise) {
 }
 
 arma::vec laplace_release(const arma::vec& value, double scale, PrivacyNoiseSource& noise) {
-    return release_all(value, scale, "laplace_release: scale", detail::sample_exact_laplace, noise,
-                       "laplace_release");
+    return release_all(value, scale, "laplace_release: scale", detail::sample_exact_laplace, noise, "laplace_release");
 }
 
 double gaussian_release_tail(double value, double sigma, std::uint32_t min_integer_part, PrivacyNoiseSource& noise) {
-    return release_single(value, sigma, min_integer_part, "gaussian_release_tail: sigma",
-                          detail::sample_exact_normal, noise, "gaussian_release_tail");
+    return release_single(value, sigma, min_integer_part, "gaussian_release_tail: sigma", detail::sample_exact_normal,
+                          noise, "gaussian_release_tail");
 }
 
 double laplace_release_tail(double value, double scale, std::uint32_t min_integer_part, PrivacyNoiseSource& noise) {
-    return release_single(value, scale, min_integer_part, "laplace_release_tail: scale",
-                          detail::sample_exact_laplace, noise, "laplace_release_tail");
+    return release_single(value, scale, min_integer_part, "laplace_release_tail: scale", detail::sample_exact_laplace,
+                          noise, "laplace_release_tail");
 }
 
 bool bernoulli_exp_minus(Ratio gamma, PrivacyNoiseSource& noise) {
@@ -132,8 +132,9 @@ bool bernoulli_exp_minus(Ratio gamma, PrivacyNoiseSource& noise) {
 double discrete_laplace_release(double integer_value, Ratio decay, PrivacyNoiseSource& noise) {
     const auto exact = detail::to_rational(decay, "discrete_laplace_release: decay", true);
     if (!std::isfinite(integer_value) || std::trunc(integer_value) != integer_value) {
-        throw RunError("discrete_laplace_release: the value to release is not a finite integer (its value is not "
-                       "shown: it is the un-noised answer)");
+        throw RunError(
+            "discrete_laplace_release: the value to release is not a finite integer (its value is not "
+            "shown: it is the un-noised answer)");
     }
     detail::RandomBits bits(noise);
     return detail::nearest_double(detail::integer_of(integer_value) + detail::discrete_laplace(exact, bits), 0);

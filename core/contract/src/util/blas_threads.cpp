@@ -26,9 +26,10 @@ int wanted_threads() {
     const bool digits = std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; });
     const long threads = digits && value.size() <= 6 ? std::strtol(text, nullptr, 10) : 0;
     if (threads < 1 || threads > kMaxBlasThreads)
-        throw ValidationError(fmt::format("DPBO_BLAS_THREADS='{}' is not a whole number from 1 to {}; unset it for 1 "
-                                          "BLAS thread",
-                                          value, kMaxBlasThreads));
+        throw ValidationError(
+            fmt::format("DPBO_BLAS_THREADS='{}' is not a whole number from 1 to {}; unset it for 1 "
+                        "BLAS thread",
+                        value, kMaxBlasThreads));
     return static_cast<int>(threads);
 }
 

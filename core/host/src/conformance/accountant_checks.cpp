@@ -48,8 +48,9 @@ void check_accountant(Checklist& list, const std::function<std::shared_ptr<Accou
             for (const PrivacyEvent& event : sample_events())
                 (first->accepts(event) ? accepted : refused).push_back(event);
             if (accepted.empty())
-                broken("accepts none of the built-in kinds (gaussian, gdp, laplace, exponential, "
-                       "subsampled-gaussian, pure, approx)");
+                broken(
+                    "accepts none of the built-in kinds (gaussian, gdp, laplace, exponential, "
+                    "subsampled-gaussian, pure, approx)");
         }))
         return;
 
@@ -116,8 +117,8 @@ void check_accountant(Checklist& list, const std::function<std::shared_ptr<Accou
                 if (!std::isfinite(epsilon)) continue;  // no finite ε at this δ (e.g. δ below an approx event's)
                 const double delta = accountant->delta_for_epsilon(epsilon);
                 if (delta > target * (1 + 1e-6))
-                    broken("kind '{}': ε({}) = {} but δ({}) = {}: the ε claims more than the target δ", kind,
-                           target, epsilon, epsilon, delta);
+                    broken("kind '{}': ε({}) = {} but δ({}) = {}: the ε claims more than the target δ", kind, target,
+                           epsilon, epsilon, delta);
             }
         }
     });

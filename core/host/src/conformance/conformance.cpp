@@ -48,13 +48,13 @@ ConformanceReport check_module(PluginRegistry& registry, ModuleKind kind, const 
             });
             break;
         case ModuleKind::Accountant:
-            conformance::check_accountant(list,
-                                          [&] { return registry.create_as<Accountant>(name, parameters); });
+            conformance::check_accountant(list, [&] { return registry.create_as<Accountant>(name, parameters); });
             break;
         case ModuleKind::Objective:
             conformance::check_objective(list, std::dynamic_pointer_cast<Objective>(module));
             break;
-        default: break;
+        default:
+            break;
     }
     return report;
 }

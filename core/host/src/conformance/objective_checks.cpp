@@ -69,8 +69,9 @@ void check_objective(Checklist& list, const std::shared_ptr<Objective>& objectiv
     list.run("gives the same values for the same points and seed", who, [&] {
         const Evaluations again = evaluate_seeded(*objective, points, 5);
         if (!arma::approx_equal(first.values, again.values, "absdiff", 0.0))
-            broken("two evaluations of the same points with the same seed differ: its randomness is not the "
-                   "request's generator alone");
+            broken(
+                "two evaluations of the same points with the same seed differ: its randomness is not the "
+                "request's generator alone");
     });
     list.run("its known optimum lies in its space and is attained there", who, [&] {
         const auto optimum = known_optimum(*objective);
@@ -83,8 +84,7 @@ void check_objective(Checklist& list, const std::shared_ptr<Objective>& objectiv
         for (arma::uword i = 0; i < at.values.n_rows; ++i) {
             const double value = at.values(i, 0);
             if (std::abs(value - optimum->value) > 1e-6 * std::max(1.0, std::abs(optimum->value)))
-                broken("optimum point {} evaluates to {}, its known optimum value is {}", i + 1, value,
-                       optimum->value);
+                broken("optimum point {} evaluates to {}, its known optimum value is {}", i + 1, value, optimum->value);
         }
     });
     list.run("its true per-record gradients, when provided, are records × dimensions", who, [&] {

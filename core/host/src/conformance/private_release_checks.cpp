@@ -89,8 +89,12 @@ PrivacyBudget half_of_one_use(PluginRegistry& registry, const PrivateRelease& re
     const PrivacyStatement spent = accountant->total();
     PrivacyBudget budget;
     switch (spent.notion) {
-        case PrivacyNotion::GaussianDP: budget.mu = spent.mu / 2; break;
-        case PrivacyNotion::PureDP: budget.epsilon = spent.epsilon / 2; break;
+        case PrivacyNotion::GaussianDP:
+            budget.mu = spent.mu / 2;
+            break;
+        case PrivacyNotion::PureDP:
+            budget.epsilon = spent.epsilon / 2;
+            break;
         case PrivacyNotion::ApproxDP:
             budget.epsilon = spent.epsilon / 2;
             budget.delta = spent.delta;
@@ -105,11 +109,14 @@ PrivacyBudget half_of_one_use(PluginRegistry& registry, const PrivateRelease& re
 // δ(ε) the guarantee allows at `epsilon`, or nullopt where it says nothing below 1.
 std::optional<double> allowed_delta(const PrivacyStatement& guarantee, double epsilon) {
     switch (guarantee.notion) {
-        case PrivacyNotion::GaussianDP: return gdp_delta_upper_bound(guarantee.mu, epsilon);
-        case PrivacyNotion::PureDP: return epsilon >= guarantee.epsilon ? std::optional(0.0) : std::nullopt;
+        case PrivacyNotion::GaussianDP:
+            return gdp_delta_upper_bound(guarantee.mu, epsilon);
+        case PrivacyNotion::PureDP:
+            return epsilon >= guarantee.epsilon ? std::optional(0.0) : std::nullopt;
         case PrivacyNotion::ApproxDP:
             return epsilon >= guarantee.epsilon ? std::optional(guarantee.delta) : std::nullopt;
-        default: return std::nullopt;
+        default:
+            return std::nullopt;
     }
 }
 
@@ -122,13 +129,15 @@ void check_private_release(Checklist& list, PluginRegistry& registry, const std:
         expect_refusal<RunError>("event() before calibrate()", "a RunError", [&] { (void)release->event(); });
         if (release->calibrated()) broken("calibrated() is true before calibrate()");
         TestLedger test(registry, *release, 1);
-        expect_refusal<RunError>("a release before calibrate()", "a RunError", [&] { (void)use(*release, test.ledger); });
-        if (test.ledger.charges() != 0) broken("the refused release charged the ledger {} time(s)", test.ledger.charges());
+        expect_refusal<RunError>("a release before calibrate()", "a RunError",
+                                 [&] { (void)use(*release, test.ledger); });
+        if (test.ledger.charges() != 0)
+            broken("the refused release charged the ledger {} time(s)", test.ledger.charges());
     });
     list.run("refuses to calibrate to a sensitivity that is not finite and > 0", who, [&] {
         auto probe = fresh();
-        for (const double bad : {0.0, -1.0, std::numeric_limits<double>::quiet_NaN(),
-                                 std::numeric_limits<double>::infinity()})
+        for (const double bad :
+             {0.0, -1.0, std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()})
             expect_refusal<ValidationError>(fmt::format("calibrate({})", bad), "a ValidationError",
                                             [&] { probe->calibrate(bad); });
     });
@@ -148,8 +157,8 @@ void check_private_release(Checklist& list, PluginRegistry& registry, const std:
     list.run("charges the ledger before any noise: a use the budget refuses leaves no charge", who, [&] {
         const PrivacyBudget budget = half_of_one_use(registry, *release);
         TestLedger test(registry, *release, 2, budget);
-        expect_refusal<BudgetExceeded>(fmt::format("a use beyond the budget {}", budget.describe()),
-                                       "BudgetExceeded", [&] { (void)use(*release, test.ledger); });
+        expect_refusal<BudgetExceeded>(fmt::format("a use beyond the budget {}", budget.describe()), "BudgetExceeded",
+                                       [&] { (void)use(*release, test.ledger); });
         if (test.ledger.charges() != 0 || !test.ledger.log().empty())
             broken("the refused use left {} charge(s) and {} log entr(ies)", test.ledger.charges(),
                    test.ledger.log().size());

@@ -49,9 +49,9 @@ std::vector<std::string> acquisition_strategy_names();
 
 struct AcquisitionOptimiserSettings {
     AcquisitionStrategy strategy = AcquisitionStrategy::SweepLocal;
-    std::size_t sweep_points = 400;       // scored in one batch (sweep strategies)
-    std::size_t local_starts = 3;         // local searches (see the strategy)
-    std::size_t local_evaluations = 30;   // per local search
+    std::size_t sweep_points = 400;        // scored in one batch (sweep strategies)
+    std::size_t local_starts = 3;          // local searches (see the strategy)
+    std::size_t local_evaluations = 30;    // per local search
     std::size_t direct_evaluations = 500;  // DIRECT's evaluations (direct strategies)
     // Unit-cube sweep to reuse instead of drawing a new one (sweep_points × dim). A loop that keeps
     // one sweep for the whole run lets the surrogate update its cached predictions there instead
@@ -88,9 +88,8 @@ AcquisitionOptimum maximise_in_box(const Acquisition& acquisition, const Surroga
 // posterior is small (candidates × (model size + 1) ≤ 2^24), so a GP surrogate extends the
 // predictions it cached for it; beyond, in chunks of 4096 rows without the excluded ones. Throws
 // RunError when every row is excluded.
-std::size_t best_candidate(const Acquisition& acquisition, const Surrogate& model,
-                           const AcquisitionContext& context, const arma::mat& candidates,
-                           const std::vector<bool>& excluded = {});
+std::size_t best_candidate(const Acquisition& acquisition, const Surrogate& model, const AcquisitionContext& context,
+                           const arma::mat& candidates, const std::vector<bool>& excluded = {});
 
 // b points chosen one at a time; each later choice sees the earlier ones in context.pending.
 arma::mat greedy_batch_in_box(const Acquisition& acquisition, const Surrogate& model, AcquisitionContext context,

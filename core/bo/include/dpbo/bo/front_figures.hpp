@@ -12,7 +12,6 @@ namespace dpbo {
 
 // Nothing unless there are exactly two outputs. `method` names the folder's method in the key (e.g.
 // "dpareto"); `hypervolume`: the trace has a "hypervolume" column (the run had a reference point).
-std::vector<FigureSpec> front_figures(const std::vector<Output>& outputs, const std::string& method,
-                                      bool hypervolume);
+std::vector<FigureSpec> front_figures(const std::vector<Output>& outputs, const std::string& method, bool hypervolume);
 
 }  // namespace dpbo

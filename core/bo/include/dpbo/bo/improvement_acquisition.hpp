@@ -17,8 +17,7 @@ public:
     explicit ImprovementAcquisition(double xi);
     ~ImprovementAcquisition() override;
 
-    arma::vec score(const Surrogate& model, const arma::mat& points,
-                    const AcquisitionContext& context) const final;
+    arma::vec score(const Surrogate& model, const arma::mat& points, const AcquisitionContext& context) const final;
     bool provides_gradient() const final { return true; }
     double score_with_gradient(const Surrogate& model, const arma::rowvec& point, const AcquisitionContext& context,
                                arma::rowvec& gradient) const final;

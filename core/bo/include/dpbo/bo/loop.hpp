@@ -34,12 +34,12 @@ class Acquisition;
 class Surrogate;
 
 struct BoLoopSettings {
-    std::size_t initial_points = 10;   // quasi-random design (box) or distinct random rows (finite set)
-    std::size_t budget = 60;           // evaluations in all, the design included
+    std::size_t initial_points = 10;  // quasi-random design (box) or distinct random rows (finite set)
+    std::size_t budget = 60;          // evaluations in all, the design included
     // Points run() proposes at a time after the design (propose(q)): a batch evaluated at once, on
     // several workers or by several ask/tell clients.
     std::size_t batch = 1;
-    bool revisit_candidates = false;   // finite sets: may a row be evaluated twice?
+    bool revisit_candidates = false;  // finite sets: may a row be evaluated twice?
     AcquisitionOptimiserSettings optimiser;
     // Several outputs (DPareto): what the surrogate models of output j is t_j(y_j) (empty: the
     // identity for all). observe() refuses (RunError) a value outside t_j's domain — log: y > 0
@@ -159,15 +159,15 @@ public:
     const BoLoopSettings& settings() const { return settings_; }
     const std::vector<Output>& outputs() const { return outputs_; }
     std::size_t observations() const { return observed_points_.n_rows; }
-    std::size_t iteration() const { return iteration_; }        // model-based proposals so far
+    std::size_t iteration() const { return iteration_; }                   // model-based proposals so far
     const arma::mat& observed_points() const { return observed_points_; }  // n × d, objective's units
     const arma::mat& observed_values() const { return observed_values_; }  // n × k, as observed
     // n × a, the objective's auxiliary outputs (Objective::auxiliary_outputs()) of every point.
     const arma::mat& observed_auxiliary() const { return observed_auxiliary_; }
     const std::vector<AuxiliaryOutput>& auxiliary_outputs() const { return auxiliary_outputs_; }
-    const arma::rowvec& best_point() const { return best_point_; }         // one output
-    double best_value() const;                                             // one output, its own sense
-    arma::uvec pareto_front() const;  // rows of observed_values() no other row dominates
+    const arma::rowvec& best_point() const { return best_point_; }  // one output
+    double best_value() const;                                      // one output, its own sense
+    arma::uvec pareto_front() const;                                // rows of observed_values() no other row dominates
     const Trace& trace() const { return trace_; }
 
 private:

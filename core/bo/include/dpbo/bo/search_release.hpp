@@ -22,28 +22,27 @@ class PrivacyLedger;
 struct RunContext;
 
 struct BestRelease {
-    arma::vec released_values;  // k; exact without a mechanism, noisy with one
+    arma::vec released_values;   // k; exact without a mechanism, noisy with one
     std::size_t best_index = 0;  // best of released_values by the objective's sense
     arma::rowvec best_point;
-    PrivacyStatement privacy;    // the statement's words; the ledger holds its numbers
+    PrivacyStatement privacy;  // the statement's words; the ledger holds its numbers
 };
 
 // Refuses a mechanism without a stated per-value sensitivity, and a sensitivity without a
 // mechanism (it would calibrate nothing). `owner` names the algorithm in the message.
-void check_value_sensitivity(const std::string& owner, bool has_mechanism,
-                             std::optional<double> value_sensitivity);
+void check_value_sensitivity(const std::string& owner, bool has_mechanism, std::optional<double> value_sensitivity);
 
 // `points` (k×d) and `exact_values` (k) as evaluated. Each value moves by at most Δ =
 // value_sensitivity between neighbouring datasets, so the k-vector has L2 sensitivity Δ√k, L1
 // sensitivity Δk and L∞ sensitivity Δ; the mechanism is calibrated to the one it asks for.
 // Calibrates `mechanism`, states the scope (replace one record) on `ledger` and releases through it.
 BestRelease release_best(const arma::mat& points, const arma::vec& exact_values, Sense sense,
-                         const std::shared_ptr<Mechanism>& mechanism,
-                         std::optional<double> value_sensitivity, PrivacyLedger& ledger);
+                         const std::shared_ptr<Mechanism>& mechanism, std::optional<double> value_sensitivity,
+                         PrivacyLedger& ledger);
 
 struct DataIndependentSearch {
-    std::string owner;             // "algorithm 'random-search'"
-    std::size_t point_count = 0;   // k, evaluated unless the observer stops the run
+    std::string owner;            // "algorithm 'random-search'"
+    std::size_t point_count = 0;  // k, evaluated unless the observer stops the run
     std::size_t batch_size = 1;
     // Points first..first+count−1 of the search (count rows); must not look at any value.
     std::function<arma::mat(std::size_t first, std::size_t count)> points;

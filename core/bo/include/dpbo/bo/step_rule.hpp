@@ -15,11 +15,11 @@ enum class StepRuleKind { Plain, AdaGrad, Adam, Momentum };
 
 struct StepRuleSettings {
     StepRuleKind kind = StepRuleKind::AdaGrad;
-    double learning_rate = 0.3;            // η (plain: η_0 of the schedule)
-    std::string schedule = "constant";     // plain only: constant (η_t = η) or inverse-sqrt (η/√(t+1))
-    double beta1 = 0.9;                    // Adam first moment; momentum factor
-    double beta2 = 0.999;                  // Adam second moment
-    double epsilon = 1e-8;                 // AdaGrad and Adam denominators
+    double learning_rate = 0.3;         // η (plain: η_0 of the schedule)
+    std::string schedule = "constant";  // plain only: constant (η_t = η) or inverse-sqrt (η/√(t+1))
+    double beta1 = 0.9;                 // Adam first moment; momentum factor
+    double beta2 = 0.999;               // Adam second moment
+    double epsilon = 1e-8;              // AdaGrad and Adam denominators
 };
 
 // Declares optimizer, lr, lr_schedule, beta1, beta2, optimizer_epsilon with the given defaults.

@@ -18,7 +18,7 @@ struct GpSettings {
     // `standardise`) scaled targets, so appends never refactorise when the scale moves.
     double noise_variance = 1e-6;
     MeanFunction mean = MeanFunction::Zero;
-    bool standardise = false;               // divide targets by their standard deviation
+    bool standardise = false;  // divide targets by their standard deviation
     // Jitter escalation: try 0, then jitter_start·mean(diag K), ×10 each time up to jitter_max·mean(diag K).
     double jitter_start = 1e-10;
     double jitter_max = 1e-4;

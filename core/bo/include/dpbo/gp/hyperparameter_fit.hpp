@@ -14,8 +14,8 @@ namespace dpbo::gp {
 class GaussianProcess;
 
 struct FitSettings {
-    std::size_t restarts = 2;            // random starts besides the current hyperparameters
-    std::size_t max_evaluations = 200;   // per start
+    std::size_t restarts = 2;           // random starts besides the current hyperparameters
+    std::size_t max_evaluations = 200;  // per start
     bool fit_noise = true;
     // Bounds in natural units; inputs are expected in the unit cube, targets standardised.
     double lengthscale_lower = 1e-2, lengthscale_upper = 1e2;
@@ -25,7 +25,7 @@ struct FitSettings {
 
 struct FitResult {
     double log_marginal_likelihood = 0.0;
-    arma::vec log_hyperparameters;   // the kernel's, at the optimum
+    arma::vec log_hyperparameters;  // the kernel's, at the optimum
     double noise_variance = 0.0;
     std::size_t evaluations = 0;
 };

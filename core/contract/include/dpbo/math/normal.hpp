@@ -13,7 +13,6 @@ double log_normal_cdf(double x);
 // Bisection on a monotone predicate: returns the smallest x in [lo, hi] (to `tolerance`) for which
 // `holds(x)` is true, always a point where it holds. Requires holds(hi) and, unless lo is
 // accepted, !holds(lo); throws RunError otherwise.
-double smallest_satisfying(const std::function<bool(double)>& holds, double lo, double hi,
-                           double tolerance);
+double smallest_satisfying(const std::function<bool(double)>& holds, double lo, double hi, double tolerance);
 
 }  // namespace dpbo

@@ -21,9 +21,9 @@ class PrivacyNoiseSource;
 struct RunContext;
 
 struct ClippedAverage {
-    arma::vec mean;            // (1/n) Σ_i g_i · min{1, B/‖g_i‖}
-    std::size_t clipped = 0;   // records whose gradient norm exceeded B
-    double largest_norm = 0.0; // before clipping: for judging B (not private)
+    arma::vec mean;             // (1/n) Σ_i g_i · min{1, B/‖g_i‖}
+    std::size_t clipped = 0;    // records whose gradient norm exceeded B
+    double largest_norm = 0.0;  // before clipping: for judging B (not private)
 };
 
 // `record_gradients` is d × n, one column per record. Throws RunError naming `owner` for an empty
@@ -31,12 +31,12 @@ struct ClippedAverage {
 ClippedAverage clip_and_average(const arma::mat& record_gradients, double bound, const std::string& owner);
 
 struct PrivateGradientSettings {
-    double mu = 1.0;                // total μ-GDP of the whole path
-    std::size_t steps = 1;          // T releases
-    double clipping_bound = 1.0;    // B
-    std::size_t records = 1;        // n
-    std::size_t dimension = 1;      // d, the released vector's length
-    double equivalent_delta = 1e-5; // δ at which the (ε, δ) equivalent is reported
+    double mu = 1.0;                 // total μ-GDP of the whole path
+    std::size_t steps = 1;           // T releases
+    double clipping_bound = 1.0;     // B
+    std::size_t records = 1;         // n
+    std::size_t dimension = 1;       // d, the released vector's length
+    double equivalent_delta = 1e-5;  // δ at which the (ε, δ) equivalent is reported
     std::string mechanism = "gaussian";
 };
 
@@ -49,7 +49,7 @@ public:
     ~PrivateGradientRelease();
 
     double per_step_mu() const;
-    double sensitivity() const;   // 2B/n
+    double sensitivity() const;  // 2B/n
     // 2B/n · (1 + allowance): what the mechanism is calibrated to, covering the floating-point error
     // of computing the clipped average (see floating_point_allowance()).
     double calibrated_sensitivity() const;

@@ -48,10 +48,8 @@ arma::vec laplace_release(const arma::vec& value, double scale, PrivacyNoiseSour
 // N(0, 1) conditioned on ⌊|Z|⌋ ≥ min_integer_part (for Laplace, E from Exp(1) conditioned on
 // ⌊E⌋ ≥ min_integer_part), by the very code that serves gaussian_release and laplace_release, which
 // are these with min_integer_part = 0.
-double gaussian_release_tail(double value, double sigma, std::uint32_t min_integer_part,
-                             PrivacyNoiseSource& noise);
-double laplace_release_tail(double value, double scale, std::uint32_t min_integer_part,
-                            PrivacyNoiseSource& noise);
+double gaussian_release_tail(double value, double sigma, std::uint32_t min_integer_part, PrivacyNoiseSource& noise);
+double laplace_release_tail(double value, double scale, std::uint32_t min_integer_part, PrivacyNoiseSource& noise);
 
 // True with probability exp(−gamma), gamma ≥ 0 (Canonne, Kamath & Steinke 2020, Alg. 1).
 bool bernoulli_exp_minus(Ratio gamma, PrivacyNoiseSource& noise);
@@ -63,8 +61,8 @@ bool bernoulli_exp_minus(Ratio gamma, PrivacyNoiseSource& noise);
 // however far apart their exponents (1e300 − (−1e300), or a gap of 1e-300). A selection's score gap
 // ε·(q* − q_i)/(2Δq) is of this form.
 struct ScaledDifference {
-    double factor = 0.0;   // ≥ 0
-    double larger = 0.0;   // ≥ smaller
+    double factor = 0.0;  // ≥ 0
+    double larger = 0.0;  // ≥ smaller
     double smaller = 0.0;
     double divisor = 1.0;  // > 0
 };

@@ -15,7 +15,7 @@ namespace dpbo {
 class PluginRegistry;
 
 struct ConformanceCheck {
-    std::string name;    // the promise, in words: "refuses to release before calibration"
+    std::string name;  // the promise, in words: "refuses to release before calibration"
     bool passed = false;
     std::string detail;  // what was seen when it failed (or why it did not apply)
 };

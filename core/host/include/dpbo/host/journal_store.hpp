@@ -39,8 +39,8 @@ struct StoredTrial {
     arma::rowvec per_record;  // done, when the batch asked for per-record values
     arma::rowvec auxiliary;   // done, when the objective declares auxiliary outputs
     std::optional<std::size_t> candidate_row;
-    std::string failure;      // failed: why, as told
-    double asked_at = 0.0;    // seconds since the epoch; 0 when not yet
+    std::string failure;    // failed: why, as told
+    double asked_at = 0.0;  // seconds since the epoch; 0 when not yet
     double told_at = 0.0;
 };
 

@@ -46,7 +46,7 @@ struct JobSpec {
     // The modules given for the algorithm's roles, by role name. A choice without a name carries
     // settings for the role's default module.
     std::map<std::string, ModuleChoice> roles;
-    std::optional<std::uint64_t> seed;  // none: experiment seed and privacy noise from the OS
+    std::optional<std::uint64_t> seed;    // none: experiment seed and privacy noise from the OS
     std::optional<PrivacyBudget> budget;  // none: every release the algorithm makes is composed
     std::size_t repeat = 1;
     // Threads evaluating each batch (ParallelEvaluator); 1: serial. An objective that is not
@@ -55,15 +55,15 @@ struct JobSpec {
     // Set when the batches are evaluated by other processes (dpbo run under mpirun): each repeat's
     // evaluator comes from it instead.
     std::optional<DistributedEvaluation> distributed;
-    std::filesystem::path out_dir;      // empty: nothing written
+    std::filesystem::path out_dir;  // empty: nothing written
 };
 
 struct RepeatOutcome {
-    std::size_t index = 0;              // 0-based
-    bool resumed = false;               // taken from an earlier run's files
-    std::string json;                   // the result.json text
-    std::string headline;               // one-line privacy headline
-    std::string privacy_description;    // multi-line statement
+    std::size_t index = 0;                                     // 0-based
+    bool resumed = false;                                      // taken from an earlier run's files
+    std::string json;                                          // the result.json text
+    std::string headline;                                      // one-line privacy headline
+    std::string privacy_description;                           // multi-line statement
     std::vector<std::pair<std::string, std::string>> summary;  // key figures, for printing
     std::filesystem::path result_file;
 };

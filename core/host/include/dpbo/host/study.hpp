@@ -32,10 +32,10 @@ class StudyObjective;
 
 // What a client tells of one trial. Empty members were not told.
 struct ToldValues {
-    arma::rowvec values;                 // one per output; with one output and per-record values, may
-                                         // be left out: it is then their mean
-    arma::rowvec per_record;             // n values, when the algorithm asked for them
-    std::map<std::string, double> named; // output or auxiliary output by name
+    arma::rowvec values;                  // one per output; with one output and per-record values, may
+                                          // be left out: it is then their mean
+    arma::rowvec per_record;              // n values, when the algorithm asked for them
+    std::map<std::string, double> named;  // output or auxiliary output by name
 };
 
 struct StudyState {

@@ -44,7 +44,11 @@ LineProcess::LineProcess(std::string command, double timeout_seconds, std::strin
     char pattern[] = "/tmp/dpbo-program-stderr-XXXXXX";
     const int stderr_fd = mkstemp(pattern);
     if (stderr_fd < 0) throw dpbo::RunError(fmt::format("{}: cannot create a file for the {}'s stderr", owner_, role_));
-    stderr_path_ = pattern;
+    // Unlinked at once and read back through this process's descriptor: the file goes with dpbo
+    // however dpbo ends (a killed run left one behind in /tmp each time).
+    std::remove(pattern);
+    stderr_fd_ = stderr_fd;
+    stderr_path_ = fmt::format("/proc/self/fd/{}", stderr_fd);
     int in_pipe[2];
     int out_pipe[2];
     if (pipe2(in_pipe, O_CLOEXEC) != 0 || pipe2(out_pipe, O_CLOEXEC) != 0)
@@ -67,7 +71,6 @@ LineProcess::LineProcess(std::string command, double timeout_seconds, std::strin
     }
     // Also here, so the group exists before the destructor may have to stop it.
     setpgid(pid_, pid_);
-    close(stderr_fd);
     close(in_pipe[0]);
     close(out_pipe[1]);
     to_child_ = in_pipe[1];
@@ -93,7 +96,7 @@ LineProcess::~LineProcess() {
         }
     }
     if (from_child_ >= 0) close(from_child_);
-    if (!stderr_path_.empty()) std::remove(stderr_path_.c_str());
+    if (stderr_fd_ >= 0) close(stderr_fd_);
 }
 
 std::string LineProcess::describe_failure(const std::string& what) const {

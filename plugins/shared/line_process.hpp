@@ -33,7 +33,8 @@ private:
     pid_t pid_ = -1;
     int to_child_ = -1;
     int from_child_ = -1;
-    std::string stderr_path_;
+    int stderr_fd_ = -1;       // the program's stderr file, already unlinked
+    std::string stderr_path_;  // /proc/self/fd/<stderr_fd_>, for reading its last lines
     std::string buffer_;
     bool input_closed_ = false;
     bool timed_out_ = false;

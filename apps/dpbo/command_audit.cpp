@@ -14,6 +14,7 @@
 #include "audit/audit_statistics.hpp"
 #include "audit/release_samples.hpp"
 #include "audit/row_release_samples.hpp"
+#include "audit/run_ledgers.hpp"
 #include "audit/score_worlds.hpp"
 #include "cli.hpp"
 #include "dpbo/accountant.hpp"
@@ -44,10 +45,9 @@ constexpr const char* kRowNeighbouring =
     "--norm-bound) where D′ moves row 0 by Δ in L2, Δ the stated sensitivity";
 constexpr const char* kRowUnit = "one row of a dataset, moved by at most Δ in L2";
 
-// The accountant that composes the mechanism's events: 'gdp' (its (ε, δ) equivalent at --delta)
-// for μ-GDP and Gaussian events, 'basic' for pure and approximate DP ones.
-// The accountant of an audited release's claim: gdp (stating (ε, δ) at --delta) for what it composes,
-// so a μ-GDP claim is audited at the user's δ; otherwise the release's own accountant.
+// The accountant of an audited release's claim and of each run's ledger: gdp (stating (ε, δ) at
+// --delta) for what it composes, so a μ-GDP claim is audited at the user's δ; otherwise the
+// release's own accountant.
 std::shared_ptr<Accountant> release_accountant(PluginRegistry& registry, const PrivateRelease& release, double delta) {
     auto gdp = registry.create_as<Accountant>("gdp", {{"delta", fmt::format("{}", delta)}});
     if (gdp->accepts(release.event())) return gdp;
@@ -352,37 +352,35 @@ int command_audit(const std::vector<std::string>& arguments) {
     };
 
     // One release audited: calibrated to --sensitivity, the claim is the ledger's statement of one use,
-    // and each world then uses it through a ledger of its own that keeps no log. The release's own
-    // code (calibration, its event and guarantee, every use) runs guarded.
+    // and each run of each world is that one use, charged on a fresh ledger that keeps no log (the
+    // runs are not composed: N releases would be a different claim, and an (ε, δ) one would end at
+    // N = 1/δ). The release's own code (calibration, its event and guarantee, every use) runs guarded.
     const auto audit_release = [&](PrivateRelease& release, const std::string& who, const char* neighbouring,
                                    const char* unit, const char* one_use, const auto& sample) {
         call_into_module(release.describe_origin(), "being audited", [&] {
             release.calibrate(options.sensitivity);
-            const auto ledger = [&](PrivacyNoiseSource& noise) {
-                auto made = std::make_unique<PrivacyLedger>(release_accountant(registry, release, options.delta),
-                                                            std::nullopt, noise, who, PrivacyLedger::Log::Discard);
-                made->set_scope(neighbouring, unit);
-                return made;
-            };
+            // The claim is what one run's ledger states after one charge, with no noise drawn.
+            const std::shared_ptr<const Accountant> accountant = release_accountant(registry, release, options.delta);
             PrivacyNoiseSource unused = PrivacyNoiseSource::from_seed(0);
-            const auto probe = ledger(unused);
+            audit::RunLedgers probe_ledgers(accountant, unused, who, neighbouring, unit);
+            PrivacyLedger& probe = probe_ledgers.next_run();
             PrivacyEvent one = release.event();
             one.what = one_use;
-            probe->charge(one);
-            PrivacyStatement claimed = probe->statement_for(release.guarantee());
+            probe.charge(one);
+            PrivacyStatement claimed = probe.statement_for(release.guarantee());
             // A release that disowns its author's claim (random-projection) is audited against the
             // claim it is charged at: the audit is how that claim is shown to fail.
             if (claimed.notion == PrivacyNotion::NotPrivate) {
                 const std::string disowned = release.guarantee().mechanism;
-                claimed = probe->spent();
+                claimed = probe.spent();
                 claimed.mechanism =
                     fmt::format("the claim its ledger event states ({}); the module's own guarantee: {}",
                                 claimed.headline(), disowned);
             }
             set_claim(claimed, who);
-            const auto ledger_first = ledger(noise_first);
-            const auto ledger_second = ledger(noise_second);
-            samples = sample(*ledger_first, *ledger_second);
+            audit::RunLedgers ledgers_first(accountant, noise_first, who, neighbouring, unit);
+            audit::RunLedgers ledgers_second(accountant, noise_second, who, neighbouring, unit);
+            samples = sample(ledgers_first, ledgers_second);
         });
     };
 
@@ -403,7 +401,7 @@ int command_audit(const std::vector<std::string>& arguments) {
         auto selection = registry.create_as<Selection>(selection_name, parameters);
         const std::string who = fmt::format("selection '{}'", selection_name);
         audit_release(*selection, who, kSelectionNeighbouring, kSelectionUnit, "one choice",
-                      [&](PrivacyLedger& first, PrivacyLedger& second) {
+                      [&](audit::RunLedgers& first, audit::RunLedgers& second) {
                           return audit::sample_selection(*selection, worlds.first, worlds.second, runs, first, second);
                       });
         json settings_json = json::object();
@@ -436,7 +434,7 @@ int command_audit(const std::vector<std::string>& arguments) {
         auto release = registry.create_as<RowRelease>(release_name, parameters);
         const std::string who = fmt::format("row release '{}'", release_name);
         audit_release(*release, who, kRowNeighbouring, kRowUnit, "one release of the rows",
-                      [&](PrivacyLedger& first, PrivacyLedger& second) {
+                      [&](audit::RunLedgers& first, audit::RunLedgers& second) {
                           return audit::sample_row_release(*release, worlds, runs, first, second);
                       });
         json settings_json = json::object();
@@ -459,7 +457,7 @@ int command_audit(const std::vector<std::string>& arguments) {
         auto mechanism = registry.create_as<Mechanism>(mechanism_name, parameters);
         const std::string who = fmt::format("mechanism '{}'", mechanism_name);
         audit_release(*mechanism, who, kMechanismNeighbouring, kMechanismUnit, "one release",
-                      [&](PrivacyLedger& first, PrivacyLedger& second) {
+                      [&](audit::RunLedgers& first, audit::RunLedgers& second) {
                           return audit::sample_mechanism(*mechanism, options.value, options.sensitivity, runs, first,
                                                          second);
                       });

@@ -172,13 +172,11 @@ TEST_CASE("random-projection is not private: Z lies in span(X), and d + 1 known 
     // The audit's residual feature: ≈ 0 in the world whose rows were released, clearly not in its neighbour's.
     const dpbo::audit::RowWorlds worlds = dpbo::audit::row_worlds(200, 2, 25.0, 1.0, 5);
     CHECK(arma::norm(worlds.second.row(0) - worlds.first.row(0)) == doctest::Approx(1.0).epsilon(1e-12));
-    auto accountant = dpbo::test::make<dpbo::Accountant>("basic");
+    const std::shared_ptr<const dpbo::Accountant> accountant = dpbo::test::make<dpbo::Accountant>("basic");
     dpbo::PrivacyNoiseSource noise_first = dpbo::PrivacyNoiseSource::from_seed(6);
     dpbo::PrivacyNoiseSource noise_second = dpbo::PrivacyNoiseSource::from_seed(7);
-    dpbo::PrivacyLedger first(accountant, std::nullopt, noise_first, "test", dpbo::PrivacyLedger::Log::Discard);
-    dpbo::PrivacyLedger second(accountant, std::nullopt, noise_second, "test", dpbo::PrivacyLedger::Log::Discard);
-    first.set_scope("one row moved by 1", "one row");
-    second.set_scope("one row moved by 1", "one row");
+    dpbo::audit::RunLedgers first(accountant, noise_first, "test", "one row moved by 1", "one row");
+    dpbo::audit::RunLedgers second(accountant, noise_second, "test", "one row moved by 1", "one row");
     const auto samples = dpbo::audit::sample_row_release(*release, worlds, 50, first, second);
     CHECK(samples.first.col(0).max() < 1e-12);   // D's release, residual outside span(D)
     CHECK(samples.second.col(0).min() > 1e-6);   // D′'s release, residual outside span(D)

@@ -29,7 +29,7 @@ void check_finite(double value, const std::string& coordinate, const std::string
 }  // namespace
 
 ReleaseSamples sample_mechanism(const Mechanism& mechanism, double value, double sensitivity, std::size_t runs,
-                                PrivacyLedger& ledger_first, PrivacyLedger& ledger_second) {
+                                RunLedgers& ledgers_first, RunLedgers& ledgers_second) {
     ReleaseSamples samples;
     samples.coordinates = {"release"};
     samples.first.set_size(runs, 1);
@@ -37,8 +37,8 @@ ReleaseSamples sample_mechanism(const Mechanism& mechanism, double value, double
     const arma::vec x{value};
     const arma::vec x_prime{value + sensitivity};
     for (std::size_t i = 0; i < runs; ++i) {
-        samples.first(i, 0) = mechanism.release(x, ledger_first, "audit release in world D")(0);
-        samples.second(i, 0) = mechanism.release(x_prime, ledger_second, "audit release in world D′")(0);
+        samples.first(i, 0) = mechanism.release(x, ledgers_first.next_run(), "audit release in world D")(0);
+        samples.second(i, 0) = mechanism.release(x_prime, ledgers_second.next_run(), "audit release in world D′")(0);
         check_finite(samples.first(i, 0), "release", "the mechanism");
         check_finite(samples.second(i, 0), "release", "the mechanism");
     }
@@ -46,14 +46,16 @@ ReleaseSamples sample_mechanism(const Mechanism& mechanism, double value, double
 }
 
 ReleaseSamples sample_selection(const Selection& selection, const arma::vec& first, const arma::vec& second,
-                                std::size_t runs, PrivacyLedger& ledger_first, PrivacyLedger& ledger_second) {
+                                std::size_t runs, RunLedgers& ledgers_first, RunLedgers& ledgers_second) {
     ReleaseSamples samples;
     samples.coordinates = {"chosen index"};
     samples.first.set_size(runs, 1);
     samples.second.set_size(runs, 1);
     for (std::size_t i = 0; i < runs; ++i) {
-        samples.first(i, 0) = static_cast<double>(selection.select(first, ledger_first, "audit choice in world D"));
-        samples.second(i, 0) = static_cast<double>(selection.select(second, ledger_second, "audit choice in world D′"));
+        samples.first(i, 0) =
+            static_cast<double>(selection.select(first, ledgers_first.next_run(), "audit choice in world D"));
+        samples.second(i, 0) =
+            static_cast<double>(selection.select(second, ledgers_second.next_run(), "audit choice in world D′"));
     }
     return samples;
 }

@@ -12,12 +12,12 @@
 
 #include "dpbo/host/job_modules.hpp"
 #include "dpbo/result.hpp"
+#include "run_ledgers.hpp"
 
 namespace dpbo {
 class Mechanism;
 class Objective;
 class PluginRegistry;
-class PrivacyLedger;
 class PrivacyNoiseSource;
 class Selection;
 }  // namespace dpbo
@@ -31,16 +31,15 @@ struct ReleaseSamples {
 };
 
 // `runs` releases of the 1-coordinate query value `value` (world D) and `value + sensitivity` (D′)
-// by a calibrated mechanism, each world's through its own ledger (no budget; build it with
-// PrivacyLedger::Log::Discard, the audit keeps the samples itself). Throws RunError if a release is
-// not a finite number.
+// by a calibrated mechanism, each release charged on a fresh ledger of its world's (run_ledgers.hpp).
+// Throws RunError if a release is not a finite number.
 ReleaseSamples sample_mechanism(const Mechanism& mechanism, double value, double sensitivity, std::size_t runs,
-                                PrivacyLedger& ledger_first, PrivacyLedger& ledger_second);
+                                RunLedgers& ledgers_first, RunLedgers& ledgers_second);
 
 // `runs` choices of a calibrated selection over the scores `first` (world D) and `second` (D′), each
-// world's through its own ledger as for sample_mechanism; the released coordinate is the index.
+// choice charged on a fresh ledger as for sample_mechanism; the released coordinate is the index.
 ReleaseSamples sample_selection(const Selection& selection, const arma::vec& first, const arma::vec& second,
-                                std::size_t runs, PrivacyLedger& ledger_first, PrivacyLedger& ledger_second);
+                                std::size_t runs, RunLedgers& ledgers_first, RunLedgers& ledgers_second);
 
 // The values a run releases, flattened: every RunResult.released entry (column-major, named
 // "NAME[i]" or "NAME[i,j]"), then every trace column not marked evaluation-only at every row
@@ -58,8 +57,8 @@ class AlgorithmWorld {
 public:
     AlgorithmWorld(PluginRegistry& registry, const JobSpec& spec);
     // One run with experiment randomness from `experiment_seed` and privacy noise from `noise`,
-    // releasing through a ledger with the runner's accountant and no budget; the result's statement
-    // is the ledger's. Throws RunError if that statement is invalid or nothing is released.
+    // releasing through a fresh ledger of its own (one run is the claim under test, so runs are not
+    // composed) with the runner's accountant and no budget; the result's statement is the ledger's. Throws RunError if that statement is invalid or nothing is released.
     RunResult run(std::uint64_t experiment_seed, PrivacyNoiseSource& noise) const;
     const JobModules& modules() const { return modules_; }
 

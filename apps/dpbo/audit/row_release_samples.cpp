@@ -47,7 +47,7 @@ RowWorlds row_worlds(std::size_t rows, std::size_t columns, double norm_bound, d
 }
 
 ReleaseSamples sample_row_release(const RowRelease& release, const RowWorlds& worlds, std::size_t runs,
-                                  PrivacyLedger& ledger_first, PrivacyLedger& ledger_second) {
+                                  RunLedgers& ledgers_first, RunLedgers& ledgers_second) {
     const arma::mat basis_first = span_basis(worlds.first);
     const arma::mat basis_second = span_basis(worlds.second);
     const std::size_t entries = std::min<std::size_t>(release.released_columns(worlds.first.n_cols), 4);
@@ -64,8 +64,10 @@ ReleaseSamples sample_row_release(const RowRelease& release, const RowWorlds& wo
         for (std::size_t j = 0; j < entries; ++j) out(i, 2 + j) = z(0, j);
     };
     for (std::size_t i = 0; i < runs; ++i) {
-        summarise(release.release(worlds.first, ledger_first, "audit release in world D").rows, samples.first, i);
-        summarise(release.release(worlds.second, ledger_second, "audit release in world D′").rows, samples.second, i);
+        summarise(release.release(worlds.first, ledgers_first.next_run(), "audit release in world D").rows,
+                  samples.first, i);
+        summarise(release.release(worlds.second, ledgers_second.next_run(), "audit release in world D′").rows,
+                  samples.second, i);
     }
     return samples;
 }

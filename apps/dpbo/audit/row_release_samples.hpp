@@ -13,7 +13,6 @@
 #include "release_samples.hpp"
 
 namespace dpbo {
-class PrivacyLedger;
 class RowRelease;
 }  // namespace dpbo
 
@@ -28,10 +27,10 @@ struct RowWorlds {
 };
 RowWorlds row_worlds(std::size_t rows, std::size_t columns, double norm_bound, double sensitivity, std::uint64_t seed);
 
-// `runs` releases of each world's rows by a calibrated row release, each world's through its own
-// ledger (build them with PrivacyLedger::Log::Discard). Coordinates: "residual outside span(D)",
+// `runs` releases of each world's rows by a calibrated row release, each charged on a fresh ledger of
+// its world's (run_ledgers.hpp). Coordinates: "residual outside span(D)",
 // "residual outside span(D′)" and "Z[0,j]" for the first min(r, 4) columns of row 0's image.
 ReleaseSamples sample_row_release(const RowRelease& release, const RowWorlds& worlds, std::size_t runs,
-                                  PrivacyLedger& ledger_first, PrivacyLedger& ledger_second);
+                                  RunLedgers& ledgers_first, RunLedgers& ledgers_second);
 
 }  // namespace dpbo::audit

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "dpbo/algorithm.hpp"
+#include "dpbo/capability.hpp"
 #include "dpbo/errors.hpp"
 #include "memory_bound.hpp"
 #include "dpbo/evaluator.hpp"
@@ -77,6 +78,23 @@ PrivacyStatement noisy_release_statement(const Mechanism& mechanism, std::size_t
 
 arma::mat scalar(double value) { return arma::mat(1, 1, arma::fill::value(value)); }
 
+// The guarantee assumes the evaluated points are chosen independently of the data, and the best of
+// them is released as it is. Over candidate rows that are the data (a table's own records) that
+// point would be a row of the data, unprivatised, and k the number of rows: refused, as dp-ucb
+// refuses such a Λ. A finite space without FiniteCandidates is refused by the host before any run.
+void refuse_sensitive_candidates(const std::string& owner, const Objective& objective) {
+    if (!objective.space().is_finite()) return;
+    const auto* finite = capability<FiniteCandidates>(objective);
+    if (finite != nullptr && !finite->candidates().sensitive()) return;
+    throw ValidationError(fmt::format(
+        "{}: a mechanism is attached, but the points to search are the candidate rows of {}, which are "
+        "sensitive data: best_point would be one of them, released as it is, while the guarantee assumes points "
+        "chosen independently of the data. Search such rows with po-gp-ucb (its curator releases them privately "
+        "first) or over rows already released (--objective curator); without a mechanism the run is stated not "
+        "private",
+        owner, objective.describe_origin()));
+}
+
 }  // namespace
 
 void check_value_sensitivity(const std::string& owner, bool has_mechanism, std::optional<double> value_sensitivity) {
@@ -133,6 +151,7 @@ RunResult run_data_independent_search(RunContext& context, const DataIndependent
     }
     if (context.objective.output_count() > 1) return run_front_search(context, search);
     check_value_sensitivity(search.owner, context.role<Mechanism>("mechanism") != nullptr, search.value_sensitivity);
+    if (context.role<Mechanism>("mechanism") != nullptr) refuse_sensitive_candidates(search.owner, context.objective);
     if (search.reference) {
         throw ValidationError(
             fmt::format("{}: reference is for objectives with two outputs (the hypervolume of "

@@ -22,6 +22,7 @@
 #include "cli.hpp"
 #include "dpbo/errors.hpp"
 #include "dpbo/host/conformance.hpp"
+#include "dpbo/host/fatal_signal_exit.hpp"
 
 namespace dpbo::cli {
 
@@ -68,6 +69,8 @@ ConformanceReport check_in_child(PluginRegistry& registry, ModuleKind kind, cons
         throw RunError(fmt::format("dpbo check: cannot fork: {}", std::strerror(errno)));
     }
     if (child == 0) {
+        // Dies of the signal, so the parent can say which; the guard still names the check first.
+        let_fatal_signals_kill();
         ::close(fds[0]);
         ::dup2(stderr_fd, 2);
         std::string text;

@@ -2,9 +2,11 @@
 
 #include <chrono>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "dpbo/accountant.hpp"
@@ -22,6 +24,7 @@
 #include "dpbo/random.hpp"
 #include "dpbo/row_release.hpp"
 #include "dpbo/selection.hpp"
+#include "dpbo/host/fatal_signal_exit.hpp"
 #include "dpbo/host/figure_spec_json.hpp"
 #include "dpbo/host/output_folder.hpp"
 #include "dpbo/host/registry.hpp"
@@ -284,6 +287,14 @@ private:
                 std::make_unique<RepeatJournal>(dir / RepeatJournal::kFileName, job.dump(), index + 1, experiment_seed);
             experiment_seed = journal->experiment_seed();
         }
+        // A module's crash from here on ends the process (fatal_signal_exit.hpp): say where the run's
+        // work is kept, as a module's failure does.
+        std::optional<FatalSignalNote> crash_note;
+        if (journal)
+            crash_note.emplace(
+                fmt::format("everything the run did until then is in {}: run the same command again to "
+                            "resume it",
+                            (dir / RepeatJournal::kFileName).string()));
         ExperimentRng rng(experiment_seed);
         PrivacyNoiseSource noise = spec_.seed ? PrivacyNoiseSource::from_seed(repeat_seed(*spec_.seed, index, 2))
                                               : PrivacyNoiseSource::from_os();

@@ -81,8 +81,8 @@ int main(int argc, char** argv) {
         }
         if (pairs == 0) throw std::invalid_argument("--pairs must be at least 1");
         const fs::path dpbo = fs::canonical("/proc/self/exe").parent_path() / "dpbo";
-        const fs::path folder = fs::temp_directory_path() / fmt::format("dpbo-bench-ask-tell-{}", getpid());
-        fs::create_directories(folder);
+        const dpbo::bench::ScratchFolder scratch("dpbo-bench-ask-tell");
+        const fs::path& folder = scratch.path();
         const fs::path file = folder / "study.db";
 
         dpbo::JobSpec job;
@@ -117,7 +117,6 @@ int main(int argc, char** argv) {
             tell_ms.push_back(std::chrono::duration<double, std::milli>(end - middle).count());
             pair_ms.push_back(std::chrono::duration<double, std::milli>(end - start).count());
         }
-        fs::remove_all(folder);
         std::cout << fmt::format(
             "filled {} trials in process in {:.2f} s; then {} ask + tell pairs through {}:\n"
             "  ask {:.1f} ms, tell {:.1f} ms, ask + tell {:.1f} ms per trial (median; target <= 20 ms)\n",

@@ -1,6 +1,7 @@
 #pragma once
 // What every benchmark program shares: CPU clocks, the build tree's plugins, running a job in
 // memory, and robust summaries.
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -48,5 +49,20 @@ TimedRun run_with_roles(const std::string& algorithm, const std::map<std::string
                         Objective& objective, const std::map<std::string, RoleModule>& roles, std::uint64_t seed);
 
 double median(std::vector<double> values);
+
+// A fresh folder under $TMPDIR (else /tmp) named `stem`-XXXXXX, for files the benchmark hands to
+// dpbo by name, removed with everything in it when the object goes (on return and on exceptions;
+// a killed benchmark leaves it).
+class ScratchFolder {
+public:
+    explicit ScratchFolder(const std::string& stem);
+    ~ScratchFolder();
+    ScratchFolder(const ScratchFolder&) = delete;
+    ScratchFolder& operator=(const ScratchFolder&) = delete;
+    const std::filesystem::path& path() const { return path_; }
+
+private:
+    std::filesystem::path path_;
+};
 
 }  // namespace dpbo::bench

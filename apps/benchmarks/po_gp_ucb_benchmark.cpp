@@ -110,9 +110,8 @@ int main(int argc, char** argv) {
     try {
         if (!dpbo::bench::limit_blas_threads_or_report("dpbo_bench_po_gp_ucb")) return 2;
         const Options options = parse(argc, argv);
-        const std::filesystem::path folder =
-            std::filesystem::temp_directory_path() / fmt::format("dpbo-bench-po-gp-ucb-{}", ::getpid());
-        std::filesystem::create_directories(folder);
+        const dpbo::bench::ScratchFolder scratch("dpbo-bench-po-gp-ucb");
+        const std::filesystem::path& folder = scratch.path();
         std::vector<double> projections, noisy, runs, every_step;
         std::size_t rows = 0;
         for (int r = 0; r < options.repeats; ++r) {
@@ -147,7 +146,6 @@ int main(int argc, char** argv) {
                 seed);
             every_step.push_back(refitting.cpu_seconds);
         }
-        std::filesystem::remove_all(folder);
         const double projection = dpbo::bench::median(projections);
         const double run = dpbo::bench::median(runs);
         std::cout << fmt::format(

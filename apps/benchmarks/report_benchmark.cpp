@@ -23,6 +23,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "benchmark_support.hpp"
+
 extern char** environ;
 
 namespace {
@@ -96,8 +98,8 @@ int main(int argc, char** argv) {
             else
                 throw std::invalid_argument(fmt::format("unknown option {}", flag));
         }
-        const fs::path base = fs::temp_directory_path() / fmt::format("dpbo-report-bench-{}", ::getpid());
-        fs::create_directories(base);
+        const dpbo::bench::ScratchFolder scratch("dpbo-report-bench");
+        const fs::path& base = scratch.path();
         // The statement, job and trace columns of a real gp-ucb run, so the report reads what dpbo writes.
         const fs::path model_run = base / "model";
         if (run({dpbo, "run", "--algorithm", "gp-ucb", "--objective", "normal-location", "--set", "objective.dim=2",
@@ -119,7 +121,6 @@ int main(int argc, char** argv) {
             "dpbo report on {} repeats x {} evaluations: {:.2f} s (best of 3; target <= 5 s); "
             "page {:.1f} MB\n",
             repeats, evaluations, best, static_cast<double>(fs::file_size(base / "report.html")) / 1e6);
-        fs::remove_all(base);
         return 0;
     } catch (const std::exception& e) {
         std::cerr << "dpbo_bench_report: " << e.what() << "\n";

@@ -4,6 +4,7 @@
 // failure of the check it was in, and the checker carries on.
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -22,6 +23,8 @@
 #include "cli.hpp"
 #include "dpbo/errors.hpp"
 #include "dpbo/host/conformance.hpp"
+#include "dpbo/host/fatal_signal_exit.hpp"
+#include "dpbo/host/unnamed_temporary_file.hpp"
 
 namespace dpbo::cli {
 
@@ -56,18 +59,24 @@ ConformanceReport check_in_child(PluginRegistry& registry, ModuleKind kind, cons
     std::cout.flush();
     std::cerr.flush();
     // The child's stderr goes to a file of its own: the module call guard's report of a fatal signal
-    // (naming the check it was in) becomes the failed check's detail.
-    char stderr_path[] = "/tmp/dpbo-check-XXXXXX";
-    const int stderr_fd = ::mkstemp(stderr_path);
+    // (naming the check it was in) becomes the failed check's detail. The file has no name, so a
+    // killed check leaves nothing in /tmp.
+    const int stderr_fd = open_unnamed_temporary_file("dpbo-check");
     if (stderr_fd < 0)
         throw RunError(fmt::format("dpbo check: cannot make a temporary file: {}", std::strerror(errno)));
+    const pid_t checker = ::getpid();
     const pid_t child = ::fork();
     if (child < 0) {
         ::close(stderr_fd);
-        ::unlink(stderr_path);
         throw RunError(fmt::format("dpbo check: cannot fork: {}", std::strerror(errno)));
     }
     if (child == 0) {
+        // Dies with the checker, so that a killed `dpbo check` leaves no check running (nor the
+        // programs a module started).
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (::getppid() != checker) ::_exit(1);
+        // Dies of the signal, so the parent can say which; the guard still names the check first.
+        let_fatal_signals_kill();
         ::close(fds[0]);
         ::dup2(stderr_fd, 2);
         std::string text;
@@ -114,7 +123,6 @@ ConformanceReport check_in_child(PluginRegistry& registry, ModuleKind kind, cons
             printed.append(buffer, static_cast<std::size_t>(n));
     }
     ::close(stderr_fd);
-    ::unlink(stderr_path);
     while (!printed.empty() && (printed.back() == '\n' || printed.back() == ' ')) printed.pop_back();
     if (const auto last = printed.rfind('\n'); last != std::string::npos) printed = printed.substr(last + 1);
     ConformanceReport report{kind, name, {}};

@@ -2,11 +2,15 @@
 // curator holds the sensitive rows (a finite-row objective); `release` writes the rows' private
 // release Z for the modeler, `answer` turns the row indices the modeler asks for into responses,
 // once (--rows) or as a curator program speaking the dpbo-curator protocol on stdin/stdout.
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <iterator>
 #include <iostream>
 #include <limits>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -61,6 +65,52 @@ void refuse_roles_except(const JobOptions& options, const JobSpec& job, const st
     if (!job.algorithm.parameters.empty()) throw ValidationError("--set algorithm.…: dpbo curator runs no algorithm");
 }
 
+// The files a release writes, in the order it writes them.
+constexpr const char* kReleaseFiles[] = {"curator_only.json", "release.json", "released_rows.csv"};
+
+// A release goes into a new or empty folder: it never replaces a file dpbo did not write, nor an
+// earlier release, which may have been sent already (and which a new release would add its privacy
+// cost to). Checked before anything is released; the temporaries of a release killed while writing
+// are removed.
+void check_release_folder(const std::filesystem::path& out) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::file_status link = fs::symlink_status(out, ec);
+    if (fs::is_symlink(link) && !fs::exists(out, ec))
+        throw ValidationError(fmt::format(
+            "--out '{}' is a symbolic link to '{}', which does not exist; create the folder it points to or choose "
+            "another --out",
+            out.string(), fs::read_symlink(out, ec).string()));
+    if (!fs::exists(out, ec)) return;
+    if (!fs::is_directory(out, ec))
+        throw ValidationError(fmt::format("--out '{}' exists and is not a folder; choose another --out", out.string()));
+    std::vector<std::string> held;
+    std::vector<fs::path> temporaries;
+    for (const auto& entry : fs::directory_iterator(out, ec)) {
+        const std::string name = entry.path().filename().string();
+        const bool temporary = std::any_of(std::begin(kReleaseFiles), std::end(kReleaseFiles),
+                                           [&](const char* file) { return is_atomic_write_temporary(name, file); });
+        if (temporary)
+            temporaries.push_back(entry.path());
+        else
+            held.push_back(name);
+    }
+    if (ec) throw ValidationError(fmt::format("--out '{}': cannot list the folder ({})", out.string(), ec.message()));
+    if (!held.empty()) {
+        std::sort(held.begin(), held.end());
+        const std::size_t shown = std::min<std::size_t>(held.size(), 6);
+        std::string names;
+        for (std::size_t i = 0; i < shown; ++i) names += (i ? ", " : "") + (out / held[i]).string();
+        if (held.size() > shown) names += fmt::format(", … ({} entries)", held.size());
+        throw ValidationError(fmt::format(
+            "--out '{}' is not empty: it holds {}; dpbo curator release writes only into a new or empty folder, "
+            "so that it replaces neither your files nor an earlier release (which may have been sent; a new one "
+            "would add to its privacy cost); nothing was released; choose another --out",
+            out.string(), names));
+    }
+    for (const fs::path& temporary : temporaries) fs::remove(temporary, ec);
+}
+
 int curator_release(const std::vector<std::string>& arguments) {
     CommonOptions common;
     JobOptions options;
@@ -90,6 +140,7 @@ int curator_release(const std::vector<std::string>& arguments) {
     if (options.out.empty()) throw ValidationError("dpbo curator release needs --out DIR, the folder for the release");
     if (!std::isfinite(norm_bound) || norm_bound <= 0.0)
         throw ValidationError(fmt::format("--norm-bound {}: expected a finite number > 0", norm_bound));
+    check_release_folder(options.out);
     PluginRegistry registry;
     load_plugins(registry, common);
     const auto data = curator_data(registry, options, job);
@@ -132,9 +183,9 @@ int curator_release(const std::vector<std::string>& arguments) {
     private_json["note"] = "computed from the curator's sensitive rows: keep it, never send it to the modeler";
     for (const auto& value : released.evaluation_only)
         private_json[value.name] = {{"value", value.value(0, 0)}, {"description", value.description}};
-    write_file_atomically(out / "curator_only.json", private_json.dump(2) + "\n");
-    write_file_atomically(out / "release.json", release_json.dump(2) + "\n");
-    write_file_atomically(out / "released_rows.csv", csv);
+    write_file_atomically(out / kReleaseFiles[0], private_json.dump(2) + "\n");
+    write_file_atomically(out / kReleaseFiles[1], release_json.dump(2) + "\n");
+    write_file_atomically(out / kReleaseFiles[2], csv);
     if (common.json) {
         print_json(release_json);
     } else {

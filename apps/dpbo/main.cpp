@@ -11,6 +11,7 @@
 #include "commands.hpp"
 #include "dpbo/util/blas_threads.hpp"
 #include "dpbo/errors.hpp"
+#include "dpbo/host/fatal_signal_exit.hpp"
 #include "dpbo/module_call_guard.hpp"
 #include "mpi/mpi_session.hpp"
 
@@ -56,6 +57,9 @@ int main(int argc, char** argv) {
     // commands do, as they always have.
     const Command* command = argc < 2 ? nullptr : find_command(commands(), argv[1]);
     if (command == nullptr || command->blas == BlasStart::Reexec) pin_blas_threads_before_load(argv);
+    // Before any module call guard, which reports the module and passes a fatal signal on to it: a
+    // plugin's crash ends the run with exit status 1, its journal kept for the next run.
+    dpbo::install_fatal_signal_exit();
     // Under mpirun, after the command printed its error if any: the other ranks are stopped.
     return mpi::finish(run_command(argc, argv));
 }

@@ -6,7 +6,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <thread>
 #include <vector>
 
 #include <fcntl.h>
@@ -17,6 +16,8 @@
 #include <fmt/format.h>
 
 #include "dpbo/errors.hpp"
+#include "program_supervisor.hpp"
+#include "unnamed_temporary_file.hpp"
 
 namespace dpbo::plugin_process {
 
@@ -41,62 +42,93 @@ LineProcess::LineProcess(std::string command, double timeout_seconds, std::strin
       role_(std::move(role)) {
     // A program that exits before reading a request must not kill dpbo with SIGPIPE.
     std::signal(SIGPIPE, SIG_IGN);
-    char pattern[] = "/tmp/dpbo-program-stderr-XXXXXX";
-    const int stderr_fd = mkstemp(pattern);
-    if (stderr_fd < 0) throw dpbo::RunError(fmt::format("{}: cannot create a file for the {}'s stderr", owner_, role_));
-    // Unlinked at once and read back through this process's descriptor: the file goes with dpbo
-    // however dpbo ends (a killed run left one behind in /tmp each time).
-    std::remove(pattern);
-    stderr_fd_ = stderr_fd;
-    stderr_path_ = fmt::format("/proc/self/fd/{}", stderr_fd);
-    int in_pipe[2];
-    int out_pipe[2];
-    if (pipe2(in_pipe, O_CLOEXEC) != 0 || pipe2(out_pipe, O_CLOEXEC) != 0)
+    // Without a name from the start and read back through this process's descriptor: the file goes
+    // with dpbo however dpbo ends (a killed run left one behind in /tmp each time).
+    stderr_fd_ = open_unnamed_temporary_file("dpbo-program-stderr");
+    if (stderr_fd_ < 0)
         throw dpbo::RunError(
-            fmt::format("{}: cannot create pipes for `{}`: {}", owner_, command_, std::strerror(errno)));
-    pid_ = fork();
-    if (pid_ < 0)
-        throw dpbo::RunError(fmt::format("{}: cannot start `{}`: {}", owner_, command_, std::strerror(errno)));
-    if (pid_ == 0) {
-        // Its own process group, so the whole pipeline the shell starts can be stopped at once.
-        setpgid(0, 0);
-        dup2(in_pipe[0], STDIN_FILENO);
-        dup2(out_pipe[1], STDOUT_FILENO);
-        dup2(stderr_fd, STDERR_FILENO);
-        // Nothing else dpbo holds open reaches the program: a descriptor inherited without
-        // close-on-exec (the pipes of whoever started dpbo, say) would keep them open as long as it runs.
-        close_range(3, ~0U, 0);
-        execl("/bin/sh", "sh", "-c", command_.c_str(), static_cast<char*>(nullptr));
-        _exit(127);
+            fmt::format("{}: cannot create a file for the {}'s stderr: {}", owner_, role_, std::strerror(errno)));
+    stderr_path_ = fmt::format("/proc/self/fd/{}", stderr_fd_);
+    int in_pipe[2] = {-1, -1};
+    int out_pipe[2] = {-1, -1};
+    int control_pipe[2] = {-1, -1};
+    int status_pipe[2] = {-1, -1};
+    // On failure here the destructor does not run: close what was opened.
+    const auto close_pipes = [&] {
+        for (int* p : {in_pipe, out_pipe, control_pipe, status_pipe})
+            for (int i = 0; i < 2; ++i)
+                if (p[i] >= 0) close(p[i]);
+        close(stderr_fd_);
+    };
+    if (pipe2(in_pipe, O_CLOEXEC) != 0 || pipe2(out_pipe, O_CLOEXEC) != 0 || pipe2(control_pipe, O_CLOEXEC) != 0 ||
+        pipe2(status_pipe, O_CLOEXEC) != 0) {
+        const int reason = errno;
+        close_pipes();
+        throw dpbo::RunError(
+            fmt::format("{}: cannot create pipes for `{}`: {}", owner_, command_, std::strerror(reason)));
     }
-    // Also here, so the group exists before the destructor may have to stop it.
-    setpgid(pid_, pid_);
+    const SupervisedProgram program{command_.c_str(), in_pipe[0],      out_pipe[1],
+                                    stderr_fd_,       control_pipe[0], status_pipe[1]};
+    supervisor_ = fork();
+    if (supervisor_ == 0) supervise(program);
+    if (supervisor_ < 0) {
+        const int reason = errno;
+        close_pipes();
+        throw dpbo::RunError(fmt::format("{}: cannot start `{}`: {}", owner_, command_, std::strerror(reason)));
+    }
     close(in_pipe[0]);
     close(out_pipe[1]);
+    close(control_pipe[0]);
+    close(status_pipe[1]);
     to_child_ = in_pipe[1];
     from_child_ = out_pipe[0];
+    to_supervisor_ = control_pipe[1];
+    from_supervisor_ = status_pipe[0];
 }
 
 LineProcess::~LineProcess() {
+    // The program is asked to finish by the end of its input; the supervisor ends its group when the
+    // control pipe closes, at once for one that already let a timeout pass.
     if (to_child_ >= 0) close(to_child_);
-    if (pid_ > 0) {
-        // The program is asked to finish by the end of its input; one that does not is killed, with
-        // everything it started (a `sleep` left behind would hold the pipes of whoever started dpbo).
-        int status = 0;
-        bool reaped = false;
-        // One that already let a timeout pass is not waited for again.
-        const int grace_steps = timed_out_ ? 0 : 200;
-        for (int i = 0; i < grace_steps && !reaped; ++i) {
-            reaped = waitpid(pid_, &status, WNOHANG) == pid_;
-            if (!reaped) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    if (to_supervisor_ >= 0) {
+        if (timed_out_) {
+            const ssize_t written = write(to_supervisor_, &kEndAtOnce, 1);
+            (void)written;
         }
-        if (!reaped) {
-            if (kill(-pid_, SIGKILL) != 0) kill(pid_, SIGKILL);
-            waitpid(pid_, &status, 0);
-        }
+        close(to_supervisor_);
     }
     if (from_child_ >= 0) close(from_child_);
+    // The supervisor bounds its own time (the grace periods, about 4 s at most).
+    if (supervisor_ > 0)
+        while (waitpid(supervisor_, nullptr, 0) < 0 && errno == EINTR) {
+        }
+    if (from_supervisor_ >= 0) close(from_supervisor_);
     if (stderr_fd_ >= 0) close(stderr_fd_);
+}
+
+std::string LineProcess::ended() const {
+    if (write(to_supervisor_, &kReportStatus, 1) != 1) return "";
+    ProgramStatus status;
+    std::size_t received = 0;
+    auto* bytes = reinterpret_cast<char*>(&status);
+    // The supervisor answers within about 1 s.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(3);
+    while (received < sizeof status) {
+        const auto left =
+            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        if (left.count() <= 0) return "";
+        pollfd ready{from_supervisor_, POLLIN, 0};
+        const int polled = poll(&ready, 1, static_cast<int>(left.count()));
+        if (polled < 0 && errno == EINTR) continue;
+        if (polled <= 0) continue;
+        const ssize_t n = read(from_supervisor_, bytes + received, sizeof status - received);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return "";
+        received += static_cast<std::size_t>(n);
+    }
+    if (status.ended == 0) return "";
+    return status.code == CLD_EXITED ? fmt::format("exited with status {}", status.value)
+                                     : fmt::format("was killed by signal {}", status.value);
 }
 
 std::string LineProcess::describe_failure(const std::string& what) const {
@@ -146,20 +178,10 @@ std::string LineProcess::receive(const std::string& waiting_for) {
         const ssize_t n = read(from_child_, chunk, sizeof chunk);
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) {
-            // Its output ends when it exits; give it a moment to, so the message can say how.
-            int status = 0;
-            std::string how = "closed its output";
-            bool exited = false;
-            for (int i = 0; i < 100 && !exited; ++i) {
-                exited = waitpid(pid_, &status, WNOHANG) == pid_;
-                if (!exited) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-            }
-            if (exited) {
-                pid_ = -1;
-                how = WIFEXITED(status) ? fmt::format("exited with status {}", WEXITSTATUS(status))
-                                        : fmt::format("was killed by signal {}", WTERMSIG(status));
-            }
-            throw dpbo::RunError(describe_failure(fmt::format("{} before its {}", how, waiting_for)));
+            // Its output ends when it exits; the supervisor gives it a moment to, so the message can say how.
+            const std::string how = ended();
+            throw dpbo::RunError(describe_failure(
+                fmt::format("{} before its {}", how.empty() ? "closed its output" : how, waiting_for)));
         }
         buffer_.append(chunk, static_cast<std::size_t>(n));
         if (buffer_.size() > (1U << 24))

@@ -4,6 +4,13 @@
 // group, fed one request line on its stdin and read one answer line from its stdout at a time. Every
 // failure is a RunError naming the program: it exited or closed its output (with its exit status and
 // the last lines of its stderr), or it did not answer within the timeout.
+//
+// The program's whole process group ends with it, however dpbo ends (program_supervisor.hpp): a
+// small supervisor process, forked from dpbo as the program's parent, waits for dpbo to close (or,
+// dying, drop) a pipe; then it gives the program 2 s to finish at the end of its input, sends the
+// group SIGTERM, gives it 1 s more, and sends SIGKILL. The supervisor is the subreaper of what the
+// program starts, so processes the program forked are ended and reaped too (unless they left its
+// process group).
 #include <string>
 #include <sys/types.h>
 
@@ -30,11 +37,16 @@ private:
     double timeout_seconds_;
     std::string owner_;
     std::string role_;
-    pid_t pid_ = -1;
+    // How the program ended, once its output has: "exited with status 3", or empty when unknown.
+    std::string ended() const;
+
+    pid_t supervisor_ = -1;
     int to_child_ = -1;
     int from_child_ = -1;
-    int stderr_fd_ = -1;       // the program's stderr file, already unlinked
-    std::string stderr_path_;  // /proc/self/fd/<stderr_fd_>, for reading its last lines
+    int to_supervisor_ = -1;    // closed: end the program's group
+    int from_supervisor_ = -1;  // the program's exit status, when asked
+    int stderr_fd_ = -1;        // the program's stderr file, already unlinked
+    std::string stderr_path_;   // /proc/self/fd/<stderr_fd_>, for reading its last lines
     std::string buffer_;
     bool input_closed_ = false;
     bool timed_out_ = false;

@@ -239,9 +239,10 @@ TEST_CASE("cli mpi: a worker rank killed mid-run ends the job with a clear repor
     const std::string calls = dir.path() + "/calls";
     std::ofstream(trigger) << "armed\n";
     // One worker rank, one batch per repeat: the second call is the second repeat's batch, and it
-    // kills the worker (the program's parent) while the trigger file exists.
+    // kills the worker while the trigger file exists: the program's grandparent (its parent is the
+    // supervisor that ends its process group with the worker).
     const std::string program = "echo >>" + calls + "; if [ -e " + trigger + " ] && [ $(wc -l <" + calls +
-                                ") = 2 ]; then kill -9 $PPID; fi; " +
+                                ") = 2 ]; then kill -9 $(awk '{print $4}' /proc/$PPID/stat); fi; " +
                                 R"py(python3 -c "import json,sys; r=json.loads(sys.stdin.readline()); )py"
                                 R"py(print(json.dumps({'values':[p[0]**2 for p in r['points']]}))")py";
     const std::vector<std::string> job = {"run",

@@ -12,6 +12,7 @@
 #include <mpi.h>
 
 #include "dpbo/errors.hpp"
+#include "dpbo/host/fatal_signal_exit.hpp"
 #include "dpbo/module_call_guard.hpp"
 #include "mpi/mpi_channel.hpp"
 #include "mpi/mpi_coordinator.hpp"
@@ -59,8 +60,9 @@ int start() {
     Session started;
     MPI_Comm_rank(MPI_COMM_WORLD, &started.rank);
     MPI_Comm_size(MPI_COMM_WORLD, &started.ranks);
-    // Open MPI installs its own handlers for fatal signals: put the report naming the module that was
-    // running back in front of them (it passes the signal on).
+    // Open MPI installs its own handlers for fatal signals: put dpbo's exit with status 1 back, and the
+    // report naming the module that was running in front of it (it passes the signal on).
+    install_fatal_signal_exit();
     install_fatal_signal_report();
     if (started.rank == 0) {
         started.coordinator = std::make_unique<Coordinator>(started.ranks);

@@ -11,13 +11,13 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <map>
-#include <sstream>
+#include <memory>
 
 #include <fmt/format.h>
 
 #include "dpbo/errors.hpp"
+#include "dpbo/host/unnamed_temporary_file.hpp"
 
 extern char** environ;
 
@@ -31,25 +31,43 @@ namespace {
 // light on white.
 constexpr const char* kPalette[] = {"0072B2", "D55E00", "009E73", "CC79A7", "E69F00", "56B4E9", "000000"};
 
-class TemporaryFolder {
+// A file without a name (dpbo/host/unnamed_temporary_file.hpp) that gnuplot, started by this
+// process, finds at /dev/fd/N: a killed report leaves nothing in /tmp.
+class UnnamedFile {
 public:
-    TemporaryFolder() {
-        std::string pattern = (fs::temp_directory_path() / "dpbo-report-XXXXXX").string();
-        if (::mkdtemp(pattern.data()) == nullptr)
-            throw RunError(
-                fmt::format("report: cannot create a temporary folder for gnuplot's files: {}", std::strerror(errno)));
-        path_ = pattern;
+    UnnamedFile() : fd_(open_unnamed_temporary_file("dpbo-report", true)) {
+        if (fd_ < 0)
+            throw RunError(fmt::format("report: cannot create a temporary file for gnuplot: {}", std::strerror(errno)));
     }
-    ~TemporaryFolder() {
-        std::error_code ignored;
-        fs::remove_all(path_, ignored);
+    ~UnnamedFile() { ::close(fd_); }
+    UnnamedFile(const UnnamedFile&) = delete;
+    UnnamedFile& operator=(const UnnamedFile&) = delete;
+    int fd() const { return fd_; }
+    fs::path path() const { return fmt::format("/dev/fd/{}", fd_); }
+
+    void write(const std::string& text) const {
+        for (std::size_t written = 0; written < text.size();) {
+            const ssize_t n = ::pwrite(fd_, text.data() + written, text.size() - written, static_cast<off_t>(written));
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) throw RunError(fmt::format("report: cannot write gnuplot's file: {}", std::strerror(errno)));
+            written += static_cast<std::size_t>(n);
+        }
     }
-    TemporaryFolder(const TemporaryFolder&) = delete;
-    TemporaryFolder& operator=(const TemporaryFolder&) = delete;
-    const fs::path& path() const { return path_; }
+    std::string read() const {
+        std::string text;
+        char buffer[65536];
+        for (off_t offset = 0;;) {
+            const ssize_t n = ::pread(fd_, buffer, sizeof buffer, offset);
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) break;
+            text.append(buffer, static_cast<std::size_t>(n));
+            offset += n;
+        }
+        return text;
+    }
 
 private:
-    fs::path path_;
+    int fd_;
 };
 
 // A gnuplot single-quoted string: only the quote itself needs escaping (doubled).
@@ -72,12 +90,6 @@ std::string number(double value) { return std::isfinite(value) ? fmt::format("{}
 std::string colour(int index, double opacity) {
     const auto transparency = static_cast<int>(std::lround(255.0 * (1.0 - opacity)));
     return fmt::format("#{:02X}{}", transparency, kPalette[index % std::size(kPalette)]);
-}
-
-void write_text(const fs::path& file, const std::string& text) {
-    std::ofstream out(file, std::ios::binary);
-    out << text;
-    if (!out.flush()) throw RunError(fmt::format("report: cannot write gnuplot's file '{}'", file.string()));
 }
 
 // Faint lines fade with their number, so that a hundred repeats read as a band, not a blot.
@@ -164,15 +176,8 @@ std::string figure_data(const Figure& figure) {
     return out;
 }
 
-std::string read_all(const fs::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
-std::string log_tail(const fs::path& log) {
-    std::string text = read_all(log);
+std::string log_tail(const UnnamedFile& log) {
+    std::string text = log.read();
     if (text.size() > 2000) text = "…" + text.substr(text.size() - 2000);
     while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
     return text.empty() ? "(no message)" : text;
@@ -180,12 +185,12 @@ std::string log_tail(const fs::path& log) {
 
 // Runs `program script`, its output and errors into `log`; the exit status, or throws when it
 // cannot be started.
-int run_gnuplot(const std::string& program, const fs::path& script, const fs::path& log) {
+int run_gnuplot(const std::string& program, const fs::path& script, const UnnamedFile& log) {
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+    posix_spawn_file_actions_adddup2(&actions, log.fd(), STDOUT_FILENO);
+    posix_spawn_file_actions_adddup2(&actions, log.fd(), STDERR_FILENO);
     std::string script_path = script.string();
     std::string program_name = program;
     char* argv[] = {program_name.data(), script_path.data(), nullptr};
@@ -214,30 +219,30 @@ std::string gnuplot_program() {
 
 std::vector<std::string> render_svg(const std::vector<Figure>& figures) {
     if (figures.empty()) return {};
-    TemporaryFolder folder;
     std::string script = "set encoding utf8\n";
-    std::vector<fs::path> outputs;
-    for (std::size_t f = 0; f < figures.size(); ++f) {
-        const fs::path data = folder.path() / fmt::format("figure-{}.dat", f);
-        outputs.push_back(folder.path() / fmt::format("figure-{}.svg", f));
-        write_text(data, figure_data(figures[f]));
-        script += figure_script(figures[f], data, outputs.back());
+    std::vector<std::unique_ptr<UnnamedFile>> data;
+    std::vector<std::unique_ptr<UnnamedFile>> outputs;
+    for (const Figure& figure : figures) {
+        data.push_back(std::make_unique<UnnamedFile>());
+        outputs.push_back(std::make_unique<UnnamedFile>());
+        data.back()->write(figure_data(figure));
+        script += figure_script(figure, data.back()->path(), outputs.back()->path());
     }
-    const fs::path script_file = folder.path() / "report.gp";
-    const fs::path log = folder.path() / "gnuplot.log";
-    write_text(script_file, script);
+    const UnnamedFile script_file;
+    const UnnamedFile log;
+    script_file.write(script);
     const std::string program = gnuplot_program();
-    const int status = run_gnuplot(program, script_file, log);
+    const int status = run_gnuplot(program, script_file.path(), log);
     if (status != 0)
         throw RunError(fmt::format("report: gnuplot ('{}') failed with exit status {} drawing the figures: {}", program,
                                    status, log_tail(log)));
     std::vector<std::string> svgs;
-    for (const fs::path& output : outputs) {
-        std::string svg = read_all(output);
+    for (std::size_t f = 0; f < outputs.size(); ++f) {
+        std::string svg = outputs[f]->read();
         const std::size_t start = svg.find("<svg");
         if (start == std::string::npos || svg.find("</svg>") == std::string::npos)
-            throw RunError(fmt::format("report: gnuplot ('{}') left '{}' without a complete <svg> element: {}", program,
-                                       output.filename().string(), log_tail(log)));
+            throw RunError(fmt::format("report: gnuplot ('{}') left figure {} without a complete <svg> element: {}",
+                                       program, f, log_tail(log)));
         svgs.push_back(svg.substr(start));
     }
     return svgs;

@@ -1,6 +1,7 @@
 #pragma once
 // Draws figures with gnuplot's svg terminal: one gnuplot process per page, run directly (no shell)
-// on a script and data files in a temporary folder that is removed afterwards.
+// on a script, data and output files that have no name (it opens them as /dev/fd/N), so that
+// nothing is left behind however the report ends.
 #include <string>
 #include <vector>
 

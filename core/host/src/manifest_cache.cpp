@@ -1,17 +1,17 @@
 #include "dpbo/host/manifest_cache.hpp"
 
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <fstream>
-#include <random>
 
 #include <boost/dll/runtime_symbol_info.hpp>
 #include <fmt/format.h>
 
 #include "dpbo/abi.hpp"
+#include "dpbo/errors.hpp"
+#include "dpbo/host/result_io.hpp"
 
 namespace dpbo {
 
@@ -126,21 +126,13 @@ void ManifestCache::save() const {
     const std::string text =
         json{{"format", kFormat}, {"entries", entries}}.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
 
-    std::error_code ec;
-    fs::create_directories(file_.parent_path(), ec);
-    // Written beside the cache and renamed over it: a reader sees the old file or the new, never half.
-    const fs::path temporary = file_.parent_path() / fmt::format(".{}.tmp.{}.{}", file_.filename().string(), ::getpid(),
-                                                                 std::random_device{}());
-    const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (fd < 0) return;
-    std::size_t written = 0;
-    while (written < text.size()) {
-        const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
-        if (n <= 0) break;
-        written += static_cast<std::size_t>(n);
+    // Written without a name and renamed over the cache (result_io.hpp): a reader sees the old file or
+    // the new, never half, and a killed process leaves no temporary beside it. A cache that cannot be
+    // written is only slower next time.
+    try {
+        write_file_atomically(file_, text);
+    } catch (const RunError&) {
     }
-    const bool complete = ::close(fd) == 0 && written == text.size();
-    if (!complete || ::rename(temporary.c_str(), file_.c_str()) != 0) ::unlink(temporary.c_str());
 }
 
 }  // namespace dpbo

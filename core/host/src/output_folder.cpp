@@ -11,6 +11,7 @@
 #include <fstream>
 #include <map>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include <fmt/format.h>
@@ -228,11 +229,19 @@ void remove_temporaries(const fs::path& dir) {
 // removes a lock file it created (abandon()); a run that opened that file just before holds a lock on
 // a file no longer in the folder, so the lock counts only once the locked file is still the one the
 // folder names — otherwise open the new one and try again.
-int take_lock(const fs::path& dir) {
+//
+// Returns −1, saying why in `unwritable`, when this user may not open the lock file for writing (the
+// folder is another user's, or on a read-only file system).
+int take_lock(const fs::path& dir, std::string& unwritable) {
     const fs::path lock_file = dir / OutputFolder::kLockName;
     constexpr int kAttempts = 100;
     for (int attempt = 0; attempt < kAttempts; ++attempt) {
         const int fd = ::open(lock_file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+        if (fd < 0 && (errno == EACCES || errno == EPERM || errno == EROFS)) {
+            unwritable =
+                fmt::format("cannot open its lock file '{}' for writing: {}", lock_file.string(), std::strerror(errno));
+            return -1;
+        }
         if (fd < 0)
             throw RunError(fmt::format("cannot open the lock file '{}': {}", lock_file.string(), std::strerror(errno)));
         if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
@@ -265,12 +274,20 @@ OutputFolder::OutputFolder(fs::path dir, const std::string& identity_json) : dir
     // First without the lock and without writing, so a folder that is not ours stays untouched.
     check_folder(dir_, identity);
     std::error_code ec;
+    // A folder this user cannot write (another user's finished results, a read-only mount) is opened
+    // without the lock and without writing anything: the runner reports the results in it when the
+    // job is finished, and refuses the job, naming the folder, when it is not.
+    if (fs::exists(dir_, ec) && ::access(dir_.c_str(), W_OK) != 0) {
+        read_only_reason_ = fmt::format("this user may not write it: {}", std::strerror(errno));
+        return;
+    }
     created_folder_ = !fs::exists(dir_, ec);
     created_lock_ = !fs::exists(dir_ / kLockName, ec);
     fs::create_directories(dir_, ec);
     if (ec) throw RunError(fmt::format("cannot create the output folder '{}': {}", dir_.string(), ec.message()));
 
-    lock_fd_ = take_lock(dir_);
+    lock_fd_ = take_lock(dir_, read_only_reason_);
+    if (lock_fd_ < 0) return;
     const std::string pid = std::to_string(::getpid()) + "\n";
     if (::ftruncate(lock_fd_, 0) != 0 || ::pwrite(lock_fd_, pid.data(), pid.size(), 0) < 0) {
         // The pid is only for the message another run prints; the lock itself holds.

@@ -3,10 +3,12 @@
 // adds observation noise on the calling thread, as for a serial batch.
 #include <future>
 #include <optional>
+#include <string>
 
 #include <fmt/format.h>
 
 #include "dpbo/errors.hpp"
+#include "dpbo/module_call_guard.hpp"
 #include "dpbo/host/parallel_evaluator.hpp"
 #include "dpbo/host/batch_slices.hpp"
 #include "dpbo/objective.hpp"
@@ -37,14 +39,17 @@ Evaluations ParallelEvaluator::evaluate_batch(Objective& objective, const arma::
     for (std::size_t s = 0; s < slices.size(); ++s) {
         Objective& serving = shared || s == 0 ? objective : *replicas_[s - 1];
         const arma::mat slice = points.rows(slices[s].first, slices[s].first + slices[s].count - 1);
-        futures.push_back(std::async(std::launch::async, [&serving, slice, request, base, s] {
+        // The call guard is per thread: each worker has its own, so that a fatal signal in a slice
+        // names the objective as one on the calling thread does.
+        const std::string who = serving.describe_origin();
+        futures.push_back(std::async(std::launch::async, [&serving, slice, request, base, s, who] {
             EvaluationRequest own = request;
             std::optional<ExperimentRng> rng;
             if (request.rng != nullptr) {
                 rng.emplace(slice_seed(base, s));
                 own.rng = &*rng;
             }
-            return serving.evaluate(slice, own);
+            return call_into_module(who, "evaluating points", [&] { return serving.evaluate(slice, own); });
         }));
     }
     // Every slice is waited for before any failure is reported: no thread outlives the batch.

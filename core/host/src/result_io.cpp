@@ -6,6 +6,8 @@
 
 #include <cerrno>
 #include <cstring>
+#include <functional>
+#include <random>
 #include <sstream>
 #include <string_view>
 
@@ -42,6 +44,71 @@ bool is_atomic_write_temporary(const std::string& file_name, const std::string& 
            file_name.compare(target_name.size(), fixed.size(), fixed) == 0;
 }
 
+namespace {
+
+// The content of a file about to be named: written in full and flushed to disk.
+void write_and_flush(int fd, const std::string& content, const std::function<RunError(const std::string&)>& fail) {
+    std::size_t written = 0;
+    while (written < content.size()) {
+        const ssize_t n = ::write(fd, content.data() + written, content.size() - written);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            throw fail("write failed");
+        }
+        written += static_cast<std::size_t>(n);
+    }
+    // fsync before rename: after a crash the file is either the old one or the complete new one.
+    ::fchmod(fd, 0644);
+    if (::fsync(fd) != 0) throw fail("flush failed");
+}
+
+// A temporary's name as mkstemp makes it from kTemporarySuffix, for naming an unnamed file.
+std::string temporary_name(const std::filesystem::path& target) {
+    static constexpr char kLetters[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    static thread_local std::mt19937_64 generator{std::random_device{}()};
+    std::string name = target.string() + std::string(kTemporarySuffix);
+    const std::size_t letters = kTemporarySuffix.size() - kTemporarySuffix.find('X');
+    for (std::size_t i = name.size() - letters; i < name.size(); ++i)
+        name[i] = kLetters[generator() % (sizeof kLetters - 1)];
+    return name;
+}
+
+// The file is written without a name (O_TMPFILE) and named only to be renamed over the target, so
+// a temporary exists for the moment between the two calls rather than while the content is
+// written: a process killed mid-write leaves nothing. False, with nothing left, when the file
+// system or a missing /proc does not allow it.
+bool write_unnamed_then_rename(const std::filesystem::path& target, const std::string& content,
+                               const std::function<RunError(const std::string&)>& fail) {
+    const std::filesystem::path folder = target.has_parent_path() ? target.parent_path() : ".";
+    const int fd = ::open(folder.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+    if (fd < 0) return false;
+    try {
+        write_and_flush(fd, content, fail);
+    } catch (...) {
+        ::close(fd);
+        throw;
+    }
+    const std::string self = fmt::format("/proc/self/fd/{}", fd);
+    std::string temporary;
+    int linked = -1;
+    for (int attempt = 0; attempt < 100 && linked != 0; ++attempt) {
+        temporary = temporary_name(target);
+        linked = ::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, temporary.c_str(), AT_SYMLINK_FOLLOW);
+        if (linked != 0 && errno != EEXIST) break;
+    }
+    ::close(fd);
+    if (linked != 0) return false;
+    if (std::rename(temporary.c_str(), target.c_str()) != 0) {
+        const int reason = errno;
+        ::unlink(temporary.c_str());
+        errno = reason;
+        throw fail("rename failed");
+    }
+    return true;
+}
+
+}  // namespace
+
 void write_file_atomically(const std::filesystem::path& target, const std::string& content) {
     const auto fail = [&](const std::string& what) {
         return RunError(fmt::format("cannot write '{}': {} ({})", target.string(), what, std::strerror(errno)));
@@ -53,26 +120,23 @@ void write_file_atomically(const std::filesystem::path& target, const std::strin
             throw RunError(
                 fmt::format("cannot create directory '{}': {}", target.parent_path().string(), ec.message()));
     }
+    if (write_unnamed_then_rename(target, content, fail)) return;
+    // A named temporary beside the target; one that a killed process leaves is removed by the next
+    // run that opens the folder (is_atomic_write_temporary).
     std::string temporary = target.string() + std::string(kTemporarySuffix);
     const int fd = mkstemp(temporary.data());
     if (fd < 0) throw fail("cannot create a temporary file beside it");
-    std::size_t written = 0;
-    while (written < content.size()) {
-        const ssize_t n = ::write(fd, content.data() + written, content.size() - written);
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            ::close(fd);
-            ::unlink(temporary.c_str());
-            throw fail("write failed");
-        }
-        written += static_cast<std::size_t>(n);
+    try {
+        write_and_flush(fd, content, fail);
+    } catch (...) {
+        ::close(fd);
+        ::unlink(temporary.c_str());
+        throw;
     }
-    // fsync before rename: after a crash the file is either the old one or the complete new one.
-    if (::fsync(fd) != 0 || ::close(fd) != 0) {
+    if (::close(fd) != 0) {
         ::unlink(temporary.c_str());
         throw fail("flush failed");
     }
-    ::chmod(temporary.c_str(), 0644);
     if (std::rename(temporary.c_str(), target.c_str()) != 0) {
         ::unlink(temporary.c_str());
         throw fail("rename failed");

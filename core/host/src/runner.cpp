@@ -2,9 +2,11 @@
 
 #include <chrono>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "dpbo/accountant.hpp"
@@ -22,6 +24,7 @@
 #include "dpbo/random.hpp"
 #include "dpbo/row_release.hpp"
 #include "dpbo/selection.hpp"
+#include "dpbo/host/fatal_signal_exit.hpp"
 #include "dpbo/host/figure_spec_json.hpp"
 #include "dpbo/host/output_folder.hpp"
 #include "dpbo/host/registry.hpp"
@@ -184,7 +187,9 @@ public:
           modules_(registry, spec),
           job_(describe()),
           probe_(create()),
-          folder_(open_folder()) {}
+          folder_(open_folder()) {
+        require_finished_when_read_only();
+    }
 
     JobReport run(const ObserverFor& observer_for) {
         JobReport report;
@@ -230,6 +235,26 @@ private:
 
     json describe() const { return describe_modules(registry_, modules_, spec_); }
 
+    // A folder this user may not write is only read: its results are reported when every repeat has
+    // one, and the job is refused, naming the folder, when any has not (it could not be run there).
+    void require_finished_when_read_only() const {
+        if (!folder_ || !folder_->read_only()) return;
+        std::vector<std::string> unfinished;
+        for (std::size_t index = 0; index < spec_.repeat; ++index)
+            if (!earlier_result(repeat_dir(index) / "result.json", job_, index))
+                unfinished.push_back(std::to_string(index + 1));
+        if (unfinished.empty()) return;
+        const std::string which =
+            spec_.repeat == 1
+                ? "it holds no result"
+                : fmt::format("{} of its {} repeats {} no result (repeat {})", unfinished.size(), spec_.repeat,
+                              unfinished.size() == 1 ? "has" : "have", fmt::join(unfinished, ", "));
+        throw ValidationError(fmt::format(
+            "--out '{}' is read-only ({}) and its job is not finished: {}; nothing was run; make the folder "
+            "writable to run the rest, or choose another --out",
+            spec_.out_dir.string(), folder_->read_only_reason(), which));
+    }
+
     fs::path repeat_dir(std::size_t index) const {
         if (spec_.out_dir.empty()) return {};
         return spec_.repeat == 1 ? spec_.out_dir : spec_.out_dir / fmt::format("repeat-{:03}", index + 1);
@@ -262,12 +287,15 @@ private:
         const fs::path dir = repeat_dir(index);
         outcome.result_file = dir.empty() ? fs::path() : dir / "result.json";
         if (auto earlier = earlier_result(outcome.result_file, job, index)) {
+            const bool read_only = folder_ && folder_->read_only();
             // A run killed between writing its result and removing its journal left both.
-            remove_journal_files(dir / RepeatJournal::kFileName);
+            if (!read_only) remove_journal_files(dir / RepeatJournal::kFileName);
             outcome.resumed = true;
             outcome.json = earlier->dump(2);
             outcome.headline = (*earlier)["privacy"].value("headline", "");
-            outcome.summary.emplace_back("status", "kept from an earlier run");
+            outcome.summary.emplace_back("status", read_only ? "kept from an earlier run (the folder is read-only: "
+                                                               "reported, nothing written)"
+                                                             : "kept from an earlier run");
             return outcome;
         }
 
@@ -284,6 +312,14 @@ private:
                 std::make_unique<RepeatJournal>(dir / RepeatJournal::kFileName, job.dump(), index + 1, experiment_seed);
             experiment_seed = journal->experiment_seed();
         }
+        // A module's crash from here on ends the process (fatal_signal_exit.hpp): say where the run's
+        // work is kept, as a module's failure does.
+        std::optional<FatalSignalNote> crash_note;
+        if (journal)
+            crash_note.emplace(
+                fmt::format("everything the run did until then is in {}: run the same command again to "
+                            "resume it",
+                            (dir / RepeatJournal::kFileName).string()));
         ExperimentRng rng(experiment_seed);
         PrivacyNoiseSource noise = spec_.seed ? PrivacyNoiseSource::from_seed(repeat_seed(*spec_.seed, index, 2))
                                               : PrivacyNoiseSource::from_os();

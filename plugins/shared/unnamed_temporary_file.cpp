@@ -1,0 +1,22 @@
+#include "unnamed_temporary_file.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <string>
+
+namespace dpbo::plugin_process {
+
+int open_unnamed_temporary_file(const char* name) {
+    const char* tmpdir = std::getenv("TMPDIR");
+    const std::string folder = tmpdir != nullptr && *tmpdir != '\0' ? tmpdir : "/tmp";
+    const int fd = ::open(folder.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    if (fd >= 0) return fd;
+    std::string pattern = folder + "/" + name + "-XXXXXX";
+    const int named = ::mkostemp(pattern.data(), O_CLOEXEC);
+    if (named >= 0) ::unlink(pattern.c_str());
+    return named;
+}
+
+}  // namespace dpbo::plugin_process

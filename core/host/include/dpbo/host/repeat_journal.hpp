@@ -39,6 +39,8 @@ public:
     bool diverged() const { return diverged_; }
     // Removes the journal: the repeat is complete, or was refused before it did anything.
     void remove();
+    // The file's store, to read what it holds and what writing it took (tests, the benchmark).
+    const JournalStore& store() const { return *store_; }
 
     // A batch recorded before the journal was opened (by the killed run), read when asked for: a run
     // never asks again for a batch it recorded itself.

@@ -326,10 +326,7 @@ private:
         } catch (const RunError& failure) {
             // A journal the run diverged from says so and names itself; running again would not help.
             if (!journal || journal->diverged()) throw;
-            throw RunError(fmt::format(
-                "{}\n(everything the run did until then is in {}: run the same command again{} to resume it)",
-                failure.what(), (dir / RepeatJournal::kFileName).string(),
-                spec_.out_dir_is_default ? fmt::format(" with --out {}", spec_.out_dir.string()) : ""));
+            throw RunError(fmt::format("{}\n({})", failure.what(), resume_advice(dir)));
         }
         const double cpu_seconds = process_cpu_seconds() - cpu_start;
         const double wall_seconds =
@@ -415,6 +412,14 @@ private:
                                      fmt::format("{:.3f} s wall, {:.3f} s CPU", wall_seconds, cpu_seconds));
         outcome.summary.emplace_back("privacy noise", noise_source);
         return outcome;
+    }
+
+    // Where a stopped repeat's work is and how to resume it. The same command resumes it only when it
+    // names the folder: without --out it would write into a new one.
+    std::string resume_advice(const fs::path& dir) const {
+        return fmt::format("everything the run did until then is in {}: run the same command again{} to resume it",
+                           (dir / RepeatJournal::kFileName).string(),
+                           spec_.out_dir_is_default ? fmt::format(" with --out {}", spec_.out_dir.string()) : "");
     }
 
     // An algorithm's extra file goes beside result.json, never elsewhere nor over the host's files.

@@ -191,7 +191,10 @@ RunCommand read_run_command(const std::vector<std::string>& arguments, bool dist
             fmt::format("{} is empty; name a folder, or leave --out out for the default "
                         "results/ALGORITHM-OBJECTIVE-TIME",
                         options.source("out")));
-    if (runs_job) job.out_dir = options.out.empty() ? default_out_dir(job) : std::filesystem::path(options.out);
+    if (runs_job) {
+        job.out_dir_is_default = options.out.empty();
+        job.out_dir = job.out_dir_is_default ? default_out_dir(job) : std::filesystem::path(options.out);
+    }
     return command;
 }
 
@@ -230,6 +233,11 @@ int command_run(const std::vector<std::string>& arguments) {
     const CommonOptions& common = command.common;
     const JobOptions& options = command.options;
     JobSpec& job = command.job;
+    // The folder holds the run's journal too: a run stopped midway resumes only when pointed at it.
+    if (job.out_dir_is_default)
+        std::cerr << fmt::format(
+            "dpbo run: writing into {0} (no --out given); a run stopped midway resumes with --out {0}\n",
+            job.out_dir.string());
     if (distributed) {
         mpi::Coordinator& coordinator = mpi::coordinator();
         coordinator.set_timeout(command.mpi_timeout);

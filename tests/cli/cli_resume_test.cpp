@@ -316,17 +316,19 @@ JournalContents read_journal(const fs::path& journal, const fs::path& scratch) {
     REQUIRE(db.is_open());
     JournalContents out;
 
-    // Batches 0..b−1, each complete: a batch is recorded with its values in one transaction.
-    const auto batches = db.rows(
-        "SELECT batch, size, (SELECT COUNT(*) FROM trials t WHERE t.batch = b.batch AND "
-        "t.state = 'done') FROM batches b ORDER BY batch");
+    // Batches 0..b−1, each complete: a batch is recorded with its values (one per point: dp-gibo's
+    // objective has one output) and the digest of its points, in one row of one transaction.
+    const auto batches =
+        db.rows("SELECT batch, size * 8 = length(vals), length(points_digest) FROM batches ORDER BY batch");
     REQUIRE(batches);
     for (std::size_t i = 0; i < batches->size(); ++i) {
         CHECK((*batches)[i][0] == std::to_string(i));
-        CHECK((*batches)[i][1] == (*batches)[i][2]);
+        CHECK((*batches)[i][1] == "1");
+        CHECK((*batches)[i][2] == "32");
     }
     out.batches = batches->size();
-    const auto trials = db.rows("SELECT COUNT(*) FROM trials WHERE state != 'done'");
+    // A run's batch is no study's trials.
+    const auto trials = db.rows("SELECT COUNT(*) FROM trials");
     REQUIRE(trials);
     CHECK((*trials)[0][0] == "0");
 
@@ -722,19 +724,20 @@ TEST_CASE("cli resume: a journal that is not the run's is refused naming it") {
         return refusal;
     };
 
-    SUBCASE("a recorded point that differs in its last bit: the run diverged from its journal") {
+    SUBCASE("recorded points whose digest differs in one bit: the run diverged from its journal") {
         const Refusal refused = resume_after([](const Database& db) {
-            const std::string where = "WHERE id = (SELECT MIN(id) FROM trials WHERE batch = 1)";
-            const auto point = db.rows("SELECT point FROM trials " + where);
-            REQUIRE(point);
-            REQUIRE(point->size() == 1);
-            // The first coordinate's lowest mantissa bit (its first byte, little-endian) flipped.
-            std::string bits = (*point)[0][0];
-            REQUIRE(bits.size() == 2 * sizeof(double));
+            const std::string where = "WHERE batch = 1";
+            const auto digest = db.rows("SELECT points_digest FROM batches " + where);
+            REQUIRE(digest);
+            REQUIRE(digest->size() == 1);
+            // The lowest bit of the digest's first byte flipped: the points the run asks for now
+            // differ from those the journal recorded.
+            std::string bits = (*digest)[0][0];
+            REQUIRE(bits.size() == 32);
             bits[0] = static_cast<char>(bits[0] ^ 1);
             std::string hex;
             for (unsigned char c : bits) hex += fmt::format("{:02x}", c);
-            return fmt::format("UPDATE trials SET point = x'{}' {}", hex, where);
+            return fmt::format("UPDATE batches SET points_digest = x'{}' {}", hex, where);
         });
         CAPTURE(refused.err);
         CHECK(refused.code == 1);
@@ -774,7 +777,7 @@ TEST_CASE("cli resume: a journal that is not the run's is refused naming it") {
         });
         CAPTURE(refused.err);
         CHECK(refused.code == 2);
-        CHECK(contains(refused.err, fmt::format("'{}' is in format 'dpbo-journal/0'; this dpbo reads 'dpbo-journal/1'",
+        CHECK(contains(refused.err, fmt::format("'{}' is in format 'dpbo-journal/0'; this dpbo reads 'dpbo-journal/2'",
                                                 refused.journal)));
     }
     SUBCASE("a damaged file that is not SQLite") {

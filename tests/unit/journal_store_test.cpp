@@ -97,6 +97,13 @@ TEST_CASE("journal store: batches, trials and releases keep their exact bits acr
         dpbo::JournalStore::Transaction transaction(*store);
         store->add_evaluated_batch(0, recorded, true);
         transaction.commit();
+        // A study's batch: waiting trials, then told one by one.
+        dpbo::JournalStore::Transaction study(*store);
+        store->add_batch(1, recorded.points, true);
+        study.commit();
+        for (const dpbo::StoredTrial& trial : store->trials_of(1))
+            store->mark_done(trial.id, recorded.values.row(trial.position), recorded.per_record.row(trial.position),
+                             recorded.auxiliary.row(trial.position));
         store->add_release(0, {"gdp (mu = 0.5): first", released, {{"figure", "a figure", figure}}});
     }
     auto store = dpbo::JournalStore::open(file.path(), "run");
@@ -107,13 +114,27 @@ TEST_CASE("journal store: batches, trials and releases keep their exact bits acr
     CHECK_FALSE(store->find_meta("absent"));
     CHECK_THROWS_WITH_AS(store->meta("absent"), doctest::Contains("lacks its 'absent' record"), dpbo::ValidationError);
 
-    REQUIRE(store->batch_count() == 1);
-    const auto batch = store->batch(0);
+    REQUIRE(store->batch_count() == 2);
+    const auto evaluated = store->evaluated_batch(0);
+    REQUIRE(evaluated);
+    CHECK(evaluated->per_record);
+    CHECK(evaluated->size == 3);
+    CHECK(evaluated->points_digest == dpbo::JournalStore::points_digest(recorded.points));
+    CHECK(same_bits(evaluated->values, recorded.values));
+    CHECK(same_bits(evaluated->per_record_values, recorded.per_record));
+    CHECK(same_bits(evaluated->auxiliary, recorded.auxiliary));
+    CHECK(arma::all(evaluated->candidate_rows == recorded.candidate_rows));
+    CHECK(store->trials_of(0).empty());  // a run's batch is one row, not a trial per point
+    CHECK_FALSE(store->evaluated_batch(2));
+    // A study's batch is no run's.
+    CHECK_THROWS_WITH_AS(store->evaluated_batch(1), doctest::Contains("batch 2 of"), dpbo::RunError);
+
+    const auto batch = store->batch(1);
     REQUIRE(batch);
     CHECK(batch->per_record);
     CHECK(same_bits(batch->points, recorded.points));
-    CHECK_FALSE(store->batch(1));
-    const auto trials = store->trials_of(0);
+    CHECK_FALSE(store->batch(2));
+    const auto trials = store->trials_of(1);
     REQUIRE(trials.size() == 3);
     for (std::size_t i = 0; i < trials.size(); ++i) {
         CAPTURE(i);
@@ -123,7 +144,6 @@ TEST_CASE("journal store: batches, trials and releases keep their exact bits acr
         CHECK(same_bits(trials[i].values, recorded.values.row(i)));
         CHECK(same_bits(trials[i].per_record, recorded.per_record.row(i)));
         CHECK(same_bits(trials[i].auxiliary, recorded.auxiliary.row(i)));
-        CHECK(trials[i].candidate_row == std::optional<std::size_t>(recorded.candidate_rows(i)));
     }
 
     REQUIRE(store->release_count() == 1);

@@ -36,6 +36,20 @@ void check_same_batch(const JournalStore& store, const StoredBatch& recorded, co
                         recorded.index + 1, not_this_run(store)));
 }
 
+void check_same_batch(const JournalStore& store, const EvaluatedBatch& recorded, const arma::mat& points,
+                      const EvaluationRequest& request) {
+    if (points.n_rows != recorded.size || JournalStore::points_digest(points) != recorded.points_digest)
+        throw RunError(
+            fmt::format("the run asks to evaluate batch {} at {} point(s) other than the {} its journal "
+                        "recorded: {}",
+                        recorded.index + 1, points.n_rows, recorded.size, not_this_run(store)));
+    if (request.per_record && !recorded.per_record)
+        throw RunError(
+            fmt::format("the run asks for per-record values of batch {}, which its journal recorded "
+                        "without them: {}",
+                        recorded.index + 1, not_this_run(store)));
+}
+
 Snapshot::Snapshot(const JournalStore& store) : batches_(store.batches()), trials_(batches_.size()) {
     for (StoredTrial& trial : store.trials())
         if (trial.batch < trials_.size()) trials_[trial.batch].push_back(std::move(trial));
@@ -79,6 +93,16 @@ Evaluations evaluations_of(const StoredBatch& batch, const std::vector<StoredTri
         if (!e.auxiliary.is_empty()) e.auxiliary.row(i) = t.auxiliary;
         if (t.candidate_row) e.candidate_rows(i) = *t.candidate_row;
     }
+    return e;
+}
+
+Evaluations evaluations_of(EvaluatedBatch batch, const arma::mat& points, bool per_record) {
+    Evaluations e;
+    e.points = points;
+    e.values = std::move(batch.values);
+    if (per_record) e.per_record = std::move(batch.per_record_values);
+    e.auxiliary = std::move(batch.auxiliary);
+    e.candidate_rows = std::move(batch.candidate_rows);
     return e;
 }
 

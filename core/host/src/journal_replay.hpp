@@ -1,6 +1,7 @@
 #pragma once
 // What the run journal and the study journal share: checking that a replayed run asks for what the
-// journal recorded, and rebuilding a batch's Evaluations from its done trials.
+// journal recorded, and rebuilding a batch's Evaluations from its done trials (a study) or its row
+// (a run).
 #include <cstddef>
 #include <optional>
 #include <vector>
@@ -15,10 +16,13 @@ namespace dpbo::journal {
 // `request` asks for them: a run that asks otherwise is not the run the journal belongs to.
 void check_same_batch(const JournalStore& store, const StoredBatch& recorded, const arma::mat& points,
                       const EvaluationRequest& request);
+// The same for a run's batch, recorded as the digest of its points.
+void check_same_batch(const JournalStore& store, const EvaluatedBatch& recorded, const arma::mat& points,
+                      const EvaluationRequest& request);
 
-// The journal's batches and trials, read in one pass when a replay starts: the replay holds the
-// file's write lock (a study) or is its only user (a run), so nothing changes under it, and one pass
-// costs far less than queries per batch.
+// A study's batches and trials, read in one pass when a replay starts: the replay holds the file's
+// write lock, so nothing changes under it, and one pass costs far less than queries per batch. (A
+// run's batch is one row, read by its key when the run asks for it.)
 class Snapshot {
 public:
     explicit Snapshot(const JournalStore& store);
@@ -32,6 +36,8 @@ private:
 };
 
 Evaluations evaluations_of(const StoredBatch& batch, const std::vector<StoredTrial>& done, bool per_record);
+// A run's batch as recorded, at `points` (the ones check_same_batch found to be its own).
+Evaluations evaluations_of(EvaluatedBatch batch, const arma::mat& points, bool per_record);
 
 // Release `entry` as recorded, after checking it is `event`.
 std::optional<RecordedRelease> recorded_release(const JournalStore& store, std::size_t entry,

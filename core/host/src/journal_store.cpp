@@ -1,5 +1,6 @@
 #include "dpbo/host/journal_store.hpp"
 
+#include <sodium.h>
 #include <sqlite3.h>
 
 #include <chrono>
@@ -23,7 +24,8 @@ constexpr int kBusyTimeoutMs = 60'000;
 
 const char* const kSchema = R"sql(
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE batches(batch INTEGER PRIMARY KEY, per_record INTEGER NOT NULL, size INTEGER NOT NULL);
+CREATE TABLE batches(batch INTEGER PRIMARY KEY, per_record INTEGER NOT NULL, size INTEGER NOT NULL,
+  points_digest BLOB, vals BLOB, per_record_vals BLOB, auxiliary BLOB, candidate_rows BLOB, evaluated_at REAL);
 CREATE TABLE trials(
   id INTEGER PRIMARY KEY AUTOINCREMENT,
   batch INTEGER NOT NULL REFERENCES batches(batch),
@@ -54,6 +56,15 @@ arma::rowvec from_blob(const void* data, int bytes) {
     return out;
 }
 
+std::string blob_of(const arma::mat& m) { return to_blob(m.memptr(), m.n_elem); }
+
+std::string blob_of(const arma::uvec& rows) {
+    std::vector<std::int64_t> wide(rows.begin(), rows.end());
+    std::string out(wide.size() * sizeof(std::int64_t), '\0');
+    if (!wide.empty()) std::memcpy(out.data(), wide.data(), out.size());
+    return out;
+}
+
 TrialState state_from(const std::string& text) {
     if (text == "waiting") return TrialState::Waiting;
     if (text == "running") return TrialState::Running;
@@ -61,13 +72,27 @@ TrialState state_from(const std::string& text) {
     return TrialState::Failed;
 }
 
-// One prepared statement; columns and parameters are 0- and 1-based as in SQLite.
+// One prepared statement; columns and parameters are 0- and 1-based as in SQLite. An owned one is
+// finalised when done; a borrowed one (the store's cache) is reset and unbound, ready for its next use.
 class Statement {
 public:
-    Statement(sqlite3* db, const fs::path& file, const char* sql) : db_(db), file_(file) {
+    // Prepares `sql` for this use alone, counting it in `prepared`.
+    Statement(std::size_t& prepared, sqlite3* db, const fs::path& file, const char* sql)
+        : db_(db), file_(file), owned_(true) {
         if (sqlite3_prepare_v2(db, sql, -1, &statement_, nullptr) != SQLITE_OK) fail("preparing a statement");
+        ++prepared;
     }
-    ~Statement() { sqlite3_finalize(statement_); }
+    // Uses one of the store's cached statements.
+    Statement(sqlite3* db, const fs::path& file, sqlite3_stmt* cached)
+        : db_(db), file_(file), statement_(cached), owned_(false) {}
+    ~Statement() {
+        if (owned_) {
+            sqlite3_finalize(statement_);
+        } else {
+            sqlite3_reset(statement_);
+            sqlite3_clear_bindings(statement_);
+        }
+    }
     Statement(const Statement&) = delete;
     Statement& operator=(const Statement&) = delete;
 
@@ -81,6 +106,9 @@ public:
         return check(sqlite3_bind_blob(statement_, i, bytes.data(), static_cast<int>(bytes.size()), SQLITE_TRANSIENT));
     }
     Statement& bind_null(int i) { return check(sqlite3_bind_null(statement_, i)); }
+    Statement& bind_bytes(int i, const std::string& bytes) {
+        return check(sqlite3_bind_blob(statement_, i, bytes.data(), static_cast<int>(bytes.size()), SQLITE_TRANSIENT));
+    }
 
     // True while there is a row to read.
     bool step() {
@@ -107,6 +135,10 @@ public:
         const void* p = sqlite3_column_blob(statement_, c);
         return p ? from_blob(p, sqlite3_column_bytes(statement_, c)) : arma::rowvec();
     }
+    std::string bytes(int c) const {
+        const auto* p = static_cast<const char*>(sqlite3_column_blob(statement_, c));
+        return p ? std::string(p, static_cast<std::size_t>(sqlite3_column_bytes(statement_, c))) : std::string();
+    }
 
 private:
     Statement& check(int rc) {
@@ -121,6 +153,7 @@ private:
     sqlite3* db_;
     const fs::path& file_;
     sqlite3_stmt* statement_ = nullptr;
+    bool owned_;
 };
 
 sqlite3* open_database(const fs::path& file, bool create) {
@@ -188,7 +221,39 @@ std::string to_string(TrialState state) {
 
 JournalStore::JournalStore(fs::path file, sqlite3* db) : file_(std::move(file)), db_(db) {}
 
-JournalStore::~JournalStore() { sqlite3_close(db_); }
+JournalStore::~JournalStore() {
+    for (auto& [sql, statement] : cache_) sqlite3_finalize(statement);
+    sqlite3_close(db_);
+}
+
+sqlite3_stmt* JournalStore::cached(const char* sql) const {
+    auto found = cache_.find(sql);
+    if (found != cache_.end()) return found->second;
+    sqlite3_stmt* statement = nullptr;
+    if (sqlite3_prepare_v2(db_, sql, -1, &statement, nullptr) != SQLITE_OK)
+        throw RunError(fmt::format("journal '{}': SQLite failed while preparing a statement: {}", file_.string(),
+                                   sqlite3_errmsg(db_)));
+    ++statements_prepared_;
+    cache_.emplace(sql, statement);
+    return statement;
+}
+
+std::int64_t JournalStore::total_changes() const { return sqlite3_total_changes64(db_); }
+
+std::string JournalStore::points_digest(const arma::mat& points) {
+    // libsodium picks its implementations once; later calls return at once.
+    if (sodium_init() < 0) throw RunError("libsodium could not be initialised to digest a journal batch");
+    crypto_generichash_state state;
+    crypto_generichash_init(&state, nullptr, 0, crypto_generichash_BYTES);
+    const std::uint64_t shape[2] = {points.n_rows, points.n_cols};
+    crypto_generichash_update(&state, reinterpret_cast<const unsigned char*>(shape), sizeof shape);
+    if (!points.is_empty())
+        crypto_generichash_update(&state, reinterpret_cast<const unsigned char*>(points.memptr()),
+                                  points.n_elem * sizeof(double));
+    std::string out(crypto_generichash_BYTES, '\0');
+    crypto_generichash_final(&state, reinterpret_cast<unsigned char*>(out.data()), out.size());
+    return out;
+}
 
 void JournalStore::exec(const std::string& sql) const {
     char* message = nullptr;
@@ -214,7 +279,8 @@ std::unique_ptr<JournalStore> JournalStore::create(const fs::path& file, const s
     all["format"] = kFormat;
     all["kind"] = kind;
     for (const auto& [key, value] : all) {
-        Statement row(store->db_, store->file_, "INSERT INTO meta(key, value) VALUES(?, ?)");
+        Statement row(store->statements_prepared_, store->db_, store->file_,
+                      "INSERT INTO meta(key, value) VALUES(?, ?)");
         row.bind(1, key).bind(2, value).run();
     }
     store->exec("COMMIT;");
@@ -240,13 +306,20 @@ std::unique_ptr<JournalStore> JournalStore::open(const fs::path& file, const std
     }
     if (!format)
         throw ValidationError(fmt::format("'{}' is not a dpbo {} file (no format record)", file.string(), kind));
-    if (*format != kFormat)
+    const bool earlier = *format == kStudyFormatBefore;
+    if (*format != kFormat && !earlier)
         throw ValidationError(
             fmt::format("'{}' is in format '{}'; this dpbo reads '{}'", file.string(), *format, kFormat));
     const std::string stored_kind = store->meta("kind");
     if (stored_kind != kind)
         throw ValidationError(
             fmt::format("'{}' is a dpbo {} file; expected a {} file", file.string(), stored_kind, kind));
+    // A study's tables are the same in both formats; a run's batches were one trial per point before.
+    if (earlier && kind != "study")
+        throw ValidationError(fmt::format(
+            "'{}' is a run journal in format '{}', left by an earlier dpbo; this dpbo resumes '{}' only: remove it "
+            "(rm '{}'*) to run afresh",
+            file.string(), *format, kFormat, file.string()));
     // WAL: readers never block the writer, and a commit is one append (fsync'd at checkpoints),
     // durable against the process being killed.
     store->exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;");
@@ -254,7 +327,7 @@ std::unique_ptr<JournalStore> JournalStore::open(const fs::path& file, const std
 }
 
 std::optional<std::string> JournalStore::find_meta(const std::string& key) const {
-    Statement s(db_, file_, "SELECT value FROM meta WHERE key = ?");
+    Statement s(statements_prepared_, db_, file_, "SELECT value FROM meta WHERE key = ?");
     s.bind(1, key);
     if (!s.step()) return std::nullopt;
     return s.text(0);
@@ -269,7 +342,7 @@ std::string JournalStore::meta(const std::string& key) const {
 void JournalStore::set_synced(bool synced) { exec(synced ? "PRAGMA synchronous=FULL;" : "PRAGMA synchronous=NORMAL;"); }
 
 void JournalStore::set_meta(const std::string& key, const std::string& value) {
-    Statement s(db_, file_, "INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)");
+    Statement s(statements_prepared_, db_, file_, "INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)");
     s.bind(1, key).bind(2, value).run();
 }
 
@@ -282,10 +355,11 @@ JournalStore::Transaction::~Transaction() {
 void JournalStore::Transaction::commit() {
     store_.exec("COMMIT;");
     open_ = false;
+    ++store_.commits_;
 }
 
 std::size_t JournalStore::count(const char* sql) const {
-    Statement s(db_, file_, sql);
+    Statement s(statements_prepared_, db_, file_, sql);
     s.step();
     return static_cast<std::size_t>(s.integer(0));
 }
@@ -293,7 +367,7 @@ std::size_t JournalStore::count(const char* sql) const {
 std::size_t JournalStore::batch_count() const { return count("SELECT COUNT(*) FROM batches"); }
 
 std::optional<StoredBatch> JournalStore::batch(std::size_t index) const {
-    Statement head(db_, file_, "SELECT per_record, size FROM batches WHERE batch = ?");
+    Statement head(statements_prepared_, db_, file_, "SELECT per_record, size FROM batches WHERE batch = ?");
     head.bind(1, static_cast<std::int64_t>(index));
     if (!head.step()) return std::nullopt;
     StoredBatch out;
@@ -301,7 +375,8 @@ std::optional<StoredBatch> JournalStore::batch(std::size_t index) const {
     out.per_record = head.integer(0) != 0;
     const auto size = static_cast<std::size_t>(head.integer(1));
     // The first trial of each position holds its point (a failed one's retry repeats it).
-    Statement points(db_, file_, "SELECT position, point FROM trials WHERE batch = ? ORDER BY id");
+    Statement points(statements_prepared_, db_, file_,
+                     "SELECT position, point FROM trials WHERE batch = ? ORDER BY id");
     points.bind(1, static_cast<std::int64_t>(index));
     std::vector<bool> seen(size, false);
     while (points.step()) {
@@ -317,7 +392,7 @@ std::optional<StoredBatch> JournalStore::batch(std::size_t index) const {
 
 std::vector<StoredBatch> JournalStore::batches() const {
     std::vector<StoredBatch> out;
-    Statement heads(db_, file_, "SELECT batch, per_record, size FROM batches ORDER BY batch");
+    Statement heads(statements_prepared_, db_, file_, "SELECT batch, per_record, size FROM batches ORDER BY batch");
     while (heads.step()) {
         StoredBatch batch;
         batch.index = static_cast<std::size_t>(heads.integer(0));
@@ -327,7 +402,7 @@ std::vector<StoredBatch> JournalStore::batches() const {
     }
     std::vector<std::vector<bool>> seen(out.size());
     for (std::size_t i = 0; i < out.size(); ++i) seen[i].assign(out[i].points.n_rows, false);
-    Statement points(db_, file_, "SELECT batch, position, point FROM trials ORDER BY id");
+    Statement points(statements_prepared_, db_, file_, "SELECT batch, position, point FROM trials ORDER BY id");
     while (points.step()) {
         const auto index = static_cast<std::size_t>(points.integer(0));
         const auto position = static_cast<std::size_t>(points.integer(1));
@@ -344,13 +419,15 @@ std::vector<StoredBatch> JournalStore::batches() const {
 }
 
 void JournalStore::add_batch(std::size_t index, const arma::mat& points, bool per_record) {
-    Statement head(db_, file_, "INSERT INTO batches(batch, per_record, size) VALUES(?, ?, ?)");
+    Statement head(statements_prepared_, db_, file_, "INSERT INTO batches(batch, per_record, size) VALUES(?, ?, ?)");
     head.bind(1, static_cast<std::int64_t>(index))
         .bind(2, std::int64_t{per_record})
         .bind(3, static_cast<std::int64_t>(points.n_rows))
         .run();
+    // One statement for all the batch's trials, bound afresh for each.
+    sqlite3_stmt* insert = cached("INSERT INTO trials(batch, position, state, point) VALUES(?, ?, 'waiting', ?)");
     for (std::size_t i = 0; i < points.n_rows; ++i) {
-        Statement trial(db_, file_, "INSERT INTO trials(batch, position, state, point) VALUES(?, ?, 'waiting', ?)");
+        Statement trial(db_, file_, insert);
         trial.bind(1, static_cast<std::int64_t>(index))
             .bind(2, static_cast<std::int64_t>(i))
             .bind_blob(3, points.row(i))
@@ -359,34 +436,69 @@ void JournalStore::add_batch(std::size_t index, const arma::mat& points, bool pe
 }
 
 void JournalStore::add_evaluated_batch(std::size_t index, const Evaluations& e, bool per_record) {
-    Statement head(db_, file_, "INSERT INTO batches(batch, per_record, size) VALUES(?, ?, ?)");
-    head.bind(1, static_cast<std::int64_t>(index))
+    Statement row(db_, file_,
+                  cached("INSERT INTO batches(batch, per_record, size, points_digest, vals, per_record_vals, "
+                         "auxiliary, candidate_rows, evaluated_at) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+    row.bind(1, static_cast<std::int64_t>(index))
         .bind(2, std::int64_t{per_record})
         .bind(3, static_cast<std::int64_t>(e.points.n_rows))
-        .run();
-    const double now = now_seconds();
-    for (std::size_t i = 0; i < e.points.n_rows; ++i) {
-        Statement trial(db_, file_,
-                        "INSERT INTO trials(batch, position, state, point, vals, per_record, auxiliary, candidate_row, "
-                        "asked_at, told_at) VALUES(?, ?, 'done', ?, ?, ?, ?, ?, ?, ?)");
-        trial.bind(1, static_cast<std::int64_t>(index))
-            .bind(2, static_cast<std::int64_t>(i))
-            .bind_blob(3, e.points.row(i));
-        trial.bind_blob(4, e.values.row(i));
-        if (per_record && !e.per_record.is_empty())
-            trial.bind_blob(5, e.per_record.row(i));
-        else
-            trial.bind_null(5);
-        if (!e.auxiliary.is_empty())
-            trial.bind_blob(6, e.auxiliary.row(i));
-        else
-            trial.bind_null(6);
-        if (!e.candidate_rows.is_empty())
-            trial.bind(7, static_cast<std::int64_t>(e.candidate_rows(i)));
-        else
-            trial.bind_null(7);
-        trial.bind(8, now).bind(9, now).run();
+        .bind_bytes(4, points_digest(e.points))
+        .bind_bytes(5, blob_of(e.values));
+    if (per_record && !e.per_record.is_empty())
+        row.bind_bytes(6, blob_of(e.per_record));
+    else
+        row.bind_null(6);
+    if (!e.auxiliary.is_empty())
+        row.bind_bytes(7, blob_of(e.auxiliary));
+    else
+        row.bind_null(7);
+    if (!e.candidate_rows.is_empty())
+        row.bind_bytes(8, blob_of(e.candidate_rows));
+    else
+        row.bind_null(8);
+    row.bind(9, now_seconds()).run();
+}
+
+std::optional<EvaluatedBatch> JournalStore::evaluated_batch(std::size_t index) const {
+    Statement s(db_, file_,
+                cached("SELECT per_record, size, points_digest, vals, per_record_vals, auxiliary, candidate_rows "
+                       "FROM batches WHERE batch = ?"));
+    s.bind(1, static_cast<std::int64_t>(index));
+    if (!s.step()) return std::nullopt;
+    EvaluatedBatch out;
+    out.index = index;
+    out.per_record = s.integer(0) != 0;
+    out.size = static_cast<std::size_t>(s.integer(1));
+    const auto damaged = [&](const char* what) {
+        return RunError(fmt::format("batch {} of '{}' {}; the file is damaged or not a run's journal", index + 1,
+                                    file_.string(), what));
+    };
+    if (s.is_null(2) || s.is_null(3)) throw damaged("has no recorded values");
+    out.points_digest = s.bytes(2);
+    // Each matrix is size × columns, column-major: its byte count gives the columns.
+    const auto matrix = [&](int column, const char* name) {
+        const std::string bytes = s.bytes(column);
+        const std::size_t row_bytes = out.size * sizeof(double);
+        if (row_bytes == 0 ? !bytes.empty() : bytes.size() % row_bytes != 0)
+            throw damaged(fmt::format("holds {} bytes of {} for {} points", bytes.size(), name, out.size).c_str());
+        arma::mat m(out.size, row_bytes == 0 ? 0 : bytes.size() / row_bytes);
+        if (!m.is_empty()) std::memcpy(m.memptr(), bytes.data(), bytes.size());
+        return m;
+    };
+    out.values = matrix(3, "values");
+    if (out.per_record) out.per_record_values = matrix(4, "per-record values");
+    out.auxiliary = matrix(5, "auxiliary outputs");
+    if (!s.is_null(6)) {
+        const std::string bytes = s.bytes(6);
+        if (bytes.size() != out.size * sizeof(std::int64_t))
+            throw damaged(
+                fmt::format("holds {} bytes of candidate rows for {} points", bytes.size(), out.size).c_str());
+        std::vector<std::int64_t> wide(out.size);
+        if (!wide.empty()) std::memcpy(wide.data(), bytes.data(), bytes.size());
+        out.candidate_rows.set_size(out.size);
+        for (std::size_t i = 0; i < out.size; ++i) out.candidate_rows(i) = static_cast<arma::uword>(wide[i]);
     }
+    return out;
 }
 
 namespace {
@@ -415,14 +527,15 @@ StoredTrial read_trial(const Statement& s) {
 }  // namespace
 
 std::vector<StoredTrial> JournalStore::trials() const {
-    Statement s(db_, file_, (std::string(kTrialColumns) + " ORDER BY id").c_str());
+    Statement s(statements_prepared_, db_, file_, (std::string(kTrialColumns) + " ORDER BY id").c_str());
     std::vector<StoredTrial> out;
     while (s.step()) out.push_back(read_trial(s));
     return out;
 }
 
 std::vector<StoredTrial> JournalStore::trials_of(std::size_t batch) const {
-    Statement s(db_, file_, (std::string(kTrialColumns) + " WHERE batch = ? ORDER BY id").c_str());
+    Statement s(statements_prepared_, db_, file_,
+                (std::string(kTrialColumns) + " WHERE batch = ? ORDER BY id").c_str());
     s.bind(1, static_cast<std::int64_t>(batch));
     std::vector<StoredTrial> out;
     while (s.step()) out.push_back(read_trial(s));
@@ -430,20 +543,20 @@ std::vector<StoredTrial> JournalStore::trials_of(std::size_t batch) const {
 }
 
 std::optional<StoredTrial> JournalStore::trial(std::int64_t id) const {
-    Statement s(db_, file_, (std::string(kTrialColumns) + " WHERE id = ?").c_str());
+    Statement s(statements_prepared_, db_, file_, (std::string(kTrialColumns) + " WHERE id = ?").c_str());
     s.bind(1, id);
     if (!s.step()) return std::nullopt;
     return read_trial(s);
 }
 
 void JournalStore::mark_running(std::int64_t id) {
-    Statement s(db_, file_, "UPDATE trials SET state = 'running', asked_at = ? WHERE id = ?");
+    Statement s(statements_prepared_, db_, file_, "UPDATE trials SET state = 'running', asked_at = ? WHERE id = ?");
     s.bind(1, now_seconds()).bind(2, id).run();
 }
 
 void JournalStore::mark_done(std::int64_t id, const arma::rowvec& values, const arma::rowvec& per_record,
                              const arma::rowvec& auxiliary) {
-    Statement s(db_, file_,
+    Statement s(statements_prepared_, db_, file_,
                 "UPDATE trials SET state = 'done', vals = ?, per_record = ?, auxiliary = ?, told_at = ? WHERE id = ?");
     s.bind_blob(1, values);
     if (per_record.is_empty())
@@ -459,9 +572,11 @@ void JournalStore::mark_done(std::int64_t id, const arma::rowvec& values, const 
 
 std::int64_t JournalStore::mark_failed(std::int64_t id, const std::string& reason) {
     const std::optional<StoredTrial> failed = trial(id);
-    Statement s(db_, file_, "UPDATE trials SET state = 'failed', failure = ?, told_at = ? WHERE id = ?");
+    Statement s(statements_prepared_, db_, file_,
+                "UPDATE trials SET state = 'failed', failure = ?, told_at = ? WHERE id = ?");
     s.bind(1, reason).bind(2, now_seconds()).bind(3, id).run();
-    Statement retry(db_, file_, "INSERT INTO trials(batch, position, state, point) VALUES(?, ?, 'waiting', ?)");
+    Statement retry(statements_prepared_, db_, file_,
+                    "INSERT INTO trials(batch, position, state, point) VALUES(?, ?, 'waiting', ?)");
     retry.bind(1, static_cast<std::int64_t>(failed->batch)).bind(2, static_cast<std::int64_t>(failed->position));
     retry.bind_blob(3, failed->point).run();
     return sqlite3_last_insert_rowid(db_);
@@ -470,7 +585,8 @@ std::int64_t JournalStore::mark_failed(std::int64_t id, const std::string& reaso
 std::size_t JournalStore::release_count() const { return count("SELECT COUNT(*) FROM releases"); }
 
 std::optional<RecordedRelease> JournalStore::release(std::size_t entry) const {
-    Statement s(db_, file_, "SELECT event, released, evaluation_only FROM releases WHERE entry = ?");
+    Statement s(statements_prepared_, db_, file_,
+                "SELECT event, released, evaluation_only FROM releases WHERE entry = ?");
     s.bind(1, static_cast<std::int64_t>(entry));
     if (!s.step()) return std::nullopt;
     RecordedRelease out;
@@ -484,7 +600,7 @@ std::optional<RecordedRelease> JournalStore::release(std::size_t entry) const {
 }
 
 void JournalStore::add_release(std::size_t entry, const RecordedRelease& release) {
-    Statement s(db_, file_,
+    Statement s(statements_prepared_, db_, file_,
                 "INSERT INTO releases(entry, event, released, evaluation_only, made_at) VALUES(?, ?, ?, ?, ?)");
     s.bind(1, static_cast<std::int64_t>(entry)).bind(2, release.event).bind_blob(3, release.released.t());
     s.bind(4, values_json(release.evaluation_only).dump()).bind(5, now_seconds()).run();

@@ -24,7 +24,6 @@ RepeatJournal::RepeatJournal(const fs::path& file, const std::string& job_json, 
         experiment_seed_ = std::stoull(seed);
         recorded_batches_ = store_->batch_count();
         recorded_releases_ = store_->release_count();
-        snapshot_ = std::make_unique<journal::Snapshot>(*store_);
     } else {
         store_ = JournalStore::create(file, "run",
                                       {{"job", job_json},
@@ -43,19 +42,17 @@ void RepeatJournal::remove() {
 
 std::optional<Evaluations> RepeatJournal::recorded_batch(std::size_t index, const arma::mat& points,
                                                          const EvaluationRequest& request) {
-    if (!snapshot_) return std::nullopt;
-    const StoredBatch* batch = snapshot_->batch(index);
-    if (batch == nullptr) return std::nullopt;
+    if (index >= recorded_batches_) return std::nullopt;
+    std::optional<EvaluatedBatch> batch = store_->evaluated_batch(index);
+    if (!batch)
+        throw RunError(fmt::format("batch {} of '{}' is missing; the file is damaged", index + 1, file_.string()));
     try {
         journal::check_same_batch(*store_, *batch, points, request);
     } catch (const RunError&) {
         diverged_ = true;
         throw;
     }
-    const auto done = snapshot_->done_trials(index);
-    if (!done)
-        throw RunError(fmt::format("batch {} of '{}' is incomplete; the file is damaged", index + 1, file_.string()));
-    return journal::evaluations_of(*batch, *done, request.per_record);
+    return journal::evaluations_of(std::move(*batch), points, request.per_record);
 }
 
 void RepeatJournal::record_batch(std::size_t index, const Evaluations& evaluations, const EvaluationRequest& request) {

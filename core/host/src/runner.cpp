@@ -302,8 +302,9 @@ private:
         Modules modules = index == 0 ? std::move(probe_) : create();
         JobComponents& components = modules.components;
         std::uint64_t experiment_seed = spec_.seed ? repeat_seed(*spec_.seed, index, 1) : os_random_u64();
-        // With an output folder the repeat keeps a journal, and a journal left by a killed run is
-        // resumed (with the seed that run drew, when the job has none).
+        // With an output folder — `dpbo run` always has one, results/ALGORITHM-OBJECTIVE-TIME unless
+        // --out names it — the repeat keeps a journal, and a journal left by a killed run is resumed
+        // (with the seed that run drew, when the job has none).
         std::unique_ptr<RepeatJournal> journal;
         if (!dir.empty()) {
             std::error_code ec;
@@ -361,10 +362,7 @@ private:
         } catch (const RunError& failure) {
             // A journal the run diverged from says so and names itself; running again would not help.
             if (!journal || journal->diverged()) throw;
-            throw RunError(
-                fmt::format("{}\n(everything the run did until then is in {}: run the same command again "
-                            "to resume it)",
-                            failure.what(), (dir / RepeatJournal::kFileName).string()));
+            throw RunError(fmt::format("{}\n({})", failure.what(), resume_advice(dir)));
         }
         const double cpu_seconds = process_cpu_seconds() - cpu_start;
         const double wall_seconds =
@@ -450,6 +448,14 @@ private:
                                      fmt::format("{:.3f} s wall, {:.3f} s CPU", wall_seconds, cpu_seconds));
         outcome.summary.emplace_back("privacy noise", noise_source);
         return outcome;
+    }
+
+    // Where a stopped repeat's work is and how to resume it. The same command resumes it only when it
+    // names the folder: without --out it would write into a new one.
+    std::string resume_advice(const fs::path& dir) const {
+        return fmt::format("everything the run did until then is in {}: run the same command again{} to resume it",
+                           (dir / RepeatJournal::kFileName).string(),
+                           spec_.out_dir_is_default ? fmt::format(" with --out {}", spec_.out_dir.string()) : "");
     }
 
     // An algorithm's extra file goes beside result.json, never elsewhere nor over the host's files.

@@ -1,6 +1,8 @@
 // Grid search: a full factorial grid over a box, or every row of a finite candidate set. Like
 // random search its points never depend on observed values, so it shares the release in
 // search_release: one privatised release of all k values, the best point as post-processing.
+// The grid is enumerated a batch at a time, never held whole: without a mechanism a grid of any
+// size runs in the memory of one batch.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -12,17 +14,21 @@
 
 #include "dpbo/algorithm.hpp"
 #include "dpbo/errors.hpp"
+#include "dpbo/mechanism.hpp"
 #include "dpbo/objective.hpp"
 #include "dpbo/parameters.hpp"
 #include "dpbo/plugin.hpp"
 #include "dpbo/bo/front_figures.hpp"
 #include "dpbo/bo/search_release.hpp"
 #include "dpbo/space.hpp"
+#include "memory_bound.hpp"
+#include "search_memory.hpp"
 
 namespace {
 
 constexpr const char* kOwner = "algorithm 'grid-search'";
-// SearchSpace::grid refuses more than this; stating it in the schema refuses it by name, earlier.
+// The most points a grid may have, as SearchSpace::grid allows; stated in the schema, so that
+// max_points above it is refused by name before anything runs.
 constexpr std::int64_t kLargestGrid = 50'000'000;
 
 class GridSearch final : public dpbo::Algorithm {
@@ -73,13 +79,15 @@ public:
     }
 
     dpbo::RunResult run(dpbo::RunContext& context) override {
-        const arma::mat grid = grid_points(context.objective.space());
+        const dpbo::SearchSpace& space = context.objective.space();
+        const std::size_t point_count = grid_size(space);
+        check_memory(context, point_count);
         dpbo::RunResult result = dpbo::run_data_independent_search(
             context, {.owner = kOwner,
-                      .point_count = grid.n_rows,
+                      .point_count = point_count,
                       .batch_size = batch_,
-                      .points = [&grid](std::size_t first, std::size_t count) -> arma::mat {
-                          return grid.rows(first, first + count - 1);
+                      .points = [this, &space](std::size_t first, std::size_t count) -> arma::mat {
+                          return grid_rows(space, first, count);
                       },
                       .value_sensitivity = value_sensitivity_,
                       .completion_reason = "grid complete",
@@ -92,7 +100,42 @@ public:
     }
 
 private:
-    arma::mat grid_points(const dpbo::SearchSpace& space) const {
+    // Points first … first+count−1 of the grid, the very rows (bit for bit) of SearchSpace::grid:
+    // point i's level in dimension j is digit j of i in base per_dimension, lowest first.
+    arma::mat grid_rows(const dpbo::SearchSpace& space, std::size_t first, std::size_t count) const {
+        if (space.is_finite()) return space.candidate_rows().rows(first, first + count - 1);
+        arma::mat unit(count, space.dim());
+        for (std::size_t i = 0; i < count; ++i) {
+            std::size_t index = first + i;
+            for (std::size_t j = 0; j < space.dim(); ++j) {
+                unit(i, j) = static_cast<double>(index % per_dimension_) / static_cast<double>(per_dimension_ - 1);
+                index /= per_dimension_;
+            }
+        }
+        return space.from_unit(unit);
+    }
+
+    // Refused before the first evaluation, naming the keys that make it large; a grid without a
+    // mechanism holds one batch at a time, so only the trace (a row per batch) grows with it.
+    void check_memory(const dpbo::RunContext& context, std::size_t point_count) const {
+        const dpbo::SearchSpace& space = context.objective.space();
+        const bool is_private = context.role<dpbo::Mechanism>("mechanism") != nullptr;
+        const std::string size = space.is_finite() ? fmt::format("the finite set's {} candidates", point_count)
+                                                   : fmt::format("per_dimension = {} in {} dimensions ({} points)",
+                                                                 per_dimension_, space.dim(), point_count);
+        dpbo::memory::require(kOwner,
+                              fmt::format("{} with batch = {}{}", size, batch_, is_private ? " and a mechanism" : ""),
+                              dpbo::memory::search_bytes({.points = static_cast<double>(point_count),
+                                                          .batch = static_cast<double>(batch_),
+                                                          .dim = static_cast<double>(space.dim()),
+                                                          .keeps_every_point = is_private,
+                                                          .released_numbers_per_point = is_private ? 1.0 : 0.0}),
+                              is_private ? "a mechanism releases all the values at once, so every point and value "
+                                           "is kept"
+                                         : "one batch at a time, and a trace row per batch");
+    }
+
+    std::size_t grid_size(const dpbo::SearchSpace& space) const {
         if (space.is_finite()) {
             const std::size_t rows = space.candidate_rows().n_rows;
             if (per_dimension_given_) {
@@ -108,7 +151,7 @@ private:
                                 "raise max_points (at most {})",
                                 kOwner, rows, max_points_, kLargestGrid));
             }
-            return space.candidate_rows();
+            return rows;
         }
         const std::size_t dim = space.dim();
         if (!fits(dim)) {
@@ -117,7 +160,9 @@ private:
                 "than max_points = {}; lower per_dimension or raise max_points (at most {})",
                 kOwner, per_dimension_, dim, per_dimension_, dim, grid_size_text(dim), max_points_, kLargestGrid));
         }
-        return space.grid(per_dimension_);
+        std::size_t size = 1;
+        for (std::size_t i = 0; i < dim; ++i) size *= per_dimension_;
+        return size;
     }
 
     // per_dimension^dim ≤ max_points, multiplied out with an early exit so it cannot overflow.

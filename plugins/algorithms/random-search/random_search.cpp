@@ -9,8 +9,10 @@
 #include <fmt/format.h>
 
 #include "memory_bound.hpp"
+#include "search_memory.hpp"
 #include "sampling_distributions.hpp"
 #include "dpbo/algorithm.hpp"
+#include "dpbo/mechanism.hpp"
 #include "dpbo/objective.hpp"
 #include "dpbo/parameters.hpp"
 #include "dpbo/plugin.hpp"
@@ -67,9 +69,20 @@ public:
 
     dpbo::RunResult run(dpbo::RunContext& context) override {
         const dpbo::SearchSpace& space = context.objective.space();
-        dpbo::memory::require(kOwner, fmt::format("budget = {} in {} dimensions", budget_, space.dim()),
-                              static_cast<double>(budget_) * static_cast<double>(space.dim() + 1) * sizeof(double),
-                              "every point and its value are kept for the release");
+        // Without a mechanism the search keeps only its best point so far: only the trace (a row per
+        // batch) grows with the budget. A mechanism releases all the values at once, so it keeps them all.
+        const bool is_private = context.role<dpbo::Mechanism>("mechanism") != nullptr;
+        dpbo::memory::require(kOwner,
+                              fmt::format("budget = {} in {} dimensions with batch = {}{}", budget_, space.dim(),
+                                          batch_, is_private ? " and a mechanism" : ""),
+                              dpbo::memory::search_bytes({.points = static_cast<double>(budget_),
+                                                          .batch = static_cast<double>(batch_),
+                                                          .dim = static_cast<double>(space.dim()),
+                                                          .keeps_every_point = is_private,
+                                                          .released_numbers_per_point = is_private ? 1.0 : 0.0}),
+                              is_private
+                                  ? "a mechanism releases all the values at once, so every point and value is kept"
+                                  : "one batch at a time, and a trace row per batch");
         dpbo::ExperimentRng& rng = context.rng;
         // Parsed before the first evaluation, so a bad specification costs nothing.
         std::optional<dpbo::sampling::Distributions> distributions;

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "memory_bound.hpp"
+#include "search_memory.hpp"
 #include "auxiliary_names.hpp"
 #include "dpbo/bo/front_figures.hpp"
 #include "dpbo/bo/pareto.hpp"
@@ -72,13 +73,19 @@ RunResult run_front_search(RunContext& context, const DataIndependentSearch& sea
     if (search.reference) columns.push_back({"hypervolume", false});
     result.trace.set_columns(std::move(columns));
 
+    // Every point and its outputs are released, so all are kept, and written into the result.
     const double dim = static_cast<double>(objective.space().dim());
-    const double total_points = static_cast<double>(search.point_count);
+    const double output_count = static_cast<double>(outputs.size() + objective.auxiliary_outputs().size());
     memory::require(search.owner,
-                    fmt::format("{} points in {} dimensions", search.point_count, objective.space().dim()),
-                    total_points * (dim + static_cast<double>(outputs.size() + objective.auxiliary_outputs().size())) *
-                        sizeof(double),
-                    "every point and its outputs are kept for the front");
+                    fmt::format("{} points in {} dimensions, in batches of {}", search.point_count,
+                                objective.space().dim(), search.batch_size),
+                    memory::search_bytes({.points = static_cast<double>(search.point_count),
+                                          .batch = static_cast<double>(search.batch_size),
+                                          .dim = dim,
+                                          .outputs = output_count,
+                                          .keeps_every_point = true,
+                                          .released_numbers_per_point = dim + output_count}),
+                    "every point and its outputs are kept and released");
     arma::mat points(search.point_count, objective.space().dim());
     arma::mat values(search.point_count, outputs.size());
     const std::vector<AuxiliaryOutput> auxiliary_outputs = objective.auxiliary_outputs();
@@ -88,6 +95,10 @@ RunResult run_front_search(RunContext& context, const DataIndependentSearch& sea
     result.stop_reason = search.completion_reason;
 
     std::size_t evaluated = 0;
+    // The front so far, ascending indices of the evaluated points. The front of everything evaluated
+    // is the front of the last front and the new batch (a point dominated by any point is dominated by
+    // a point of the front), so each batch costs (front + batch)², not (points evaluated)².
+    arma::uvec front;
     for (std::size_t iteration = 1; evaluated < search.point_count; ++iteration) {
         const std::size_t count = std::min(search.batch_size, search.point_count - evaluated);
         const Evaluations batch = context.evaluator.evaluate(objective, search.points(evaluated, count), request);
@@ -98,12 +109,15 @@ RunResult run_front_search(RunContext& context, const DataIndependentSearch& sea
         points.rows(evaluated, evaluated + count - 1) = batch.points;
         values.rows(evaluated, evaluated + count - 1) = batch.values;
         if (!auxiliary_outputs.empty()) auxiliary.rows(evaluated, evaluated + count - 1) = batch.auxiliary;
+        const arma::uvec candidates =
+            arma::join_cols(front, arma::regspace<arma::uvec>(evaluated, 1, evaluated + count - 1));
+        front = candidates.elem(non_dominated(values.rows(candidates), senses));
         evaluated += count;
 
-        const arma::mat so_far = values.head_rows(evaluated);
+        // The hypervolume of the front is that of every point: a dominated point adds no area.
         std::vector<double> row{static_cast<double>(iteration), static_cast<double>(evaluated),
-                                static_cast<double>(non_dominated(so_far, senses).n_elem)};
-        if (search.reference) row.push_back(hypervolume_2d(so_far, *search.reference, senses));
+                                static_cast<double>(front.n_elem)};
+        if (search.reference) row.push_back(hypervolume_2d(values.rows(front), *search.reference, senses));
         result.trace.add_row(std::move(row));
         context.observer.on_iteration(iteration, result.trace);
         if (evaluated < search.point_count && context.observer.should_stop()) {
@@ -114,7 +128,6 @@ RunResult run_front_search(RunContext& context, const DataIndependentSearch& sea
 
     const arma::mat evaluated_points = points.head_rows(evaluated);
     const arma::mat evaluated_values = values.head_rows(evaluated);
-    const arma::uvec front = non_dominated(evaluated_values, senses);
     std::string names;
     for (const Output& output : outputs) names += (names.empty() ? "" : ", ") + output.name;
     result.released.push_back({"points", "every evaluated point, in evaluation order", evaluated_points});
@@ -134,11 +147,12 @@ RunResult run_front_search(RunContext& context, const DataIndependentSearch& sea
             {"pareto_auxiliary", "those of the front's points", arma::mat(evaluated_auxiliary.rows(front))});
     }
     if (search.reference) {
-        result.released.push_back(
-            {"hypervolume",
-             fmt::format("the area the front dominates up to the reference ({}, {}), exact", (*search.reference)(0),
-                         (*search.reference)(1)),
-             arma::mat(1, 1, arma::fill::value(hypervolume_2d(evaluated_values, *search.reference, senses)))});
+        result.released.push_back({"hypervolume",
+                                   fmt::format("the area the front dominates up to the reference ({}, {}), exact",
+                                               (*search.reference)(0), (*search.reference)(1)),
+                                   arma::mat(1, 1,
+                                             arma::fill::value(hypervolume_2d(arma::mat(evaluated_values.rows(front)),
+                                                                              *search.reference, senses)))});
     }
     result.privacy = front_statement(outputs, auxiliary_outputs);
     result.figures = front_figures(outputs, "{/job/algorithm/name}", search.reference.has_value());

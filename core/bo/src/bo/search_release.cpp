@@ -18,6 +18,7 @@
 #include "dpbo/privacy_ledger.hpp"
 #include "dpbo/random.hpp"
 #include "front_search.hpp"
+#include "search_memory.hpp"
 
 namespace dpbo {
 
@@ -170,21 +171,34 @@ RunResult run_data_independent_search(RunContext& context, const DataIndependent
     if (optimum_known) columns.push_back({"simple_regret", is_private});
     result.trace.set_columns(std::move(columns));
 
-    // Every point and value is kept for the release, and each batch adds a trace row.
-    const double dim = static_cast<double>(objective.space().dim());
-    const double total_points = static_cast<double>(search.point_count);
-    memory::require(
-        search.owner, fmt::format("{} points in {} dimensions", search.point_count, objective.space().dim()),
-        total_points * (dim + 1.0) * sizeof(double) + total_points / static_cast<double>(search.batch_size) * 64.0,
-        "every point and its value are kept for the release");
-    arma::mat points(search.point_count, objective.space().dim());
-    arma::vec values(search.point_count);
+    // A mechanism privatises the k values at once, so every value (and its point, to name the best
+    // after the noise) is kept and the noisy values are released; without one only the best so far
+    // is kept, and the search runs in the memory of one batch whatever k is.
+    const std::shared_ptr<Mechanism> mechanism = context.role<Mechanism>("mechanism");
+    const std::size_t dim = objective.space().dim();
+    memory::require(search.owner,
+                    fmt::format("{} points in {} dimensions, in batches of {}{}", search.point_count, dim,
+                                search.batch_size, is_private ? ", with a mechanism" : ""),
+                    memory::search_bytes({.points = static_cast<double>(search.point_count),
+                                          .batch = static_cast<double>(search.batch_size),
+                                          .dim = static_cast<double>(dim),
+                                          .keeps_every_point = is_private,
+                                          .released_numbers_per_point = is_private ? 1.0 : 0.0}),
+                    is_private ? "every point and value are kept for the one release of all noisy values"
+                               : "a batch at a time, and a trace row per batch");
+    arma::mat points;
+    arma::vec values;
+    if (is_private) {
+        points.set_size(search.point_count, dim);
+        values.set_size(search.point_count);
+    }
     const EvaluationRequest request{.per_record = false, .rng = &context.rng};
     context.observer.on_start((search.point_count + search.batch_size - 1) / search.batch_size);
     result.stop_reason = search.completion_reason;
 
     std::size_t evaluated = 0;
     double best_so_far = 0.0;
+    arma::rowvec best_point_so_far;
     for (std::size_t iteration = 1; evaluated < search.point_count; ++iteration) {
         const std::size_t count = std::min(search.batch_size, search.point_count - evaluated);
         const Evaluations batch = context.evaluator.evaluate(objective, search.points(evaluated, count), request);
@@ -192,10 +206,16 @@ RunResult run_data_independent_search(RunContext& context, const DataIndependent
             throw RunError(fmt::format("{}: asked for {} evaluations, the objective returned {}", search.owner, count,
                                        batch.size()));
         }
-        points.rows(evaluated, evaluated + count - 1) = batch.points;
-        values.subvec(evaluated, evaluated + count - 1) = batch.values;
-        const double batch_best = batch.values(best_index(batch.values, sense));
-        if (evaluated == 0 || is_better(sense, batch_best, best_so_far)) best_so_far = batch_best;
+        if (is_private) {
+            points.rows(evaluated, evaluated + count - 1) = batch.points;
+            values.subvec(evaluated, evaluated + count - 1) = batch.values;
+        }
+        // Strictly better only: the first of equal values stays, as the first index of the best does.
+        const std::size_t batch_best = best_index(batch.values, sense);
+        if (evaluated == 0 || is_better(sense, batch.values(batch_best), best_so_far)) {
+            best_so_far = batch.values(batch_best);
+            best_point_so_far = batch.points.row(batch_best);
+        }
         evaluated += count;
 
         std::vector<double> row{static_cast<double>(iteration), static_cast<double>(evaluated), best_so_far};
@@ -208,11 +228,20 @@ RunResult run_data_independent_search(RunContext& context, const DataIndependent
         }
     }
 
-    const arma::vec exact_values = values.head(evaluated);
-    BestRelease release = release_best(points.head_rows(evaluated), exact_values, sense,
-                                       context.role<Mechanism>("mechanism"), search.value_sensitivity, context.ledger);
+    BestRelease release;
+    double true_best = best_so_far;
+    if (is_private) {
+        const arma::vec exact_values = values.head(evaluated);
+        release = release_best(points.head_rows(evaluated), exact_values, sense, mechanism, search.value_sensitivity,
+                               context.ledger);
+        true_best = exact_values(release.best_index);
+    } else {
+        // What release_best would give without a mechanism, from the best kept on the way.
+        release.best_point = best_point_so_far;
+        release.released_values = arma::vec{best_so_far};
+        release.privacy = exact_release_statement();
+    }
     const double released_best = release.released_values(release.best_index);
-    const double true_best = exact_values(release.best_index);
 
     result.released.push_back(
         {"best_point", "the evaluated point with the best released value", arma::mat(release.best_point)});

@@ -1,10 +1,13 @@
 #pragma once
 // The storage behind run journals (dpbo run's crash-safe resume) and ask/tell studies: one SQLite
-// file in WAL mode. It holds the batches a run asked to evaluate — each as one trial per point,
-// waiting (not handed out yet), running (handed to an ask/tell client), done (its values told or
-// evaluated) or failed (its point handed out again as a new trial) — and the private releases the
-// run made, each with the exact bits of its values. Every change is one transaction: a process
-// killed at any moment leaves the file as it was before or after the change, never between.
+// file in WAL mode. It holds the batches a run asked to evaluate and the private releases the run
+// made, each with the exact bits of its values. A study's batch is one trial per point, waiting (not
+// handed out yet), running (handed to an ask/tell client), done (its values told) or failed (its
+// point handed out again as a new trial). A run's batch is evaluated whole, so it is one row: the
+// digest of its points (the run computes them again when it resumes; the journal only has to
+// recognise them) and its answers — a few bytes per point, written with one statement. Every change
+// is one transaction: a process killed at any moment leaves the file as it was before or after the
+// change, never between.
 //
 // The file holds the objective's unprivatised answers (and, for runs with --seed, everything needed
 // to reproduce the noise): it is inside the trust boundary, like the data.
@@ -23,6 +26,7 @@
 #include "dpbo/run_journal.hpp"
 
 struct sqlite3;
+struct sqlite3_stmt;
 
 namespace dpbo {
 
@@ -50,9 +54,25 @@ struct StoredBatch {
     arma::mat points;
 };
 
+// A run's batch as evaluated: what the evaluator returned, but for the points themselves, which the
+// resumed run asks for again and which must then have this digest.
+struct EvaluatedBatch {
+    std::size_t index = 0;
+    bool per_record = false;
+    std::size_t size = 0;  // points
+    std::string points_digest;
+    arma::mat values;
+    arma::mat per_record_values;  // size × n when per_record, else empty
+    arma::mat auxiliary;
+    arma::uvec candidate_rows;
+};
+
 class JournalStore {
 public:
-    static constexpr const char* kFormat = "dpbo-journal/1";
+    // Written into every new file. A study file of the format before it (the same tables for a
+    // study) is still read; a run journal of it, left by an earlier dpbo, is refused by name.
+    static constexpr const char* kFormat = "dpbo-journal/2";
+    static constexpr const char* kStudyFormatBefore = "dpbo-journal/1";
 
     // A new file of `kind` ("run" or "study") with `meta` (key → text); ValidationError naming the
     // file when it exists or cannot be created.
@@ -92,10 +112,22 @@ public:
 
     std::size_t batch_count() const;
     std::optional<StoredBatch> batch(std::size_t index) const;
-    // Batch `index` with a waiting trial per point.
+    // Batch `index` with a waiting trial per point (a study's).
     void add_batch(std::size_t index, const arma::mat& points, bool per_record);
-    // Batch `index` with a done trial per point, holding `evaluations`.
+    // Batch `index` as evaluated (a run's): one row, its points kept as their digest.
     void add_evaluated_batch(std::size_t index, const Evaluations& evaluations, bool per_record);
+    // Batch `index` as add_evaluated_batch recorded it; nothing when there is none. RunError naming
+    // the file when the row is not one (a study's batch, or a damaged file).
+    std::optional<EvaluatedBatch> evaluated_batch(std::size_t index) const;
+    // The digest a batch's points are recorded as: BLAKE2b-256 of their shape and exact bits.
+    static std::string points_digest(const arma::mat& points);
+
+    // What this connection has done, for tests and benchmarks: rows inserted, updated or deleted
+    // (SQLite's total_changes), transactions committed, statements prepared. A statement is prepared
+    // once per connection and reused, so the last does not grow with the batches written.
+    std::int64_t total_changes() const;
+    std::size_t commits() const { return commits_; }
+    std::size_t statements_prepared() const { return statements_prepared_; }
 
     // Every batch with its points (one pass over the file, for a replay that reads them all).
     std::vector<StoredBatch> batches() const;
@@ -116,9 +148,16 @@ private:
     JournalStore(std::filesystem::path file, sqlite3* db);
     void exec(const std::string& sql) const;
     std::size_t count(const char* sql) const;  // the one number a COUNT query returns
+    // A new statement, finalised by its user (RunError naming the file when SQLite refuses it).
+    sqlite3_stmt* prepare(const char* sql) const;
+    // The connection's statement for `sql`, prepared on first use and reused after.
+    sqlite3_stmt* cached(const char* sql) const;
 
     std::filesystem::path file_;
     sqlite3* db_ = nullptr;
+    mutable std::map<std::string, sqlite3_stmt*> cache_;
+    mutable std::size_t statements_prepared_ = 0;
+    std::size_t commits_ = 0;
 };
 
 // Removes a journal file with its WAL and shared-memory companions.

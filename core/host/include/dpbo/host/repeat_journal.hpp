@@ -5,6 +5,10 @@
 // drawn again — and goes on from where it stopped; with --seed the result is the uninterrupted one.
 // Once the repeat's result is written the journal is removed: it holds the objective's unprivatised
 // answers, which have no business outliving the run.
+//
+// A batch is one transaction of one row (JournalStore::add_evaluated_batch): its answers and the
+// digest of its points. The resumed run computes the points again — a grid, a random draw from the
+// recorded experiment seed, an optimiser's proposal — so the journal need only recognise them.
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -15,10 +19,6 @@
 namespace dpbo {
 
 class JournalStore;
-namespace journal {
-class Snapshot;
-}
-
 class RepeatJournal final : public RunJournal {
 public:
     static constexpr const char* kFileName = "journal.sqlite";
@@ -39,9 +39,11 @@ public:
     bool diverged() const { return diverged_; }
     // Removes the journal: the repeat is complete, or was refused before it did anything.
     void remove();
+    // The file's store, to read what it holds and what writing it took (tests, the benchmark).
+    const JournalStore& store() const { return *store_; }
 
-    // A batch recorded before the journal was opened (by the killed run): a run never asks again for a
-    // batch it recorded itself.
+    // A batch recorded before the journal was opened (by the killed run), read when asked for: a run
+    // never asks again for a batch it recorded itself.
     std::optional<Evaluations> recorded_batch(std::size_t index, const arma::mat& points,
                                               const EvaluationRequest& request) override;
     void record_batch(std::size_t index, const Evaluations& evaluations, const EvaluationRequest& request) override;
@@ -51,7 +53,6 @@ public:
 private:
     std::filesystem::path file_;
     std::unique_ptr<JournalStore> store_;
-    std::unique_ptr<journal::Snapshot> snapshot_;  // what a resumed run replays
     bool resumed_ = false;
     std::uint64_t experiment_seed_ = 0;
     std::size_t recorded_batches_ = 0;

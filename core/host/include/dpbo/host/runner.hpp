@@ -56,6 +56,9 @@ struct JobSpec {
     // evaluator comes from it instead.
     std::optional<DistributedEvaluation> distributed;
     std::filesystem::path out_dir;  // empty: nothing written
+    // out_dir was chosen by dpbo (results/ALGORITHM-OBJECTIVE-TIME), not the user: the same command
+    // run again writes into a new folder, so resuming needs --out naming this one.
+    bool out_dir_is_default = false;
 };
 
 struct RepeatOutcome {

@@ -316,11 +316,7 @@ private:
         // A module's crash from here on ends the process (fatal_signal_exit.hpp): say where the run's
         // work is kept, as a module's failure does.
         std::optional<FatalSignalNote> crash_note;
-        if (journal)
-            crash_note.emplace(
-                fmt::format("everything the run did until then is in {}: run the same command again to "
-                            "resume it",
-                            (dir / RepeatJournal::kFileName).string()));
+        if (journal) crash_note.emplace(resume_advice(dir));
         ExperimentRng rng(experiment_seed);
         PrivacyNoiseSource noise = spec_.seed ? PrivacyNoiseSource::from_seed(repeat_seed(*spec_.seed, index, 2))
                                               : PrivacyNoiseSource::from_os();

@@ -1,0 +1,71 @@
+// Issue 29's battery, the cases of work bounded before it starts, overflow refused by name and keys
+// named: each ran for minutes, crashed, or named a derived quantity instead of the key the user set.
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "test_support.hpp"
+
+using dpbo::test::run_dpbo;
+
+namespace {
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// Runs dpbo and returns its result with the wall-clock seconds it took. A case that hung before is
+// given a timeout well above its bound, so that a regression fails on the bound, not the timeout.
+struct Timed {
+    dpbo::test::CommandResult result;
+    double seconds = 0.0;
+};
+Timed timed_dpbo(const std::vector<std::string>& arguments) {
+    const auto start = std::chrono::steady_clock::now();
+    Timed timed{run_dpbo(arguments, {}, 300), 0.0};
+    timed.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return timed;
+}
+
+// Generous for a loaded two-core machine; each case took over a minute before.
+constexpr double kBoundSeconds = 30.0;
+
+}  // namespace
+
+TEST_CASE("battery bounds: account with a tiny noise multiplier answers a huge epsilon at once") {
+    const Timed timed =
+        timed_dpbo({"account", "--event", "subsampled-gaussian:q=0.01,sigma=1e-5,steps=10,sampling=poisson", "--delta",
+                    "1e-5", "--json"});
+    CAPTURE(timed.result.err);
+    REQUIRE(timed.result.exit_code == 0);
+    CHECK(timed.seconds < kBoundSeconds);
+    const auto out = nlohmann::json::parse(timed.result.out);
+    // Ten releases at σ = 1e-5 are not private at all: ε of order steps/(2σ²) = 5e10.
+    CHECK(out["epsilon_delta"][0]["epsilon"].get<double>() > 1e10);
+}
+
+TEST_CASE("battery bounds: account with a huge noise multiplier answers a tiny epsilon at once") {
+    // σ = 1000 searched orders up to ~10⁵ with every term of each order's sum (over a minute).
+    const Timed timed =
+        timed_dpbo({"account", "--event", "subsampled-gaussian:q=0.01,sigma=1000,steps=10,sampling=poisson", "--delta",
+                    "1e-5", "--json"});
+    CAPTURE(timed.result.err);
+    REQUIRE(timed.result.exit_code == 0);
+    CHECK(timed.seconds < kBoundSeconds);
+    const double epsilon = nlohmann::json::parse(timed.result.out)["epsilon_delta"][0]["epsilon"].get<double>();
+    CHECK(epsilon > 0.0);
+    CHECK(epsilon < 1e-3);
+}
+
+TEST_CASE("battery bounds: calibrating sigma to an unreachable epsilon is refused at once, naming --epsilon") {
+    const Timed timed =
+        timed_dpbo({"account", "--calibrate-sigma", "--event", "subsampled-gaussian:q=0.01,steps=10,sampling=poisson",
+                    "--epsilon", "1e-300", "--delta", "1e-5"});
+    CHECK(timed.result.exit_code == 2);
+    CHECK(timed.seconds < kBoundSeconds);
+    CHECK(contains(timed.result.err, "--epsilon 1e-300"));
+    CHECK(contains(timed.result.err, "sigma = 1e+06"));
+    CHECK(contains(timed.result.err, "allowed: --epsilon >="));
+}

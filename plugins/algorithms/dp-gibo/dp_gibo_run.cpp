@@ -1,6 +1,7 @@
 #include "dp_gibo_run.hpp"
 
 #include "dp_gibo_figures.hpp"
+#include "dp_gibo_run_size.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -74,6 +75,7 @@ public:
         max_batch_ = settings_.batch_size.value_or(settings_.max_batch.value_or(dim_ + 1));
         settings_.privacy.records = dpbo::record_count(ctx_.objective);
         settings_.privacy.dimension = dim_;
+        require_feasible_run(settings_, max_batch_, dim_, settings_.privacy.records, kOwner);
         release_ = std::make_unique<dpbo::PrivateGradientRelease>(ctx_, kOwner, settings_.privacy);
         // A random θ⁽⁰⁾ comes from the experiment generator: independent of the data, so it costs no privacy.
         theta_ = dpbo::choose_starting_point(settings_.start, space_, ctx_.rng, kOwner);

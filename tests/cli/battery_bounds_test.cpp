@@ -69,3 +69,61 @@ TEST_CASE("battery bounds: calibrating sigma to an unreachable epsilon is refuse
     CHECK(contains(timed.result.err, "sigma = 1e+06"));
     CHECK(contains(timed.result.err, "allowed: --epsilon >="));
 }
+
+TEST_CASE("battery bounds: dp-gibo refuses a batch or a dimension it cannot hold before evaluating anything") {
+    dpbo::test::TemporaryDirectory out;
+    const Timed batch = timed_dpbo({"run", "--algorithm", "dp-gibo", "--objective", "normal-location", "--set",
+                                    "algorithm.batch_size=100000", "--seed", "1", "--out", out.path() + "/b"});
+    CHECK(batch.result.exit_code == 2);
+    CHECK(batch.seconds < kBoundSeconds);
+    CHECK(contains(batch.result.err, "algorithm 'dp-gibo': batch_size = 100000"));
+    CHECK(contains(batch.result.err, "GiB"));
+    // std::bad_alloc before.
+    const Timed dim = timed_dpbo({"run", "--algorithm", "dp-gibo", "--objective", "normal-location", "--set",
+                                  "objective.dim=100000", "--seed", "1", "--out", out.path() + "/d"});
+    CHECK(dim.result.exit_code == 2);
+    CHECK(contains(dim.result.err, "dimension d = 100000 (e.g. objective.dim)"));
+    CHECK(contains(dim.result.err, "GiB"));
+    CHECK_FALSE(contains(dim.result.err, "bad_alloc"));
+}
+
+TEST_CASE("battery bounds: keys whose derived noise or sensitivity leaves the double range are named") {
+    dpbo::test::TemporaryDirectory out;
+    struct Case {
+        std::vector<std::string> arguments;
+        std::string named;
+    };
+    const std::vector<Case> cases = {
+        {{"--algorithm", "dp-gibo", "--objective", "normal-location", "--set", "algorithm.mu=1e300"}, "mu = 1e+300"},
+        {{"--algorithm", "dp-gibo", "--objective", "normal-location", "--set", "algorithm.clipping_bound=1e308"},
+         "clipping_bound = 1e+308"},
+        {{"--algorithm", "random-search", "--objective", "branin", "--mechanism", "laplace", "--set",
+          "mechanism.epsilon=1", "--set", "algorithm.value_sensitivity=1e308"},
+         "algorithm.value_sensitivity = 1e+308"},
+    };
+    int index = 0;
+    for (const Case& c : cases) {
+        std::vector<std::string> arguments = {"run"};
+        arguments.insert(arguments.end(), c.arguments.begin(), c.arguments.end());
+        arguments.insert(arguments.end(), {"--seed", "1", "--out", out.path() + "/" + std::to_string(index++)});
+        const auto r = run_dpbo(arguments);
+        CAPTURE(r.err);
+        CHECK(r.exit_code == 2);
+        CHECK(contains(r.err, c.named));
+        CHECK(contains(r.err, "llowed: "));
+        // The derived quantities the old messages named alone.
+        CHECK_FALSE(contains(r.err, "sensitivity = inf is not allowed"));
+    }
+}
+
+TEST_CASE("battery bounds: an observation noise that cannot stay finite is refused by name, not reported as -inf") {
+    dpbo::test::TemporaryDirectory out;
+    const auto r = run_dpbo({"run", "--algorithm", "random-search", "--objective", "branin", "--set",
+                             "objective.noise_stddev=1e308", "--set", "algorithm.budget=50", "--seed", "1", "--out",
+                             out.path() + "/n"});
+    CAPTURE(r.out);
+    CHECK(r.exit_code == 2);
+    CHECK(contains(r.err, "'noise_stddev' = '1e308'"));
+    CHECK(contains(r.err, "[0, 1e+300]"));
+    CHECK_FALSE(contains(r.out, "inf"));
+}

@@ -127,3 +127,52 @@ TEST_CASE("battery bounds: an observation noise that cannot stay finite is refus
     CHECK(contains(r.err, "[0, 1e+300]"));
     CHECK_FALSE(contains(r.out, "inf"));
 }
+
+TEST_CASE("battery bounds sweep: po-gp-ucb's norm_bound and dp-ucb's delta at the edge of the double range") {
+    dpbo::test::TemporaryDirectory out;
+    // norm_bound = 1e308: the scaled rows' squares overflowed and every released row was NaN.
+    const auto norm =
+        run_dpbo({"run", "--algorithm", "po-gp-ucb", "--objective", "loan-roi", "--set", "algorithm.norm_bound=1e308",
+                  "--set", "algorithm.budget=7", "--set", "algorithm.initial_points=5", "--set",
+                  "algorithm.write_released_rows=false", "--seed", "1", "--out", out.path() + "/p"});
+    CHECK(norm.exit_code == 2);
+    CHECK(contains(norm.err, "norm_bound = 1e+308"));
+    CHECK(contains(norm.err, "allowed: norm_bound in (0, 1e+150]"));
+    // delta = 1e-308: 3|Λ|/δ overflowed inside a logarithm and the selection refused "sensitivity = inf";
+    // it is a legitimate (tiny) δ and the run goes through.
+    const auto delta = run_dpbo({"run",
+                                 "--algorithm",
+                                 "dp-ucb",
+                                 "--objective",
+                                 "synthetic-gp",
+                                 "--selection",
+                                 "exponential",
+                                 "--set",
+                                 "algorithm.variant=noisy",
+                                 "--set",
+                                 "algorithm.epsilon=1",
+                                 "--set",
+                                 "algorithm.delta=1e-308",
+                                 "--set",
+                                 "algorithm.one_minus_k1=0.01",
+                                 "--set",
+                                 "algorithm.lengthscale=0.2",
+                                 "--set",
+                                 "algorithm.budget=4",
+                                 "--set",
+                                 "objective.dim=2",
+                                 "--set",
+                                 "objective.grid=10",
+                                 "--set",
+                                 "objective.lengthscale=0.2",
+                                 "--set",
+                                 "objective.noise_stddev=0.1",
+                                 "--set",
+                                 "selection.epsilon=1",
+                                 "--seed",
+                                 "1",
+                                 "--out",
+                                 out.path() + "/u"});
+    CAPTURE(delta.err);
+    CHECK(delta.exit_code == 0);
+}

@@ -5,6 +5,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <armadillo>
 #include <doctest/doctest.h>
@@ -15,6 +16,7 @@
 #include "dpbo/mechanism.hpp"
 #include "dpbo/objective.hpp"
 #include "dpbo/random.hpp"
+#include "dpbo/row_release.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -120,4 +122,45 @@ TEST_CASE("battery bounds: an observation made non-finite by its noise is refuse
     arma::mat fine(8, 1, arma::fill::value(1.0));
     dpbo::add_observation_noise(fine, 1e300, request, "objective 'test'");
     CHECK(fine.is_finite());
+}
+
+TEST_CASE("battery bounds sweep: extreme real keys of the objectives are refused by name at creation") {
+    // Found by setting every real key of every shipped module to ±1e308, 1e-308 and 1e-300: each of
+    // these ended in an infinite value (exit 1, naming the value), NaN kernel values or a box whose
+    // width overflowed, instead of naming the key.
+    struct Case {
+        std::string objective;
+        Parameters parameters;
+        std::string named;
+    };
+    const std::vector<Case> cases = {
+        {"quadratic", {{"lower", "-1e308"}}, "lower = -1e+308"},
+        {"rosenbrock", {{"upper", "1e308"}}, "upper = 1e+308"},
+        {"synthetic-gp", {{"lengthscale", "1e-300"}}, "lengthscale = 1e-300"},
+        {"synthetic-gp", {{"upper", "1e-308"}}, "upper = 1e-308"},
+        {"gp-lengthscales", {{"input_range", "1e308"}}, "'input_range' = '1e308'"},
+        {"gp-lengthscales", {{"data_noise", "1e308"}}, "'data_noise' = '1e308'"},
+        {"normal-location", {{"bound", "1e308"}}, "'bound' = '1e308'"},
+    };
+    for (const Case& c : cases) {
+        CAPTURE(c.objective);
+        const std::string message =
+            validation_message([&] { (void)dpbo::test::make<dpbo::Objective>(c.objective, c.parameters); });
+        CAPTURE(message);
+        CHECK(contains(message, c.named));
+        CHECK((contains(message, "allowed") || contains(message, "expected a real in")));
+    }
+}
+
+TEST_CASE("battery bounds sweep: random-projection names epsilon when its omega would overflow") {
+    auto release = dpbo::test::make<dpbo::RowRelease>("random-projection", {{"epsilon", "1e-300"}});
+    const std::string message = validation_message([&] { release->calibrate(1.0); });
+    CAPTURE(message);
+    CHECK(contains(message, "epsilon = 1e-300"));
+    CHECK(contains(message, "allowed: epsilon >="));
+    CHECK_FALSE(release->calibrated());
+    // δ = 1e-308 made 16r/δ overflow inside the logarithm; it is a legitimate (tiny) δ.
+    auto tiny_delta = dpbo::test::make<dpbo::RowRelease>("random-projection", {{"delta", "1e-308"}});
+    tiny_delta->calibrate(1.0);
+    CHECK(tiny_delta->calibrated());
 }

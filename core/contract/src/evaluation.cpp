@@ -36,8 +36,10 @@ void add_synthetic_record_parameters(ParameterSchema& schema) {
     schema
         .real("bound", {.fallback = 5.0,
                         .lower = 0.0,
+                        .upper = 1e150,
                         .lower_inclusive = false,
-                        .doc = "the search box is [−bound, bound]^d (its centre 0 is the paper's θ⁽⁰⁾)"})
+                        .doc = "the search box is [−bound, bound]^d (its centre 0 is the paper's θ⁽⁰⁾); at most 1e150, "
+                               "so that squared distances in the box stay finite"})
         .integer("data_seed", {.fallback = 0,
                                .lower = 0,
                                .doc = "seed of the records' own generator (the records are data, not run randomness)"});

@@ -143,7 +143,7 @@ private:
         update_model(batch);
         const arma::mat weights = surrogate_->mean_gradient_weights(theta_);  // d × |D|
         arma::mat record_gradients = weights * batch.losses;                  // d × n
-        if (settings_.centre_losses) {
+        if (settings_.centre_losses && batch.losses.n_rows > 0) {             // no points: the prior's zero estimate
             // Each record's losses minus their mean over the model's points: a per-record map, so the
             // sensitivity argument is unchanged. A zero-mean GP reads a record's constant level as a
             // bump and turns it into a spurious gradient whenever the points are not symmetric about θ.
@@ -201,6 +201,16 @@ private:
         context.anchor = theta_;
         context.pending.set_size(0, dim_);
         batch.trace_after = arma::trace(surrogate_->gradient_covariance(theta_));
+        if (t == 1 && batch.points.n_rows == 0 && settings_.bias_tolerance &&
+            batch.trace_after <= *settings_.bias_tolerance) {
+            // The prior alone meets the tolerance: no point would be evaluated and every step would
+            // release noise around a zero gradient estimate.
+            throw dpbo::ValidationError(
+                fmt::format("{}: bias_tolerance = {} is at least the gradient uncertainty of the model with no "
+                            "points, Tr Σ∇(θ) = {:.6g}: no point would ever be evaluated; allowed: bias_tolerance "
+                            "below {:.6g} (or batch_size for fixed batches)",
+                            kOwner, *settings_.bias_tolerance, batch.trace_after, batch.trace_after));
+        }
         const arma::mat candidates = candidate_points(lower, upper);
         while (context.pending.n_rows < max_batch_) {
             if (settings_.bias_tolerance && batch.trace_after <= *settings_.bias_tolerance) break;

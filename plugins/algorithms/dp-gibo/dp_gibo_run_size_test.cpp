@@ -82,3 +82,13 @@ TEST_CASE("dp-gibo run size: a feasible large batch still runs") {
     double seconds = 0.0;
     CHECK(refusal({{"batch_size", "30"}, {"iterations", "2"}}, {}, seconds).empty());
 }
+
+TEST_CASE("dp-gibo run size: a bias_tolerance the model without points already meets is refused by name") {
+    // It made every batch empty: the centring divided 0 by 0 and the run failed blaming the objective
+    // for a NaN gradient.
+    double seconds = 0.0;
+    const std::string message = refusal({{"bias_tolerance", "1e308"}, {"iterations", "2"}}, {}, seconds);
+    CAPTURE(message);
+    CHECK(contains(message, "bias_tolerance = 1e+308"));
+    CHECK(contains(message, "allowed: bias_tolerance below"));
+}

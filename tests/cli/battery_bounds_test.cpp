@@ -1,5 +1,6 @@
-// Issue 29's battery, the cases of work bounded before it starts, overflow refused by name and keys
-// named: each ran for minutes, crashed, or named a derived quantity instead of the key the user set.
+// The hostile-input battery's cases of work bounded before it starts, overflow refused by name and
+// keys named: each ran for minutes, crashed, or named a derived quantity instead of the key the
+// user set.
 #include <doctest/doctest.h>
 
 #include <chrono>

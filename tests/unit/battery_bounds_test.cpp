@@ -1,6 +1,7 @@
-// Issue 29's battery: a derived noise scale or sensitivity out of range is refused naming the keys the
-// user set (mu, epsilon, clipping_bound, value_sensitivity) with the values that work, and observation
-// noise that would make an observation non-finite is refused by name instead of read as a number.
+// The hostile-input battery: a derived noise scale or sensitivity out of range is refused naming
+// the keys the user set (mu, epsilon, clipping_bound, value_sensitivity) with the values that work,
+// and observation noise that would make an observation non-finite is refused by name instead of
+// read as a number.
 #include <limits>
 #include <map>
 #include <memory>

@@ -1,6 +1,7 @@
-// The rdp accountant at extreme noise multipliers (issue 29's battery: σ = 1e-5 took minutes, σ = 1000
-// over a minute): the windowed integer-order sums against every term summed, the Jensen bound against
-// the fractional series, and answers that stay upper bounds however small σ is.
+// The rdp accountant at extreme noise multipliers (the hostile-input battery: σ = 1e-5 took
+// minutes, σ = 1000 over a minute): the windowed integer-order sums against every term summed, the
+// Jensen bound against the fractional series, and answers that stay upper bounds however small σ
+// is.
 #include <doctest/doctest.h>
 
 #include <chrono>

@@ -1,6 +1,6 @@
 // DP-GIBO refuses, before its first evaluation, a run whose batches or dimension the machine cannot
-// hold or finish (issue 29's battery: batch_size = 100000 ran for hours, objective.dim = 100000 ended
-// in std::bad_alloc), naming the setting; a feasible run is unaffected.
+// hold or finish (the hostile-input battery: batch_size = 100000 ran on unrefused, objective.dim =
+// 100000 ended in std::bad_alloc), naming the setting; a feasible run is unaffected.
 #include <chrono>
 #include <map>
 #include <string>
@@ -47,7 +47,7 @@ TEST_CASE("dp-gibo run size: a batch whose model cannot fit in memory is refused
     CHECK(contains(message, "batch_size = 100000"));
     CHECK(contains(message, "iterations = 25"));
     CHECK(contains(message, "GiB"));
-    CHECK(seconds < 10.0);  // before any evaluation (it ran for hours)
+    CHECK(seconds < 10.0);  // before any evaluation (it ran on unrefused)
 }
 
 TEST_CASE("dp-gibo run size: a batch that fits but would take days is refused by its work estimate") {

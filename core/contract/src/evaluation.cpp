@@ -17,11 +17,18 @@
 
 namespace dpbo {
 
+// The largest noise_stddev: the experiment generator's standard normal draws (the polar method on
+// 53-bit uniforms) are below 12.1 in magnitude, so noise of at most 1e300 × 12.1 stays far inside the
+// double range; 1e308 overflowed observations to ±inf, which then read as the best value found.
+constexpr double kLargestNoiseStddev = 1e300;
+
 void add_noise_parameter(ParameterSchema& schema, const std::string& note) {
     schema.real("noise_stddev",
                 {.fallback = 0.0,
                  .lower = 0.0,
-                 .doc = "standard deviation of Gaussian noise added to each observed value (0: exact values" +
+                 .upper = kLargestNoiseStddev,
+                 .doc = "standard deviation of Gaussian noise added to each observed value (0: exact values; at "
+                        "most 1e300, so that the noise stays finite" +
                         (note.empty() ? std::string() : "; " + note) + ")"});
 }
 
@@ -29,8 +36,10 @@ void add_synthetic_record_parameters(ParameterSchema& schema) {
     schema
         .real("bound", {.fallback = 5.0,
                         .lower = 0.0,
+                        .upper = 1e150,
                         .lower_inclusive = false,
-                        .doc = "the search box is [−bound, bound]^d (its centre 0 is the paper's θ⁽⁰⁾)"})
+                        .doc = "the search box is [−bound, bound]^d (its centre 0 is the paper's θ⁽⁰⁾); at most 1e150, "
+                               "so that squared distances in the box stay finite"})
         .integer("data_seed", {.fallback = 0,
                                .lower = 0,
                                .doc = "seed of the records' own generator (the records are data, not run randomness)"});
@@ -61,7 +70,20 @@ void add_observation_noise(arma::mat& values, double stddev, const EvaluationReq
             fmt::format("{}: noise_stddev = {} needs an experiment random source, but the evaluation "
                         "request carries none",
                         owner, stddev));
+    const arma::mat exact = values;
     values += stddev * request.rng->normal(values.n_rows, values.n_cols);
+    // The exact values were checked finite (the evaluation contract); an observation made non-finite
+    // by its noise (a noise_stddev near the double range, or a value near it) would be compared,
+    // released and judged as if it were a number — −inf became the best value with regret 0.
+    const arma::uvec bad = arma::find_nonfinite(values);
+    if (!bad.is_empty()) {
+        const arma::uword i = bad(0) % values.n_rows, j = bad(0) / values.n_rows;
+        throw RunError(
+            fmt::format("{}: observation noise of noise_stddev = {} (the objective's observation noise) made "
+                        "output {} at point {} non-finite ({} + noise = {}); allowed: a noise_stddev for "
+                        "which value + noise stays within the double range",
+                        owner, stddev, j, i, exact(i, j), values(i, j)));
+    }
 }
 
 Evaluator::~Evaluator() = default;

@@ -1,8 +1,10 @@
 #include "rdp_mechanisms.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
+#include "binomial_window.hpp"
 #include "mpfr_number.hpp"
 
 namespace dpbo::rdp {
@@ -19,6 +21,11 @@ class LogSum {
 public:
     explicit LogSum(mpfr_prec_t bits) : m_(bits), s_(bits, 0.0), t_(bits) { mpfr_set_inf(m_, -1); }
     void add(mpfr_srcptr l) {
+        // A NaN term (an overflow somewhere) makes the sum unknown, never smaller: log_sum() is then +∞.
+        if (mpfr_nan_p(l) != 0 || unknown_) {
+            unknown_ = true;
+            return;
+        }
         if (mpfr_cmp(l, m_) > 0) {
             mpfr_sub(t_, m_, l, MPFR_RNDN);  // s ← s·e^{m−l} + 1, m ← l
             mpfr_exp(t_, t_, MPFR_RNDN);
@@ -31,15 +38,20 @@ public:
             mpfr_add(s_, s_, t_, MPFR_RNDN);
         }
     }
-    bool empty() const { return mpfr_inf_p(m_.get()) != 0; }
+    bool empty() const { return !unknown_ && mpfr_inf_p(m_.get()) != 0 && mpfr_sgn(m_.get()) < 0; }
     // out ← log Σ e^{l_k}.
     void log_sum(mpfr_ptr out) {
+        if (unknown_ || mpfr_inf_p(m_.get()) != 0) {
+            mpfr_set_inf(out, unknown_ ? 1 : mpfr_sgn(m_.get()));
+            return;
+        }
         mpfr_log(t_, s_, MPFR_RNDN);
         mpfr_add(out, m_, t_, MPFR_RNDN);
     }
 
 private:
     Mpfr m_, s_, t_;
+    bool unknown_ = false;
 };
 
 // out ← log(1 + e^{l}) = log1p(e^l), stable for every l.
@@ -125,24 +137,38 @@ double poisson_rdp_integer_order(double q, double sigma, unsigned long alpha) {
     //   A_α = Σ_{k=0}^{α} C(α,k) (1−q)^{α−k} q^k e^{(k²−k)/(2σ²)}.
     // Since Σ_k C(α,k)(1−q)^{α−k} q^k = 1, A_α − 1 = Σ_{k≥2} C(α,k)(1−q)^{α−k} q^k expm1((k²−k)/(2σ²)):
     // every term positive and the k = 0, 1 terms (which would cancel against the 1) gone, so the
-    // log-space sum keeps full relative precision however small q or 1/σ² are.
+    // log-space sum keeps full relative precision however small q or 1/σ² are. Written as
+    // (1−q)^α Σ_k C(α,k) r^k expm1(·) with r = q/(1−q), only the terms that matter are summed and the
+    // rest bounded from above (binomial_window.hpp): O(√α) terms instead of α.
     const mpfr_prec_t bits = kBits;
     Mpfr log_q(bits, q), log_1mq(bits, -q), two_var(bits, sigma), lbinom(bits), l(bits), x(bits), t(bits);
+    Mpfr log_r(bits), s(bits, 1.0);
     mpfr_log(log_q, log_q, MPFR_RNDN);
     mpfr_log1p(log_1mq, log_1mq, MPFR_RNDN);
     mpfr_sqr(two_var, two_var, MPFR_RNDN);
     mpfr_mul_ui(two_var, two_var, 2, MPFR_RNDN);
-    mpfr_set_ui(lbinom, alpha, MPFR_RNDN);  // log C(α, 1)
-    mpfr_log(lbinom, lbinom, MPFR_RNDN);
+    mpfr_sub(log_r, log_q, log_1mq, MPFR_RNDN);
+    mpfr_div(s, s, two_var, MPFR_RNDN);  // 1/(2σ²)
+    const auto log_g = [&](mpfr_ptr out, unsigned long k) {
+        Mpfr arg(bits);
+        mpfr_set_ui(arg, k, MPFR_RNDN);
+        mpfr_mul_ui(arg, arg, k - 1, MPFR_RNDN);
+        mpfr_mul(arg, arg, s, MPFR_RNDN);
+        log_expm1(out, arg);
+    };
+    Mpfr omitted(bits);
+    const BinomialSumWindow window = binomial_sum_window(alpha, 2, log_r, s, log_g, omitted);
     LogSum sum(bits);
-    for (unsigned long k = 2; k <= alpha; ++k) {
-        // log C(α,k) = log C(α,k−1) + log(α−k+1) − log k
-        mpfr_set_ui(t, alpha - k + 1, MPFR_RNDN);
-        mpfr_log(t, t, MPFR_RNDN);
-        mpfr_add(lbinom, lbinom, t, MPFR_RNDN);
-        mpfr_set_ui(t, k, MPFR_RNDN);
-        mpfr_log(t, t, MPFR_RNDN);
-        mpfr_sub(lbinom, lbinom, t, MPFR_RNDN);
+    log_binomial(lbinom, alpha, window.first);
+    for (unsigned long k = window.first; k <= window.last; ++k) {
+        if (k > window.first) {  // log C(α,k) = log C(α,k−1) + log(α−k+1) − log k
+            mpfr_set_ui(t, alpha - k + 1, MPFR_RNDN);
+            mpfr_log(t, t, MPFR_RNDN);
+            mpfr_add(lbinom, lbinom, t, MPFR_RNDN);
+            mpfr_set_ui(t, k, MPFR_RNDN);
+            mpfr_log(t, t, MPFR_RNDN);
+            mpfr_sub(lbinom, lbinom, t, MPFR_RNDN);
+        }
         mpfr_set_ui(x, k * (k - 1), MPFR_RNDN);
         mpfr_div(x, x, two_var, MPFR_RNDN);
         log_expm1(l, x);
@@ -153,13 +179,40 @@ double poisson_rdp_integer_order(double q, double sigma, unsigned long alpha) {
         mpfr_add(l, l, t, MPFR_RNDN);
         sum.add(l);
     }
+    if (window.omits_terms) {  // the omitted terms' bound, times the (1 − q)^α factored out
+        mpfr_mul_ui(t, log_1mq, alpha, MPFR_RNDN);
+        mpfr_add(l, omitted, t, MPFR_RNDU);
+        sum.add(l);
+    }
     if (sum.empty()) return 0.0;  // α ≤ 1 never reaches here; kept for completeness
     sum.log_sum(l);
     return rdp_from_log_excess(l, static_cast<double>(alpha), bits);
 }
 
-double poisson_rdp_fractional_order(double q, double sigma, double alpha) {
-    if (q == 1.0) return gaussian_rdp(1.0 / sigma, alpha);
+double poisson_rdp_jensen_bound(double q, double sigma, double alpha) {
+    // A_α = E_{μ0}[((1−q) + q L)^α] with L = μ1/μ0 the Gaussians' likelihood ratio (the quantity the
+    // two series compute). For α ≥ 1, x ↦ x^α is convex, so ((1−q)·1 + q·L)^α ≤ (1−q) + q L^α and
+    // A_α ≤ 1 + q (E_{μ0}[L^α] − 1) = 1 + q expm1(α(α−1)/(2σ²)) (Mironov 2017, Prop. 7 for E[L^α]).
+    // Exact up to a factor of at most about q^{1−α} in A_α, i.e. log(1/q) in ε(α), when the last
+    // term dominates (small σ), where ε(α) itself is of order α/(2σ²).
+    const mpfr_prec_t bits = kBits;
+    Mpfr x(bits, alpha), t(bits, sigma), out(bits);
+    mpfr_mul_d(x, x, alpha - 1.0, MPFR_RNDU);
+    mpfr_sqr(t, t, MPFR_RNDD);
+    mpfr_mul_ui(t, t, 2, MPFR_RNDD);
+    mpfr_div(x, x, t, MPFR_RNDU);  // α(α−1)/(2σ²)
+    log_expm1(out, x);
+    mpfr_set_d(t, q, MPFR_RNDN);
+    mpfr_log(t, t, MPFR_RNDN);
+    mpfr_add(out, out, t, MPFR_RNDN);  // log(q expm1(·))
+    return rdp_from_log_excess(out, alpha, bits);
+}
+
+namespace {
+
+// The two-series value of the fractional order, or +∞ when it does not converge within its budget
+// or a term leaves MPFR's range.
+double fractional_order_series(double q, double sigma, double alpha) {
     // Mironov, Talwar & Zhang 2019, Sec. 3.3 (fractional α): with z₀ = σ² log(1/q − 1) + 1/2,
     //   A_α = Σ_{i≥0} C(α,i) (1−q)^{α−i} q^i e^{(i²−i)/(2σ²)} · ½ erfc((i − z₀)/(√2 σ))
     //       + Σ_{i≥0} C(α,i) (1−q)^{i} q^{α−i} e^{((α−i)²−(α−i))/(2σ²)} · ½ erfc((z₀ − (α−i))/(√2 σ)),
@@ -235,6 +288,9 @@ double poisson_rdp_fractional_order(double q, double sigma, double alpha) {
         mpfr_mul(s1, s1, e, MPFR_RNDN);
         mpfr_add(term, s0, s1, MPFR_RNDN);
         mpfr_div_ui(term, term, 2, MPFR_RNDN);  // the ½ of both erfc factors
+        // An overflowed exponential times an underflowed erfc is NaN: every later comparison would
+        // fail and the loop would run its whole budget for nothing.
+        if (mpfr_number_p(term.get()) == 0) return std::numeric_limits<double>::infinity();
         if (sign < 0) mpfr_neg(term, term, MPFR_RNDN);
         mpfr_add(sum, sum, term, MPFR_RNDN);
 
@@ -254,9 +310,23 @@ double poisson_rdp_fractional_order(double q, double sigma, double alpha) {
         }
         mpfr_set(previous, term, MPFR_RNDN);
     }
-    // Not converged within the term budget (or α integer): +∞ is a valid, never-chosen bound; the
-    // order search then relies on the integer orders.
+    // Not converged within the term budget (or α integer): +∞, and the caller falls back on the
+    // Jensen bound.
     return std::numeric_limits<double>::infinity();
+}
+
+}  // namespace
+
+double poisson_rdp_fractional_order(double q, double sigma, double alpha) {
+    if (q == 1.0) return gaussian_rdp(1.0 / sigma, alpha);
+    const double jensen = poisson_rdp_jensen_bound(q, sigma, alpha);
+    // The series' terms carry e^{(i²−i)/(2σ²)} and erfc factors of e^{−(i−z₀)²/(2σ²)} for i up to
+    // about α + 2; past kLargestSeriesExponent they leave MPFR's exponent range (|log| < 2^30·log 2
+    // ≈ 7.4e8) and the series cannot be summed. There the last term dominates A_α and the Jensen
+    // bound is within log(1/q) + log(2)/(α − 1) of ε(α), itself above α/(2σ²) − log(1/q) > 10⁸/α.
+    constexpr double kLargestSeriesExponent = 1e8;
+    if ((alpha + 3.0) * (alpha + 3.0) / (2.0 * sigma * sigma) > kLargestSeriesExponent) return jensen;
+    return std::min(fractional_order_series(q, sigma, alpha), jensen);  // both are upper bounds
 }
 
 double poisson_subsampled_gaussian_rdp(double q, double sigma, double alpha) {
@@ -296,22 +366,41 @@ double without_replacement_subsampled_gaussian_rdp(double gamma, double sigma, u
     mpfr_add(l, l, lbinom, MPFR_RNDN);
     mpfr_add(l, l, t, MPFR_RNDN);
     sum.add(l);
-    Mpfr log2(bits, 2.0);
+    Mpfr log2(bits, 2.0), s(bits, 1.0);
     mpfr_log(log2, log2, MPFR_RNDN);
-    for (unsigned long jj = 3; jj <= alpha; ++jj) {
-        mpfr_set_ui(t, alpha - jj + 1, MPFR_RNDN);
-        mpfr_log(t, t, MPFR_RNDN);
-        mpfr_add(lbinom, lbinom, t, MPFR_RNDN);
-        mpfr_set_ui(t, jj, MPFR_RNDN);
-        mpfr_log(t, t, MPFR_RNDN);
-        mpfr_sub(lbinom, lbinom, t, MPFR_RNDN);
-        mpfr_set_ui(t, jj * (jj - 1), MPFR_RNDN);  // (j−1)·ε(j) = j(j−1)/(2σ²)
-        mpfr_div(t, t, var2, MPFR_RNDN);
-        mpfr_add(l, t, lbinom, MPFR_RNDN);
-        mpfr_mul_ui(t, log_g, jj, MPFR_RNDN);
-        mpfr_add(l, l, t, MPFR_RNDN);
-        mpfr_add(l, l, log2, MPFR_RNDN);
-        sum.add(l);
+    mpfr_div(s, s, var2, MPFR_RNDN);  // 1/(2σ²)
+    // The j ≥ 3 terms are 2·C(α,j) γ^j e^{j(j−1)s}: only those that matter are summed, the rest bounded
+    // from above (binomial_window.hpp).
+    const auto log_weight = [&](mpfr_ptr out, unsigned long j) {
+        mpfr_set_ui(out, j, MPFR_RNDN);
+        mpfr_mul_ui(out, out, j - 1, MPFR_RNDN);
+        mpfr_mul(out, out, s, MPFR_RNDN);
+    };
+    if (alpha >= 3) {
+        Mpfr omitted(bits);
+        const BinomialSumWindow window = binomial_sum_window(alpha, 3, log_g, s, log_weight, omitted);
+        log_binomial(lbinom, alpha, window.first);
+        for (unsigned long jj = window.first; jj <= window.last; ++jj) {
+            if (jj > window.first) {
+                mpfr_set_ui(t, alpha - jj + 1, MPFR_RNDN);
+                mpfr_log(t, t, MPFR_RNDN);
+                mpfr_add(lbinom, lbinom, t, MPFR_RNDN);
+                mpfr_set_ui(t, jj, MPFR_RNDN);
+                mpfr_log(t, t, MPFR_RNDN);
+                mpfr_sub(lbinom, lbinom, t, MPFR_RNDN);
+            }
+            mpfr_set_ui(t, jj * (jj - 1), MPFR_RNDN);  // (j−1)·ε(j) = j(j−1)/(2σ²)
+            mpfr_div(t, t, var2, MPFR_RNDN);
+            mpfr_add(l, t, lbinom, MPFR_RNDN);
+            mpfr_mul_ui(t, log_g, jj, MPFR_RNDN);
+            mpfr_add(l, l, t, MPFR_RNDN);
+            mpfr_add(l, l, log2, MPFR_RNDN);
+            sum.add(l);
+        }
+        if (window.omits_terms) {  // the omitted terms' bound, times their factor 2
+            mpfr_add(l, omitted, log2, MPFR_RNDU);
+            sum.add(l);
+        }
     }
     sum.log_sum(l);
     return rdp_from_log_excess(l, static_cast<double>(alpha), bits);

@@ -17,11 +17,17 @@ double laplace_rdp(double ratio, double alpha);
 
 // Poisson-subsampled Gaussian (each record included independently with probability q; noise
 // multiplier σ; add/remove-one neighbours), exact (Mironov, Talwar & Zhang 2019, Sec. 3.3):
-// ε(α) = log(A_α)/(α−1). Integer α: the binomial expansion; fractional α: the two-series formula.
+// ε(α) = log(A_α)/(α−1). Integer α: the binomial expansion (its negligible terms bounded, not
+// summed); fractional α: the two-series formula, or the Jensen bound below where it is the smaller or
+// the series cannot be summed.
 double poisson_subsampled_gaussian_rdp(double q, double sigma, double alpha);
 // The two pieces, exposed for the tests (α integer ≥ 2 / α > 1 real, respectively).
 double poisson_rdp_integer_order(double q, double sigma, unsigned long alpha);
 double poisson_rdp_fractional_order(double q, double sigma, double alpha);
+// A closed-form upper bound for every real α > 1, by convexity (Jensen):
+// ε(α) ≤ log(1 + q·expm1(α(α−1)/(2σ²)))/(α−1). Within log(1/q) of the exact value when σ is small,
+// where the fractional series cannot be summed in MPFR's range; used there and as a cap.
+double poisson_rdp_jensen_bound(double q, double sigma, double alpha);
 
 // Subsampled Gaussian with fixed-size batches drawn without replacement at rate γ = m/n, replace-one
 // neighbours; the upper bound of Wang, Balle & Kasiviswanathan 2019, Thm. 9, for integer α ≥ 2, with

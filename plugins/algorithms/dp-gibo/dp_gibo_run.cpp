@@ -1,6 +1,7 @@
 #include "dp_gibo_run.hpp"
 
 #include "dp_gibo_figures.hpp"
+#include "dp_gibo_run_size.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -74,6 +75,7 @@ public:
         max_batch_ = settings_.batch_size.value_or(settings_.max_batch.value_or(dim_ + 1));
         settings_.privacy.records = dpbo::record_count(ctx_.objective);
         settings_.privacy.dimension = dim_;
+        require_feasible_run(settings_, max_batch_, dim_, settings_.privacy.records, kOwner);
         release_ = std::make_unique<dpbo::PrivateGradientRelease>(ctx_, kOwner, settings_.privacy);
         // A random θ⁽⁰⁾ comes from the experiment generator: independent of the data, so it costs no privacy.
         theta_ = dpbo::choose_starting_point(settings_.start, space_, ctx_.rng, kOwner);
@@ -141,7 +143,7 @@ private:
         update_model(batch);
         const arma::mat weights = surrogate_->mean_gradient_weights(theta_);  // d × |D|
         arma::mat record_gradients = weights * batch.losses;                  // d × n
-        if (settings_.centre_losses) {
+        if (settings_.centre_losses && batch.losses.n_rows > 0) {             // no points: the prior's zero estimate
             // Each record's losses minus their mean over the model's points: a per-record map, so the
             // sensitivity argument is unchanged. A zero-mean GP reads a record's constant level as a
             // bump and turns it into a spurious gradient whenever the points are not symmetric about θ.
@@ -199,6 +201,16 @@ private:
         context.anchor = theta_;
         context.pending.set_size(0, dim_);
         batch.trace_after = arma::trace(surrogate_->gradient_covariance(theta_));
+        if (t == 1 && batch.points.n_rows == 0 && settings_.bias_tolerance &&
+            batch.trace_after <= *settings_.bias_tolerance) {
+            // The prior alone meets the tolerance: no point would be evaluated and every step would
+            // release noise around a zero gradient estimate.
+            throw dpbo::ValidationError(
+                fmt::format("{}: bias_tolerance = {} is at least the gradient uncertainty of the model with no "
+                            "points, Tr Σ∇(θ) = {:.6g}: no point would ever be evaluated; allowed: bias_tolerance "
+                            "below {:.6g} (or batch_size for fixed batches)",
+                            kOwner, *settings_.bias_tolerance, batch.trace_after, batch.trace_after));
+        }
         const arma::mat candidates = candidate_points(lower, upper);
         while (context.pending.n_rows < max_batch_) {
             if (settings_.bias_tolerance && batch.trace_after <= *settings_.bias_tolerance) break;

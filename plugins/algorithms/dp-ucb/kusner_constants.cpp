@@ -13,11 +13,20 @@ double beta(std::size_t t, std::size_t candidates, double delta) {
                   std::log(3.0) - std::log(delta));
 }
 
+namespace {
+// log(a/δ), also when a/δ overflows (δ = 1e-308 made every sensitivity inf); the direct quotient
+// otherwise, so the usual values are unchanged to the last bit.
+double log_ratio(double a, double delta) {
+    const double ratio = a / delta;
+    return std::isfinite(ratio) ? std::log(ratio) : std::log(a) - std::log(delta);
+}
+}  // namespace
+
 double c_noisy(double one_minus_k1, std::size_t candidates, double delta) {
-    return 2.0 * std::sqrt(one_minus_k1 * std::log(3.0 * static_cast<double>(candidates) / delta));
+    return 2.0 * std::sqrt(one_minus_k1 * log_ratio(3.0 * static_cast<double>(candidates), delta));
 }
 
-double q_noise(double sigma, double delta) { return sigma * std::sqrt(8.0 * std::log(3.0 / delta)); }
+double q_noise(double sigma, double delta) { return sigma * std::sqrt(8.0 * log_ratio(3.0, delta)); }
 
 double c1(double sigma) { return 8.0 / std::log1p(1.0 / (sigma * sigma)); }
 
@@ -30,7 +39,7 @@ double regret_term(double c1_value, double beta_T, double gamma_T, std::size_t b
 }
 
 double c_noise_free(double one_minus_k1, std::size_t candidates, double delta) {
-    return 2.0 * std::sqrt(one_minus_k1 * std::log(2.0 * static_cast<double>(candidates) / delta));
+    return 2.0 * std::sqrt(one_minus_k1 * log_ratio(2.0 * static_cast<double>(candidates), delta));
 }
 
 double noise_free_regret_term(double a, double tau, std::size_t budget, std::size_t dim) {

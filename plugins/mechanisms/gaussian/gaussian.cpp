@@ -16,6 +16,7 @@
 #include "dpbo/privacy_statement.hpp"
 #include "dpbo/privacy/secure_sampling.hpp"
 #include "dpbo/random.hpp"
+#include "noise_scale_range.hpp"
 
 namespace {
 
@@ -90,7 +91,29 @@ public:
                 kOwner, mu_ ? fmt::format("mu = {}", *mu_) : fmt::format("epsilon = {}, delta = {}", epsilon_, delta_),
                 sensitivity, sigma));
         }
-        // Refuses a σ with no usable release grid (beyond the double range) before anything is released.
+        // Refuses a σ with no usable release grid (beyond the double range) before anything is released,
+        // naming the parameter the user set and the values that would work: σ = Δ/μ, and the analytic σ
+        // is proportional to Δ at fixed (ε, δ).
+        const dpbo::privacy::NoiseScaleRange range = dpbo::privacy::secure_noise_scale_range();
+        if (!range.contains(sigma)) {
+            const std::string allowed =
+                mu_ ? fmt::format(
+                          "mu in {} for this sensitivity, or a sensitivity in {} at mu = {}",
+                          dpbo::privacy::allowed_interval(sensitivity / range.highest, sensitivity / range.lowest),
+                          dpbo::privacy::allowed_interval(range.lowest * *mu_, range.highest * *mu_), *mu_)
+                    : fmt::format("a sensitivity in {} at epsilon = {} and delta = {}",
+                                  dpbo::privacy::allowed_interval(range.lowest * (sensitivity / sigma),
+                                                                  range.highest * (sensitivity / sigma)),
+                                  epsilon_, delta_);
+            throw dpbo::ValidationError(fmt::format(
+                "{}: {} with sensitivity = {} gives sigma = {}, {}; the secure sampler draws at noise scales in "
+                "[{:.6g}, {:.6g}]. Allowed: {}",
+                kOwner, mu_ ? fmt::format("mu = {}", *mu_) : fmt::format("epsilon = {}, delta = {}", epsilon_, delta_),
+                sensitivity, sigma,
+                sigma < range.lowest ? "too small: its release grid would not be a normal double"
+                                     : "too large: noise at this scale could overflow the double range",
+                range.lowest, range.highest, allowed));
+        }
         dpbo::privacy::release_grid(sigma, fmt::format("{}: sigma", kOwner));
         sigma_ = sigma;
         sensitivity_ = sensitivity;

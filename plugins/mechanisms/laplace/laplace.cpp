@@ -9,6 +9,7 @@
 #include "dpbo/mechanism.hpp"
 #include "dpbo/parameters.hpp"
 #include "dpbo/plugin.hpp"
+#include "noise_scale_range.hpp"
 #include "dpbo/privacy_statement.hpp"
 #include "dpbo/privacy/secure_sampling.hpp"
 #include "dpbo/random.hpp"
@@ -45,6 +46,20 @@ public:
         if (!std::isfinite(scale)) {
             throw dpbo::ValidationError(fmt::format(
                 "{}: sensitivity = {} with epsilon = {} gives an infinite noise scale", kOwner, sensitivity, epsilon_));
+        }
+        // Named by the parameters the user set, with the values that would work (b = Δ₁/ε).
+        const dpbo::privacy::NoiseScaleRange range = dpbo::privacy::secure_noise_scale_range();
+        if (!range.contains(scale)) {
+            throw dpbo::ValidationError(fmt::format(
+                "{}: epsilon = {} with sensitivity = {} gives the noise scale b = {}, {}; the secure sampler draws at "
+                "noise scales in [{:.6g}, {:.6g}]. Allowed: epsilon in {} for this sensitivity, or a sensitivity in "
+                "{} at epsilon = {}",
+                kOwner, epsilon_, sensitivity, scale,
+                scale < range.lowest ? "too small: its release grid would not be a normal double"
+                                     : "too large: noise at this scale could overflow the double range",
+                range.lowest, range.highest,
+                dpbo::privacy::allowed_interval(sensitivity / range.highest, sensitivity / range.lowest),
+                dpbo::privacy::allowed_interval(range.lowest * epsilon_, range.highest * epsilon_), epsilon_));
         }
         dpbo::privacy::release_grid(scale, fmt::format("{}: noise scale b", kOwner));
         scale_ = scale;

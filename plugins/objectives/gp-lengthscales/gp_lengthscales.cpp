@@ -104,9 +104,11 @@ public:
                                               "equal to lengthscale_low fixes them all"})
             .real("input_range", {.fallback = 1.75,
                                   .lower = 0.0,
+                                  .upper = 1e150,
                                   .lower_inclusive = false,
                                   .doc = "inputs are uniform in [0, input_range]^d; 1.75 makes every length-scale of "
-                                         "the box [0.1, 5] matter (1: only those below about 2 do)"})
+                                         "the box [0.1, 5] matter (1: only those below about 2 do); at most 1e150, "
+                                         "so that squared distances stay finite"})
             .real("space_low", {.fallback = 0.1,
                                 .lower = 0.0,
                                 .lower_inclusive = false,
@@ -117,6 +119,7 @@ public:
                                  .doc = "upper bound of every length-scale in the search box (paper: 5)"})
             .real("data_noise", {.fallback = 0.11,
                                  .lower = 1e-3,
+                                 .upper = 1e150,  // its square, the regression's noise variance, stays finite
                                  .doc = "standard deviation of the Gaussian noise on the targets; the tuned "
                                         "regression uses its true variance (0.11 puts the validation loss at "
                                         "the true length-scales near the paper's 0.047 at d = 15)"})

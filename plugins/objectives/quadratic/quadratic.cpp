@@ -3,6 +3,7 @@
 // Gaussian observation noise.
 #include <cmath>
 #include <cstddef>
+#include <limits>
 #include <vector>
 
 #include <fmt/format.h>
@@ -72,6 +73,15 @@ private:
         if (!std::isfinite(lower) || !std::isfinite(upper) || !(lower < upper)) {
             throw dpbo::ValidationError(fmt::format(
                 "{}: lower = {} and upper = {} are not allowed; need finite lower < upper", kOwner, lower, upper));
+        }
+        // The largest value, dim·(upper − lower)², must be a double: past it every evaluation broke the
+        // evaluation contract with an infinite value (exit 1) instead of naming lower and upper.
+        const double widest = std::sqrt(std::numeric_limits<double>::max() / static_cast<double>(dim));
+        if (!(upper - lower <= widest)) {
+            throw dpbo::ValidationError(
+                fmt::format("{}: lower = {} and upper = {} are too far apart: values up to dim·(upper − lower)² "
+                            "would overflow the double range; allowed: upper − lower <= {:.6g} for dim = {}",
+                            kOwner, lower, upper, widest, dim));
         }
         dpbo::memory::require(kOwner, fmt::format("dim = {}", dim), static_cast<double>(dim) * kBytesPerDimension,
                               "the search space's name and bounds of each coordinate and a point's copies");

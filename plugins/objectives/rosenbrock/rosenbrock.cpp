@@ -1,7 +1,9 @@
 // Rosenbrock's valley in any dimension ≥ 2: a narrow curved valley that defeats naive local
 // search, minimum 0 at (1, ..., 1). Holds no sensitive data; optional Gaussian observation noise.
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -68,6 +70,20 @@ private:
                 fmt::format("{}: lower = {} and upper = {} are not allowed; need finite lower < upper "
                             "with the optimum 1 inside [lower, upper]",
                             kOwner, lower, upper));
+        }
+        // The largest value, about (dim − 1)·(100(M + M²)² + (1 + M)²) with M = max(|lower|, |upper|),
+        // must be a double: past it every evaluation broke the evaluation contract with an infinite
+        // value (exit 1) instead of naming lower and upper.
+        const double m = std::max(std::abs(lower), std::abs(upper));
+        const double largest =
+            static_cast<double>(dim - 1) * (100.0 * (m + m * m) * (m + m * m) + (1.0 + m) * (1.0 + m));
+        if (!std::isfinite(largest)) {
+            const double allowed =
+                std::pow(std::numeric_limits<double>::max() / (101.0 * static_cast<double>(dim - 1)), 0.25);
+            throw dpbo::ValidationError(
+                fmt::format("{}: lower = {} and upper = {} are too wide: the function's values there would overflow "
+                            "the double range; allowed: |lower| and |upper| below {:.3g} for dim = {}",
+                            kOwner, lower, upper, 0.5 * allowed, dim));
         }
         dpbo::memory::require(kOwner, fmt::format("dim = {}", dim), static_cast<double>(dim) * kBytesPerDimension,
                               "the search space's name and bounds of each coordinate and a point's copies");

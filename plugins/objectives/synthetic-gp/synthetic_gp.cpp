@@ -40,6 +40,7 @@
 namespace {
 
 constexpr const char* kOwner = "objective 'synthetic-gp'";
+constexpr double kSmallestLengthscale = 1e-150;
 
 // GPyTorch's GaussianLikelihood starts its noise at softplus(0) + 1e-4 = ln 2 + 1e-4, and the GIBO
 // reference builds its objectives without setting it, so its posterior mean smooths the support
@@ -281,6 +282,21 @@ private:
         const double base = parameters.has("lengthscale") ? parameters.real("lengthscale")
                                                           : reference_lengthscale(dim_, upper_ - lower_);
         const double spread = parameters.real("lengthscale_spread");
+        // 1/ℓ² enters the kernel: below 1e-150 it overflows and every value was NaN. The smallest ℓ a
+        // spread can draw is base·(1 − γ).
+        const double smallest = base * (1.0 - spread);
+        if (!(smallest >= kSmallestLengthscale)) {
+            throw dpbo::ValidationError(
+                parameters.has("lengthscale")
+                    ? fmt::format("{}: lengthscale = {} (with lengthscale_spread = {}) can give length-scales below "
+                                  "{:g}, where 1/ℓ² overflows the double range; allowed: lengthscale·(1 − "
+                                  "lengthscale_spread) >= {:g}",
+                                  kOwner, base, spread, kSmallestLengthscale, kSmallestLengthscale)
+                    : fmt::format("{}: lower = {} and upper = {} are so close that the default length-scale, "
+                                  "proportional to upper − lower, is {:.6g}, below {:g}, where 1/ℓ² overflows the "
+                                  "double range; allowed: a wider box, or lengthscale >= {:g}",
+                                  kOwner, lower_, upper_, base, kSmallestLengthscale, kSmallestLengthscale));
+        }
         if (spread == 0.0) return arma::vec{base};
         return base * (1.0 + spread * (2.0 * rng.uniform(dim_, 1) - 1.0));
     }

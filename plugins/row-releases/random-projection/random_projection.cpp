@@ -28,6 +28,8 @@
 namespace {
 
 constexpr const char* kOwner = "row release 'random-projection'";
+// The largest ω whose square (and the squared singular values it lifts) stays a double.
+constexpr double kLargestOmega = 1e150;
 
 class RandomProjection final : public dpbo::RowRelease {
 public:
@@ -68,16 +70,30 @@ public:
             throw dpbo::ValidationError(fmt::format(
                 "{}: sensitivity = {} is not allowed; expected the L2 bound on one row's change, a finite number > 0",
                 kOwner, sensitivity));
+        // ω is squared in the lift √(σ² + ω²): past 1e150 the released rows were NaN ("released rows:
+        // ... with a NaN or infinite entry"), for epsilon = 1e-300 or delta = 1e-308. Named by the keys.
+        const double omega_value = omega_for(sensitivity);
+        if (!(omega_value <= kLargestOmega)) {
+            throw dpbo::ValidationError(fmt::format(
+                "{}: epsilon = {} and delta = {} with sensitivity = {} give ω = 16√r·log(2/δ)·log(16r/δ)·Δ/ε = {:.6g} "
+                "for r = {}, too large: ω² would overflow the double range; allowed: epsilon >= {:.6g} at this delta",
+                kOwner, epsilon_, delta_, sensitivity, omega_value, r_, epsilon_ * omega_value / kLargestOmega));
+        }
         sensitivity_ = sensitivity;
     }
     bool calibrated() const override { return sensitivity_.has_value(); }
 
     // ω for rows whose neighbours differ by at most Δ: Algorithm 1 is stated for Δ = 1, and the
     // rows scaled by 1/Δ meet it, which scales ω by Δ.
-    double omega() const {
+    double omega() const { return omega_for(require_sensitivity("omega()")); }
+    double omega_for(double sensitivity) const {
         const double r = static_cast<double>(r_);
-        return require_sensitivity("omega()") * 16.0 * std::sqrt(r) * std::log(2.0 / delta_) / epsilon_ *
-               std::log(16.0 * r / delta_);
+        return sensitivity * 16.0 * std::sqrt(r) * log_ratio(2.0, delta_) / epsilon_ * log_ratio(16.0 * r, delta_);
+    }
+    // log(a/δ), also when a/δ overflows (δ = 1e-308); the direct quotient otherwise, unchanged.
+    static double log_ratio(double a, double delta) {
+        const double ratio = a / delta;
+        return std::isfinite(ratio) ? std::log(ratio) : std::log(a) - std::log(delta);
     }
 
     // Charged at the paper's (ε, δ), so a budget and the ledger count what the paper would spend;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -96,6 +98,35 @@ void refuse_sensitive_candidates(const std::string& owner, const Objective& obje
         owner, objective.describe_origin()));
 }
 
+// The sensitivity of the vector of k released values, from the per-value Δ the user set. Where it
+// overflows, the key is named with the largest value allowed — not the derived inf the mechanism
+// would name (value_sensitivity = 1e308 gave "sensitivity = inf is not allowed").
+double released_values_sensitivity(SensitivityNorm norm, double value_sensitivity, std::size_t k,
+                                   const std::string& owner) {
+    const double sensitivity = vector_sensitivity(norm, value_sensitivity, k);
+    if (std::isfinite(sensitivity)) return sensitivity;
+    const double factor = vector_sensitivity(norm, 1.0, k);
+    throw ValidationError(
+        fmt::format("{}: algorithm.value_sensitivity = {} makes the {} sensitivity of the k = {} released values, {}·Δ "
+                    "= {}·{}, overflow the double range; allowed: algorithm.value_sensitivity <= {:.6g} for k = {}",
+                    owner, value_sensitivity, to_string(norm), k, sensitivity_factor(norm), factor, value_sensitivity,
+                    std::numeric_limits<double>::max() / factor, k));
+}
+
+// Calibrates the mechanism; its refusal (a noise scale the secure sampler cannot draw at, ...) is
+// reported as one of the key the user set.
+void calibrate_for_values(Mechanism& mechanism, double value_sensitivity, std::size_t k, const std::string& owner) {
+    const double sensitivity = released_values_sensitivity(mechanism.sensitivity_norm(), value_sensitivity, k, owner);
+    try {
+        mechanism.calibrate(sensitivity);
+    } catch (const ValidationError& refusal) {
+        throw ValidationError(fmt::format(
+            "{}: algorithm.value_sensitivity = {} (the {} sensitivity {} of the k = {} "
+            "released values) cannot calibrate the mechanism: {}",
+            owner, value_sensitivity, to_string(mechanism.sensitivity_norm()), sensitivity, k, refusal.what()));
+    }
+}
+
 }  // namespace
 
 void check_value_sensitivity(const std::string& owner, bool has_mechanism, std::optional<double> value_sensitivity) {
@@ -134,7 +165,7 @@ BestRelease release_best(const arma::mat& points, const arma::vec& exact_values,
                 "(value_sensitivity)");
         }
         const double sensitivity = vector_sensitivity(mechanism->sensitivity_norm(), *value_sensitivity, k);
-        mechanism->calibrate(sensitivity);
+        calibrate_for_values(*mechanism, *value_sensitivity, k, "release of the best point");
         ledger.set_scope(kNeighbouring, kProtectedUnit);
         release.released_values =
             mechanism->release(exact_values, ledger, fmt::format("the {} evaluated objective values", k));
@@ -153,6 +184,12 @@ RunResult run_data_independent_search(RunContext& context, const DataIndependent
     if (context.objective.output_count() > 1) return run_front_search(context, search);
     check_value_sensitivity(search.owner, context.role<Mechanism>("mechanism") != nullptr, search.value_sensitivity);
     if (context.role<Mechanism>("mechanism") != nullptr) refuse_sensitive_candidates(search.owner, context.objective);
+    if (const auto mechanism = context.role<Mechanism>("mechanism"); mechanism && search.value_sensitivity) {
+        // Up front, before any evaluation: a sensitivity that overflows or a noise scale the sampler
+        // cannot draw at, for the k = point_count values released at the end (release_best calibrates
+        // again for the k actually evaluated, fewer if the run is stopped early).
+        calibrate_for_values(*mechanism, *search.value_sensitivity, search.point_count, search.owner);
+    }
     if (search.reference) {
         throw ValidationError(
             fmt::format("{}: reference is for objectives with two outputs (the hypervolume of "

@@ -9,6 +9,7 @@
 #include "dpbo/mechanism.hpp"
 #include "dpbo/module_factory.hpp"
 #include "dpbo/privacy_ledger.hpp"
+#include "noise_scale_range.hpp"
 
 namespace dpbo {
 
@@ -56,6 +57,31 @@ constexpr const char* kProtectedUnit = "one record of the objective's sensitive 
 // Past this, n is so large that the allowance would be a visible share of the noise.
 constexpr double kLargestAllowance = 1e-3;
 
+// σ = k·B/μ with k = 2√T(1 + allowance)/n, as calibrated below. Out of the secure sampler's range,
+// the mechanism would name only the derived σ or sensitivity (clipping_bound = 1e308 overflowed 2B/n
+// to inf; mu = 1e300 made σ subnormal); the user set B and μ, so they are named, with the values
+// that work.
+void require_drawable_noise(const PrivateGradientSettings& settings, const std::string& owner) {
+    const double n = static_cast<double>(settings.records);
+    const double k = 2.0 * std::sqrt(static_cast<double>(settings.steps)) *
+                     (1.0 + floating_point_allowance(settings.records, settings.dimension)) / n;
+    const double bound = settings.clipping_bound, mu = settings.mu;
+    const double sensitivity =
+        2.0 * (bound / n) * (1.0 + floating_point_allowance(settings.records, settings.dimension));
+    const double sigma = sensitivity / (mu / std::sqrt(static_cast<double>(settings.steps)));
+    const privacy::NoiseScaleRange range = privacy::secure_noise_scale_range();
+    if (std::isfinite(sensitivity) && range.contains(sigma)) return;
+    throw ValidationError(fmt::format(
+        "{}: clipping_bound = {} and mu = {} (with iterations = {} and the objective's {} records) give the gradient "
+        "noise σ = 2B√T/(nμ) = {:.6g} per coordinate, {}; the secure sampler draws at noise scales in [{:.6g}, "
+        "{:.6g}]. Allowed: clipping_bound in {} at mu = {}, or mu in {} at clipping_bound = {}",
+        owner, bound, mu, settings.steps, settings.records, sigma,
+        sigma < range.lowest ? "too small: its release grid would not be a normal double"
+                             : "too large: the noise could overflow the double range",
+        range.lowest, range.highest, privacy::allowed_interval(range.lowest / k * mu, range.highest / k * mu), mu,
+        privacy::allowed_interval(k / range.highest * bound, k / range.lowest * bound), bound));
+}
+
 }  // namespace
 
 PrivateGradientRelease::PrivateGradientRelease(RunContext& context, const std::string& owner,
@@ -74,6 +100,7 @@ PrivateGradientRelease::PrivateGradientRelease(RunContext& context, const std::s
                         "record-decomposable objective (one loss per record)",
                         owner_));
     }
+    require_drawable_noise(settings_, owner_);
     mechanism_ = context_.modules.create_as<Mechanism>(
         settings_.mechanism, {{"mu", exact(per_step_mu())}, {"equivalent_delta", exact(settings_.equivalent_delta)}});
     if (mechanism_->sensitivity_norm() != SensitivityNorm::L2) {
@@ -100,7 +127,9 @@ double PrivateGradientRelease::per_step_mu() const {
 }
 
 double PrivateGradientRelease::sensitivity() const {
-    return 2.0 * settings_.clipping_bound / static_cast<double>(settings_.records);
+    // 2·(B/n), not (2B)/n: the same double (doubling is exact) without overflowing for B near the
+    // largest double.
+    return 2.0 * (settings_.clipping_bound / static_cast<double>(settings_.records));
 }
 
 double PrivateGradientRelease::calibrated_sensitivity() const {

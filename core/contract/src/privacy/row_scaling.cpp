@@ -9,6 +9,10 @@
 
 namespace dpbo {
 
+namespace {
+constexpr double kLargestNormBound = 1e150;
+}  // namespace
+
 RowScaling::RowScaling(const SearchSpace& space, double norm_bound, const std::string& owner) {
     if (!space.is_finite())
         throw ValidationError(
@@ -23,6 +27,13 @@ RowScaling::RowScaling(const SearchSpace& space, double norm_bound, const std::s
             owner));
     if (!std::isfinite(norm_bound) || norm_bound <= 0.0)
         throw ValidationError(fmt::format("{}: norm_bound = {}; expected a finite number > 0", owner, norm_bound));
+    // The releases square the scaled rows (norms, projections, singular values): past 1e150 the squares
+    // overflow and every released row came out NaN ("released rows: ... with a NaN or infinite entry").
+    if (norm_bound > kLargestNormBound)
+        throw ValidationError(
+            fmt::format("{}: norm_bound = {} is too large: the scaled rows' squared norms would "
+                        "overflow the double range; allowed: norm_bound in (0, {:g}]",
+                        owner, norm_bound, kLargestNormBound));
     names_ = space.names();
     lower_ = space.lower();
     centre_ = 0.5 * (space.lower() + space.upper());

@@ -27,9 +27,9 @@ public:
     dpbo::PrivacyStatement guarantee() const override {
         return pure_statement(
             "exponential mechanism (McSherry & Talwar 2007) by exact inversion",
-            "128 random bits and, for each of the n candidates, the same fixed-precision (128-bit) arithmetic, "
-            "whatever the scores; only with probability at most 10·n²·2^-96 per choice (a uniform within a "
-            "bound's slack) does a refinement run whose length depends on the scores");
+            "128 random bits and, for each of the n candidates, the same branch-free fixed-point arithmetic, "
+            "whatever the scores; only with probability at most n·(ln n + 2)·2^-56 + n²·2^-92 per choice (a "
+            "uniform within a bound's slack) does a refinement run whose length depends on the scores");
     }
 
 protected:

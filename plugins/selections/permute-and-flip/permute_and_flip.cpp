@@ -6,7 +6,7 @@
 // 2021), for which Dwork & Roth's argument for monotone queries (2014, Claim 3.9) allows Δq/ε.
 //
 // Exact, in the secure layer: the order is a Fisher–Yates shuffle drawn with exact uniform
-// integers, each coin a 127-bit uniform against rigorous bounds on exp(−γ). Every coin is flipped
+// integers, each coin a 96-bit uniform against rigorous bounds on exp(−γ). Every coin is flipped
 // and the first heads found by a scan of the whole order, so the work does not depend on where the
 // first heads falls (stopping there, as Alg. 1 reads, made the time tell the scores apart).
 #include "exact_score_selection.hpp"
@@ -31,9 +31,9 @@ public:
         return pure_statement(
             "permute-and-flip (McKenna & Sheldon 2020, Thm 1: ε-DP; Thm 2: expected quality never "
             "below the exponential mechanism's), every coin flipped",
-            "a uniform permutation of the n candidates (its random bits depend on n alone), 127 random bits and "
-            "the same fixed-precision (128-bit) arithmetic for each candidate, whatever the scores; only with "
-            "probability below n·2^-116 per choice (a uniform within a bound's slack) does a refinement run "
+            "a uniform permutation of the n candidates (its random bits depend on n alone), 96 random bits and "
+            "the same branch-free fixed-point arithmetic for each candidate, whatever the scores; only with "
+            "probability below n·2^-57 per choice (a uniform within a bound's slack) does a refinement run "
             "whose length depends on the scores");
     }
 

@@ -45,8 +45,11 @@ constexpr unsigned kRefinementPrecision = 128;
 
 // --- The exponential mechanism, by inversion of its distribution -----------------------------------
 // Index i with probability p_i / S: the i with P_i ≤ U·S < P_(i+1), P_i = Σ_(j<i) p_j, S = P_n, for
-// one uniform U. Decided from bounds on every prefix sum and U's first 128 bits unless U·S lies
-// within the bounds' slack of some P_i (see exponential_mechanism_index for the probability).
+// one uniform U. Decided from bounds A_j ≤ P_j·2^96 ≤ B_j and U's first 128 bits unless U·S lies
+// within the bounds' slack of some P_j. Boundary j is undecided only if U lies in an interval of
+// length at most (2W + 4)/A_n, W = B_n − A_n ≤ Σ_i (p_i·(γ_i + 1)·2^38 + 4); with S ≥ 1 (the best
+// has p = 1) and Σ_i p_i·γ_i ≤ S·(ln n + 1) (the exponential mechanism's mean γ), summing over the
+// n − 1 boundaries gives at most n·(ln n + 2)·2^-56 + n²·2^-92.
 constexpr unsigned exponential_fraction_bits(unsigned precision) { return precision / 4 * 3; }  // 96 at 128
 
 // The whole choice: 128 bits of U drawn, then exponential_index_from.
@@ -61,8 +64,9 @@ std::size_t exponential_index_refined(const arma::vec& scores, ScoreScale scale,
 
 // --- Permute-and-flip, with every coin flipped -----------------------------------------------------
 // A uniform permutation of the n candidates, then one coin per candidate, heads with probability
-// p_i: heads when a 96-bit uniform u has u < lo, tails when u ≥ hi, refined otherwise. The choice is
-// the first heads in the permutation's order; the best candidate (p = 1) always flips heads.
+// p_i: heads when a 96-bit uniform u has u < lo, tails when u ≥ hi, refined otherwise — with
+// probability (hi − lo)/2^96 ≤ p·(γ + 1)·2^-58 + 2^-94 < 2^-57. The choice is the first heads in the
+// permutation's order; the best candidate (p = 1) always flips heads.
 constexpr unsigned coin_fraction_bits(unsigned precision) { return precision - 1; }  // 127 at 128
 
 std::size_t permute_and_flip_index(const arma::vec& scores, ScoreScale scale, double best, RandomBits& bits,

@@ -10,7 +10,8 @@
 //   flat-vs-best  all scores equal against one clear best (the others 100 below it);
 //   flat-vs-tail  all scores equal against a long tail q_i = −2·ln(1 + i) (weights 1/(1 + i)).
 //
-// --cost instead reports the median wall µs of one choice for each n and shape (no comparison).
+// --cost instead reports the median thread-CPU µs of one choice for each n and shape (no comparison;
+// CPU time, so that other processes on a shared machine do not inflate it).
 //
 //   dpbo_bench_selection_timing [--selection exponential,permute-and-flip] [--n 10,100,1000]
 //       [--comparisons neighbours,flat-vs-best,flat-vs-tail] [--runs 400] [--draws 200] [--seed 1]
@@ -144,13 +145,16 @@ public:
         selection_->calibrate(1.0);
     }
 
-    // Wall seconds of `draws` choices among `scores`; the ledger is made before the clock starts.
-    double time_run(const arma::vec& scores, std::size_t draws, std::size_t& sink) {
+    // Wall seconds (or thread CPU seconds) of `draws` choices among `scores`; the ledger is made
+    // before the clock starts.
+    double time_run(const arma::vec& scores, std::size_t draws, std::size_t& sink, bool cpu = false) {
         dpbo::PrivacyLedger ledger(dpbo::bench::registry().create_as<dpbo::Accountant>("basic"), std::nullopt, noise_,
                                    "selection timing", dpbo::PrivacyLedger::Log::Discard);
         ledger.set_scope("scores moved by at most Δq", "one record");
+        const double cpu_start = cpu ? dpbo::bench::thread_cpu_seconds() : 0.0;
         const auto start = Clock::now();
         for (std::size_t i = 0; i < draws; ++i) sink += selection_->select(scores, ledger, "timed choice");
+        if (cpu) return dpbo::bench::thread_cpu_seconds() - cpu_start;
         return std::chrono::duration<double>(Clock::now() - start).count();
     }
 
@@ -237,11 +241,11 @@ void cost(const Options& options) {
             for (const arma::vec& scores : {flat(n), one_clear_best(n), long_tail(n)}) {
                 Chooser chooser(name, options.seed);
                 // Enough choices per repeat to last ≥ 0.05 s, found from one timed choice.
-                const double once = chooser.time_run(scores, 1, sink);
+                const double once = chooser.time_run(scores, 1, sink, true);
                 const auto draws = static_cast<std::size_t>(std::clamp(0.05 / std::max(once, 1e-9), 1.0, 1e6));
                 std::vector<double> repeats;
                 for (std::size_t r = 0; r < options.repeats; ++r)
-                    repeats.push_back(chooser.time_run(scores, draws, sink) / static_cast<double>(draws));
+                    repeats.push_back(chooser.time_run(scores, draws, sink, true) / static_cast<double>(draws));
                 per_shape.push_back(median(repeats) * 1e6);
             }
             fmt::print("{:<17} {:>8} {:>12.2f} {:>12.2f} {:>12.2f}\n", name, n, per_shape[0], per_shape[1],

@@ -230,7 +230,7 @@ void compare(const Options& options) {
 
 void cost(const Options& options) {
     fmt::print(
-        "wall µs per choice (median of {} repeats; each repeat times enough choices for ≥ 0.05 s), ε = 1, "
+        "thread CPU µs per choice (median of {} repeats; each repeat times enough choices for ≥ 0.05 s), ε = 1, "
         "Δq = 1\n",
         options.repeats);
     fmt::print("{:<17} {:>8} {:>12} {:>12} {:>12}\n", "selection", "n", "flat", "clear best", "long tail");

@@ -3,7 +3,13 @@
 // and the first heads in the permutation's order is picked by a scan without early exit. Flipping
 // the coins after the first heads changes nothing in the result's law — they are independent and
 // ignored — but it makes the work the same for any scores of length n.
+//
+// The coins are flipped in the candidates' own order, each candidate i holding its place in the
+// random order, position[i]; the choice is the heads with the smallest place. That is the same law
+// (the coins are independent of the order, and a uniform permutation's inverse is uniform) and
+// reads the scores front to back, where walking them in the random order would miss the cache.
 #include <algorithm>
+#include <cstdint>
 #include <numeric>
 #include <utility>
 #include <vector>
@@ -17,25 +23,31 @@ namespace dpbo::privacy::detail {
 
 namespace {
 
-// A uniform permutation of 0..n−1 (Fisher–Yates with exact uniform integers).
-std::vector<std::size_t> uniform_order(std::size_t n, RandomBits& bits) {
-    std::vector<std::size_t> order(n);
-    std::iota(order.begin(), order.end(), std::size_t{0});
-    for (std::size_t k = 0; k + 1 < n; ++k) std::swap(order[k], order[k + bits.uniform_below(n - k)]);
-    return order;
+// A uniform permutation of 0..n−1 (Fisher–Yates with exact uniform integers), read as each
+// candidate's place in the order.
+std::vector<std::size_t> uniform_places(std::size_t n, RandomBits& bits) {
+    std::vector<std::size_t> position(n);
+    std::iota(position.begin(), position.end(), std::size_t{0});
+    for (std::size_t k = 0; k + 1 < n; ++k) std::swap(position[k], position[k + bits.uniform_below(n - k)]);
+    return position;
 }
 
-// The candidate of the first heads in `order`, scanning all of it: walking backwards, each heads
-// overwrites the choice, so the last written is the first heads. The overwrite is a mask, not a
-// branch: a branch predictor's misses would count the alternations of heads and tails.
-std::size_t first_heads(const std::vector<std::size_t>& order, const std::vector<unsigned char>& heads) {
-    std::size_t chosen = order.size();
-    for (std::size_t k = order.size(); k-- > 0;) {
-        const std::size_t take = std::size_t{0} - static_cast<std::size_t>(heads[k]);  // all ones or zero
-        chosen = (order[k] & take) | (chosen & ~take);
+// The heads with the smallest place, scanning every candidate. Each step selects by a mask, not by
+// a branch: a branch predictor's misses would count how heads and tails alternate. (Places and n
+// are below 2^63, so the sign of a difference is the comparison.)
+std::size_t first_heads(const std::vector<std::size_t>& position, const std::vector<unsigned char>& heads) {
+    const std::size_t n = position.size();
+    std::size_t chosen = n;
+    std::size_t first_place = n;
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::size_t is_heads = std::size_t{0} - static_cast<std::size_t>(heads[i]);
+        const std::size_t place = (position[i] & is_heads) | (n & ~is_heads);
+        const auto earlier =
+            static_cast<std::size_t>(static_cast<std::int64_t>(place - first_place) >> 63);  // place < first_place
+        first_place = (place & earlier) | (first_place & ~earlier);
+        chosen = (i & earlier) | (chosen & ~earlier);
     }
-    if (chosen == order.size())
-        throw RunError("permute-and-flip: no coin came up heads, though the best candidate's always does");
+    if (chosen == n) throw RunError("permute-and-flip: no coin came up heads, though the best candidate's always does");
     return chosen;
 }
 
@@ -69,39 +81,38 @@ int coin_from_bounds(uint128 u, uint128 lo, uint128 hi) {
 std::size_t permute_and_flip_index(const arma::vec& scores, ScoreScale scale, double best, RandomBits& bits,
                                    Refinements* refinements) {
     const std::size_t n = scores.n_elem;
-    const std::vector<std::size_t> order = uniform_order(n, bits);
+    const std::vector<std::size_t> position = uniform_places(n, bits);
     const FixedExpBounds bounds(scale, best);
     std::vector<unsigned char> heads(n);
-    std::vector<std::pair<std::size_t, uint128>> undecided;  // (position, u): rarely any
+    std::vector<std::pair<std::size_t, uint128>> undecided;  // (candidate, u): rarely any
     uint128 lo = 0;
     uint128 hi = 0;
-    for (std::size_t k = 0; k < n; ++k) {
-        bounds.bound(scores[order[k]], lo, hi);
+    for (std::size_t i = 0; i < n; ++i) {
+        bounds.bound(scores[i], lo, hi);
         const uint128 high = bits.bits(64);
         const uint128 u = (high << 32) | bits.bits(32);
         const int coin = coin_from_bounds(u, lo, hi);
-        heads[k] = static_cast<unsigned char>(coin > 0);
-        if (coin < 0) undecided.emplace_back(k, u);  // taken with probability below 2^-60
+        heads[i] = static_cast<unsigned char>(coin > 0);
+        if (coin < 0) undecided.emplace_back(i, u);  // taken with probability below 2^-57
     }
-    for (const auto& [k, u] : undecided) {
+    for (const auto& [i, u] : undecided) {
         PartialUniform known = PartialUniform::of(u, FixedExpBounds::kFractionBits);
-        heads[k] = static_cast<unsigned char>(
-            coin_refined(scale, best, scores[order[k]], known, kRefinementPrecision, bits, refinements));
+        heads[i] = static_cast<unsigned char>(
+            coin_refined(scale, best, scores[i], known, kRefinementPrecision, bits, refinements));
     }
-    return first_heads(order, heads);
+    return first_heads(position, heads);
 }
 
 std::size_t permute_and_flip_index_refined(const arma::vec& scores, ScoreScale scale, double best, unsigned precision,
                                            RandomBits& bits, Refinements* refinements) {
     const std::size_t n = scores.n_elem;
-    const std::vector<std::size_t> order = uniform_order(n, bits);
+    const std::vector<std::size_t> position = uniform_places(n, bits);
     std::vector<unsigned char> heads(n);
-    for (std::size_t k = 0; k < n; ++k) {
+    for (std::size_t i = 0; i < n; ++i) {
         PartialUniform u;
-        heads[k] =
-            static_cast<unsigned char>(coin_refined(scale, best, scores[order[k]], u, precision, bits, refinements));
+        heads[i] = static_cast<unsigned char>(coin_refined(scale, best, scores[i], u, precision, bits, refinements));
     }
-    return first_heads(order, heads);
+    return first_heads(position, heads);
 }
 
 }  // namespace dpbo::privacy::detail

@@ -1,20 +1,23 @@
 // The selections' timing signal (issue 29): does the wall time of `select` tell an observer which
 // of two score vectors it was given? Measured as the audit measured it: per world, R runs of D
 // choices each (D = 200 by default), each run timed with the steady clock; the two worlds'
-// runs interleaved (A B, B A, A B, …) so that drift of the machine's speed falls on both alike;
-// reported as per-world medians and a two-sample Kolmogorov–Smirnov test of the run times.
+// runs interleaved in pairs, each pair in a random order (A B or B A), so that drift of the
+// machine's speed falls on both alike; reported as per-world medians and a two-sample
+// Kolmogorov–Smirnov test of the run times. flat-vs-flat is the control: two identical worlds.
 //
 // Worlds (ε = 1, Δq = 1, n candidates):
 //   neighbours    A = (1, 0, …, 0) against B = (0, 1, …, 1): candidate 0 loses Δq and every
 //                 other gains Δq, as neighbouring datasets' scores may (the audit's pair);
 //   flat-vs-best  all scores equal against one clear best (the others 100 below it);
-//   flat-vs-tail  all scores equal against a long tail q_i = −2·ln(1 + i) (weights 1/(1 + i)).
+//   flat-vs-tail  all scores equal against a long tail q_i = −2·ln(1 + i) (weights 1/(1 + i));
+//   flat-vs-flat  all scores equal in both worlds: the control, how often the measurement alone
+//                 (a shared machine's load, the clock) tells two identical worlds apart.
 //
 // --cost instead reports the median thread-CPU µs of one choice for each n and shape (no comparison;
 // CPU time, so that other processes on a shared machine do not inflate it).
 //
 //   dpbo_bench_selection_timing [--selection exponential,permute-and-flip] [--n 10,100,1000]
-//       [--comparisons neighbours,flat-vs-best,flat-vs-tail] [--runs 400] [--draws 200] [--seed 1]
+//       [--comparisons neighbours,flat-vs-best,flat-vs-tail,flat-vs-flat] [--runs 400] [--draws 200] [--seed 1]
 //   dpbo_bench_selection_timing --cost [--n 10,100,1000,10000,1000000] [--repeats 5]
 #include <algorithm>
 #include <chrono>
@@ -26,6 +29,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -46,7 +50,7 @@ using Clock = std::chrono::steady_clock;
 struct Options {
     std::vector<std::string> selections{"exponential", "permute-and-flip"};
     std::vector<std::size_t> sizes{10, 100, 1000};
-    std::vector<std::string> comparisons{"neighbours", "flat-vs-best", "flat-vs-tail"};
+    std::vector<std::string> comparisons{"neighbours", "flat-vs-best", "flat-vs-tail", "flat-vs-flat"};
     std::size_t runs = 400;
     std::size_t draws = 200;
     std::size_t repeats = 5;
@@ -102,9 +106,10 @@ Options parse(int argc, char** argv) {
     }
     if (options.cost && !sizes_given) options.sizes = {10, 100, 1000, 10000, 1000000};
     for (const auto& comparison : options.comparisons)
-        if (comparison != "neighbours" && comparison != "flat-vs-best" && comparison != "flat-vs-tail")
-            throw std::invalid_argument(
-                fmt::format("--comparisons: '{}' is not one of neighbours, flat-vs-best, flat-vs-tail", comparison));
+        if (comparison != "neighbours" && comparison != "flat-vs-best" && comparison != "flat-vs-tail" &&
+            comparison != "flat-vs-flat")
+            throw std::invalid_argument(fmt::format(
+                "--comparisons: '{}' is not one of neighbours, flat-vs-best, flat-vs-tail, flat-vs-flat", comparison));
     return options;
 }
 
@@ -134,6 +139,7 @@ std::pair<arma::vec, arma::vec> neighbours(std::size_t n) {
 std::pair<arma::vec, arma::vec> worlds(const std::string& comparison, std::size_t n) {
     if (comparison == "neighbours") return neighbours(n);
     if (comparison == "flat-vs-best") return {flat(n), one_clear_best(n)};
+    if (comparison == "flat-vs-flat") return {flat(n), flat(n)};
     return {flat(n), long_tail(n)};
 }
 
@@ -209,8 +215,11 @@ void compare(const Options& options) {
                 chooser.time_run(b, options.draws, sink);
                 std::vector<double> times_a;
                 std::vector<double> times_b;
+                // Each pair of runs in an order drawn at random (experiment randomness, seeded): with
+                // a fixed pattern, load that came and went in step with it would favour one world.
+                std::mt19937_64 order(options.seed);
                 for (std::size_t r = 0; r < options.runs; ++r) {
-                    if (r % 2 == 0) {
+                    if ((order() >> 63) == 0) {
                         times_a.push_back(chooser.time_run(a, options.draws, sink));
                         times_b.push_back(chooser.time_run(b, options.draws, sink));
                     } else {

@@ -3,8 +3,6 @@
 // sums counts the boundaries U·S certainly passes and those it may pass. Both counts visit every
 // candidate without branching on the scores, so the work is the same for any scores of length n;
 // the counts agree unless U·S lies within the bounds' slack of a boundary.
-#include <algorithm>
-#include <climits>
 #include <vector>
 
 #include "selection_sampling.hpp"
@@ -17,8 +15,6 @@ namespace {
 // more candidates go straight to the refinement's unbounded integers.
 constexpr std::size_t kMostCandidatesInFixedWidth = std::size_t{1} << 30;
 
-static_assert(sizeof(unsigned long) * CHAR_BIT == 64, "GMP's unsigned long conversions carry 64 bits");
-
 }  // namespace
 
 uint128 multiply_high(uint128 a, uint128 b) {
@@ -27,24 +23,6 @@ uint128 multiply_high(uint128 a, uint128 b) {
     const uint128 low = a0 * b0, cross1 = a1 * b0, cross0 = a0 * b1;
     const uint128 middle = (low >> 64) + (cross1 & mask) + (cross0 & mask);  // < 3·2^64
     return a1 * b1 + (cross1 >> 64) + (cross0 >> 64) + (middle >> 64);
-}
-
-PartialUniform PartialUniform::of(uint128 digits, std::size_t count) {
-    PartialUniform u;
-    u.digits = static_cast<unsigned long>(digits >> 64);
-    u.digits <<= 64;
-    u.digits += static_cast<unsigned long>(digits & ~std::uint64_t{0});
-    u.known = count;
-    return u;
-}
-
-void PartialUniform::extend_to(std::size_t count, RandomBits& source) {
-    while (known < count) {
-        const auto take = static_cast<unsigned>(std::min<std::size_t>(64, count - known));
-        digits <<= take;
-        digits += static_cast<unsigned long>(source.bits(take));  // unsigned long: 64 bits here
-        known += take;
-    }
 }
 
 std::size_t exponential_index(const arma::vec& scores, ScoreScale scale, double best, RandomBits& bits,

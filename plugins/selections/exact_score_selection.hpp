@@ -1,10 +1,12 @@
 #pragma once
 // What the exponential mechanism and permute-and-flip share: their parameters (ε and the monotone
-// switch), the calibration to the quality sensitivity Δq, the check of the scores, and the one
-// random decision both are built from — accept candidate i with probability exp(−γ_i),
+// switch), the calibration to the quality sensitivity Δq, the check of the scores, and the weights
+// both are built from — candidate i's acceptance probability exp(−γ_i),
 //   γ_i = ε·(q* − q_i) / (2Δq)   (ε·(q* − q_i)/Δq for monotone qualities),
-// q* the largest score. γ_i is passed to the secure layer as its four doubles and formed there in
-// exact rationals, so no rounding, overflow or underflow touches it for any finite scores.
+// q* the largest score. The scores and the scale (ε, 2Δq) go to the secure layer, which bounds
+// each exp(−γ_i) rigorously from the doubles themselves, so no rounding, overflow or underflow
+// touches the law for any finite scores, and which samples with work that does not depend on the
+// scores except with the probability the statement gives.
 #include <cmath>
 #include <cstddef>
 #include <optional>
@@ -71,11 +73,10 @@ protected:
         return scores.max();
     }
 
-    // True with probability exp(−γ), γ = ε·(best − score)/(2Δq) (or /Δq when monotone), exactly.
-    bool accept(double best, double score, PrivacyNoiseSource& noise) const {
+    // The scale of γ_i = ε·(q* − q_i)/(2Δq) (or /Δq when monotone), for the secure layer's samplers.
+    privacy::ScoreScale scale() const {
         const double sensitivity = require_sensitivity("select()");
-        return privacy::bernoulli_exp_minus_difference(
-            privacy::ScaledDifference{epsilon_, best, score, monotone_ ? sensitivity : 2.0 * sensitivity}, noise);
+        return {epsilon_, monotone_ ? sensitivity : 2.0 * sensitivity};
     }
 
     double require_sensitivity(const char* operation) const {
@@ -87,14 +88,15 @@ protected:
         return *sensitivity_;
     }
 
-    // The guarantee both share: pure ε-DP for scores of sensitivity Δq, with what it rests on.
-    PrivacyStatement pure_statement(const std::string& how) const {
+    // The guarantee both share: pure ε-DP for scores of sensitivity Δq, with what it rests on and
+    // what its running time depends on (`timing`, each selection's own).
+    PrivacyStatement pure_statement(const std::string& how, const std::string& timing) const {
         const double sensitivity = require_sensitivity("guarantee()");
         auto statement = PrivacyStatement::pure_dp(epsilon_);
         statement.mechanism = fmt::format(
-            "{}, weights exp(−ε·(q* − q_i)/({}Δq)) with ε = {}, Δq = {}; exact sampling "
-            "(Bernoulli(exp(−γ)) with γ an exact rational, uniform integers), no slack",
-            how, monotone_ ? "" : "2", epsilon_, sensitivity);
+            "{}, weights exp(−ε·(q* − q_i)/({}Δq)) with ε = {}, Δq = {}; exact sampling (fixed-width "
+            "uniforms against rigorous bounds on exp(−γ_i), refined until decided), no slack; running time: {}",
+            how, monotone_ ? "" : "2", epsilon_, sensitivity, timing);
         statement.assumptions.push_back(
             fmt::format("any one score moves by at most Δq = {} between neighbouring datasets", sensitivity));
         if (monotone_)

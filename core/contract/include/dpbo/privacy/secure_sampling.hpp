@@ -8,8 +8,12 @@
 //     the set of values a release can take does not depend on x (Mironov 2012).
 //   - Bernoulli(exp(−γ)), discrete Laplace and uniform integers use integer arithmetic only
 //     (Canonne, Kamath & Steinke 2020).
+//   - The exact selections (exponential mechanism, permute-and-flip) compare fixed-width uniforms
+//     with rigorous bounds on exp(−γ), so their work does not depend on the scores except with a
+//     stated, tiny probability.
 // All bits come from the ChaCha20 keystream of a PrivacyNoiseSource. No GMP type appears here:
 // plugins include this header without GMP's.
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 
@@ -72,6 +76,35 @@ struct ScaledDifference {
 // finite or larger < smaller — without their values, which are typically sensitive scores. However
 // large γ is, the draw ends after a few Bernoulli(exp(−1)) trials on average.
 bool bernoulli_exp_minus_difference(const ScaledDifference& gamma, PrivacyNoiseSource& noise);
+
+// How a selection weighs its scores: γ_i = factor · (q* − q_i) / divisor, q* the largest score
+// (factor = ε, divisor = 2Δq, or Δq for monotone scores).
+struct ScoreScale {
+    double factor = 0.0;   // finite, ≥ 0
+    double divisor = 1.0;  // finite, > 0
+};
+
+// Exact selections whose work does not depend on the scores, except with a stated, tiny
+// probability. Each acceptance probability p_i = exp(−γ_i) enters only through rigorous 96-bit
+// fixed-point bounds, computed for every candidate by the same branch-free arithmetic (a few
+// long-double operations and a 64-bit fixed-point series), and is compared with uniforms of a fixed
+// width. Only when a uniform falls within a bound's slack is the comparison refined (more uniform
+// bits, MPFR bounds at 128 bits and then doubled precision), which keeps the law exact. Both throw
+// ValidationError naming the factor or divisor when either is out of range, and RunError for no
+// scores or a non-finite score (named by its index, its value not shown).
+//
+// The exponential mechanism: index i with probability exp(−γ_i) / Σ_j exp(−γ_j), by inversion —
+// 128 uniform bits against bounds on every prefix sum, all n visited. Random bits drawn: 128; work:
+// n bounds and one pass over the n prefix sums. Refined with probability at most
+// n·(ln n + 2)·2^-56 + n²·2^-92 per choice (about 2^-50 at n = 10, 2^-32 at n = 10^6).
+std::size_t exponential_mechanism_index(const arma::vec& scores, ScoreScale scale, PrivacyNoiseSource& noise);
+
+// Permute-and-flip (McKenna & Sheldon 2020): the first candidate, in a uniformly random order,
+// whose coin — heads with probability exp(−γ_i) — comes up heads; every coin is flipped and the
+// whole order scanned. Random bits drawn: the permutation's (their number depends on n alone) and
+// 96 per candidate; work: n bounds. A coin is refined with probability below 2^-57, so any is with
+// probability below n·2^-57 per choice.
+std::size_t permute_and_flip_index(const arma::vec& scores, ScoreScale scale, PrivacyNoiseSource& noise);
 
 // integer_value + Z, where P(Z = z) ∝ exp(−decay · |z|), decay > 0 (discrete Laplace; Canonne,
 // Kamath & Steinke 2020, Alg. 2), returned as the double nearest to that exact integer (so it is a

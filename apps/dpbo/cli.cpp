@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <iostream>
+#include <limits>
 #include <sstream>
 
 #include <boost/dll/runtime_symbol_info.hpp>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace dpbo::cli {
 
@@ -26,13 +29,33 @@ void load_plugins(PluginRegistry& registry, const CommonOptions& common) {
 
 po::variables_map parse_command(const std::vector<std::string>& arguments, const po::options_description& options,
                                 const po::positional_options_description* positional) {
+    // Words past the declared positionals go to a hidden option, so that the first of them can be
+    // named (Program_options says only "too many positional options").
+    constexpr const char* kStray = "dpbo-stray-argument";
+    po::options_description with_stray;
+    with_stray.add(options);
+    with_stray.add_options()(kStray, po::value<std::vector<std::string>>());
+    po::positional_options_description positions =
+        positional != nullptr ? *positional : po::positional_options_description();
+    const unsigned declared = positions.max_total_count();
+    // A positional taking any number of words (check's files) leaves none stray.
+    const bool bounded = declared != std::numeric_limits<unsigned>::max();
+    if (bounded) positions.add(kStray, -1);
     po::variables_map values;
-    auto parser = po::command_line_parser(arguments).options(options);
-    if (positional != nullptr)
-        parser.positional(*positional);
-    else
-        parser.positional(po::positional_options_description());
-    po::store(parser.run(), values);
+    po::store(po::command_line_parser(arguments).options(with_stray).positional(positions).run(), values);
+    if (values.count(kStray)) {
+        const std::string word = values[kStray].as<std::vector<std::string>>().front();
+        std::vector<std::string> names;
+        for (unsigned i = 0; i < declared; ++i) names.push_back(fmt::format("{}", positions.name_for_position(i)));
+        throw po::error(
+            declared == 0
+                ? fmt::format("unexpected argument '{}'; this command takes options only (they begin with --; "
+                              "'--help' lists them)",
+                              word)
+                : fmt::format("unexpected argument '{}'; this command takes at most {} argument{} ({}) besides "
+                              "its options ('--help' lists them)",
+                              word, declared, declared == 1 ? "" : "s", fmt::join(names, ", ")));
+    }
     po::notify(values);
     return values;
 }

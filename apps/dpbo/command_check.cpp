@@ -20,6 +20,7 @@
 
 #include <fmt/format.h>
 
+#include "bounded_input.hpp"
 #include "cli.hpp"
 #include "dpbo/errors.hpp"
 #include "dpbo/host/conformance.hpp"
@@ -49,6 +50,9 @@ ConformanceReport report_from_json(const json& j) {
             {c.at("check").get<std::string>(), c.at("passed").get<bool>(), c.at("detail").get<std::string>()});
     return report;
 }
+
+// The longest report read back from a child.
+constexpr std::size_t kMaxReportBytes = std::size_t{16} << 20;
 
 // The checks of one module in a child process; a child that dies or overruns `limit` is one failed
 // check naming what happened (the module call guard has printed which check it was in on stderr).
@@ -97,6 +101,7 @@ ConformanceReport check_in_child(PluginRegistry& registry, ModuleKind kind, cons
     char buffer[4096];
     const auto deadline = std::chrono::steady_clock::now() + limit;
     bool timed_out = false;
+    bool overran = false;
     for (;;) {
         const auto left =
             std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
@@ -111,17 +116,20 @@ ConformanceReport check_in_child(PluginRegistry& registry, ModuleKind kind, cons
         const ssize_t n = ::read(fds[0], buffer, sizeof buffer);
         if (n <= 0) break;
         text.append(buffer, static_cast<std::size_t>(n));
+        // A report is a few kilobytes; a module's code writing into the pipe is not let fill memory.
+        if (text.size() > kMaxReportBytes) {
+            text.clear();
+            overran = true;
+            break;
+        }
     }
     ::close(fds[0]);
-    if (timed_out) ::kill(child, SIGKILL);
+    if (timed_out || overran) ::kill(child, SIGKILL);
     int status = 0;
     while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
     }
-    std::string printed;
-    if (::lseek(stderr_fd, 0, SEEK_SET) == 0) {
-        for (ssize_t n; (n = ::read(stderr_fd, buffer, sizeof buffer)) > 0;)
-            printed.append(buffer, static_cast<std::size_t>(n));
-    }
+    // Only the end of what the child wrote is read: the last line is what is reported.
+    std::string printed = bounded_input::read_tail(stderr_fd, 64 * 1024);
     ::close(stderr_fd);
     while (!printed.empty() && (printed.back() == '\n' || printed.back() == ' ')) printed.pop_back();
     if (const auto last = printed.rfind('\n'); last != std::string::npos) printed = printed.substr(last + 1);
@@ -129,6 +137,12 @@ ConformanceReport check_in_child(PluginRegistry& registry, ModuleKind kind, cons
     if (timed_out) {
         report.checks.push_back(
             {"finishes its checks in time", false, fmt::format("still running after {} s; killed", limit.count())});
+        return report;
+    }
+    if (overran) {
+        report.checks.push_back(
+            {"survives its checks", false,
+             fmt::format("its report grew past {} bytes (the module's code writes into it); killed", kMaxReportBytes)});
         return report;
     }
     if (WIFSIGNALED(status)) {

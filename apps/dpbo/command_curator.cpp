@@ -2,6 +2,8 @@
 // curator holds the sensitive rows (a finite-row objective); `release` writes the rows' private
 // release Z for the modeler, `answer` turns the row indices the modeler asks for into responses,
 // once (--rows) or as a curator program speaking the dpbo-curator protocol on stdin/stdout.
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -14,6 +16,7 @@
 
 #include <fmt/format.h>
 
+#include "bounded_input.hpp"
 #include "cli.hpp"
 #include "commands.hpp"
 #include "dpbo/curator_release.hpp"
@@ -203,6 +206,9 @@ int curator_release(const std::vector<std::string>& arguments) {
     return kSuccess;
 }
 
+// A request names row indices, a few bytes each: far fewer than this in any batch a modeler asks for.
+constexpr std::size_t kMaxRequestBytes = std::size_t{16} << 20;
+
 // One answer line for one request line; a request that cannot be served gets {"error": ...} and the
 // curator goes on serving.
 std::string answer_line(const std::string& line, Objective& data, ExperimentRng& rng) {
@@ -281,7 +287,19 @@ int curator_answer(const std::vector<std::string>& arguments) {
                       {"sense", maximise ? "maximise" : "minimise"}}
                      .dump()
               << std::endl;
-    for (std::string line; std::getline(std::cin, line);) {
+    // A request longer than any modeler sends is answered with an error, like any request that cannot
+    // be served, without ever being held whole.
+    const bounded_input::Input request{"request", "{\"rows\":[i, j, ...]}, one request a line", kMaxRequestBytes};
+    bounded_input::LineReader requests(STDIN_FILENO, request);
+    std::string line;
+    for (auto status = requests.read(line); status != bounded_input::LineReader::Status::End;
+         status = requests.read(line)) {
+        if (status == bounded_input::LineReader::Status::TooLong) {
+            const std::string why =
+                bounded_input::too_long(request, fmt::format("on line {} is", requests.line_number()));
+            std::cout << json{{"error", why}}.dump() << std::endl;
+            continue;
+        }
         if (line.empty()) continue;
         std::cout << answer_line(line, *data, rng) << std::endl;
     }

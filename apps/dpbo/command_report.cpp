@@ -1,6 +1,8 @@
 // dpbo report: a self-contained HTML page of figures for one or several result folders — the
 // privacy statement in plain words, the job, the headline figures and the traces drawn as the
 // papers draw them, evaluation-only quantities marked.
+#include <sys/stat.h>
+
 #include <filesystem>
 #include <iostream>
 #include <string>
@@ -9,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "bounded_input.hpp"
 #include "cli.hpp"
 #include "dpbo/errors.hpp"
 #include "dpbo/host/result_io.hpp"
@@ -51,6 +54,14 @@ void check_writable(const fs::path& out) {
     if (fs::is_directory(out))
         throw ValidationError(
             fmt::format("report: --out '{}' is a folder; expected the HTML file to write", out.string()));
+    // The page replaces --out by a rename: a device (/dev/null), FIFO or socket there would be replaced
+    // by a file, not written to.
+    struct stat status {};
+    if (::stat(out.c_str(), &status) == 0 && !S_ISREG(status.st_mode))
+        throw ValidationError(fmt::format(
+            "report: --out '{}' is not a regular file (it is {}); expected the HTML file to write (a new name or a "
+            "file to replace)",
+            out.string(), bounded_input::file_kind(status.st_mode)));
     if (!fs::is_directory(parent))
         throw ValidationError(fmt::format("report: cannot write --out '{}': its folder '{}' does not exist",
                                           out.string(), parent.string()));

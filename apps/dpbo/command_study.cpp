@@ -1,22 +1,24 @@
 // dpbo study create|show, dpbo ask, dpbo tell: ask/tell studies (dpbo/host/study.hpp). Each call is
 // one short process working on the study file, so any language that can run a command is a client.
+#include <unistd.h>
+
 #include <chrono>
-#include <fstream>
 #include <initializer_list>
 #include <iostream>
 #include <memory>
 #include <optional>
-#include <sstream>
 #include <string_view>
 #include <thread>
 
 #include <fmt/format.h>
 
+#include "bounded_input.hpp"
 #include "cli.hpp"
 #include "commands.hpp"
 #include "dpbo/errors.hpp"
 #include "dpbo/host/study.hpp"
 #include "dpbo/objective.hpp"
+#include "dpbo/objective_capabilities.hpp"
 #include "job_options.hpp"
 
 namespace dpbo::cli {
@@ -136,6 +138,12 @@ int study_create(const std::vector<std::string>& arguments) {
         if (!options.objective.empty())
             throw ValidationError(fmt::format(
                 "--objective {} with --space {}: --space declares the objective; give one", options.objective, space));
+        // Checked here to name the option given; the objective then reads the file as its spec.
+        const bounded_input::Input declared{fmt::format("--space '{}'", space),
+                                            "a dpbo-objective spec file (the handshake as JSON)",
+                                            bounded_input::kShortFileBytes};
+        if (bounded_input::InputFile(space, declared).size() > declared.max_bytes)
+            throw ValidationError(bounded_input::too_long(declared));
         options.objective = "command";
         job.objective.parameters["spec"] = space;
         job.objective.parameters["mode"] = "one-shot";
@@ -280,6 +288,11 @@ int command_ask(const std::vector<std::string>& arguments) {
 
 namespace {
 
+// The text of --per-record: room for formatting, and for each value the longest JSON number (24
+// characters) with its separator.
+constexpr std::size_t kPerRecordBaseBytes = std::size_t{1} << 20;
+constexpr std::size_t kPerRecordBytesPerValue = 32;
+
 arma::rowvec read_numbers(const std::string& text, const std::string& where) {
     json parsed = json::parse(text, nullptr, false);
     if (parsed.is_object() && parsed.contains("per_record")) parsed = parsed["per_record"];
@@ -346,19 +359,17 @@ int command_tell(const std::vector<std::string>& arguments) {
     }
     if (!told.values.is_empty() && !told.named.empty()) throw ValidationError("give --value(s) or --output, not both");
     if (given.count("per-record")) {
-        std::stringstream text;
-        if (per_record_file == "-") {
-            text << std::cin.rdbuf();
-        } else {
-            std::ifstream in(per_record_file);
-            if (!in)
-                throw ValidationError(
-                    fmt::format("--per-record '{}' cannot be read; expected a file holding a JSON "
-                                "array of numbers",
-                                per_record_file));
-            text << in.rdbuf();
-        }
-        told.per_record = read_numbers(text.str(), fmt::format("--per-record '{}'", per_record_file));
+        // The array's length is the study's record count: its text is bounded by that.
+        const std::size_t records = record_count(study.objective());
+        const bounded_input::Input input{
+            per_record_file == "-" ? std::string("--per-record - (standard input)")
+                                   : fmt::format("--per-record '{}'", per_record_file),
+            fmt::format("a JSON array of the study's {} per-record values ('-' reads standard input)", records),
+            kPerRecordBaseBytes + kPerRecordBytesPerValue * records,
+            fmt::format("1 MiB plus {} bytes for each of the study's {} records", kPerRecordBytesPerValue, records)};
+        const std::string text = per_record_file == "-" ? bounded_input::read_all(STDIN_FILENO, input)
+                                                        : bounded_input::read_file(per_record_file, input);
+        told.per_record = read_numbers(text, input.name);
     }
     study.tell(id, told);
     print_json({{"id", id}, {"state", "done"}});

@@ -1,15 +1,11 @@
 #include "job_options.hpp"
 
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <cctype>
-#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <iterator>
 #include <limits>
 #include <optional>
@@ -18,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include "bounded_input.hpp"
 #include "dpbo/errors.hpp"
 
 namespace dpbo::cli {
@@ -30,14 +27,20 @@ bool role_like(const std::string& name) {
                        [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-'; });
 }
 
+// Whether `a` is `b` with two neighbouring letters swapped (edit distance counts that as two edits).
+bool swapped_letters(const std::string& a, const std::string& b) {
+    if (a.size() != b.size()) return false;
+    std::size_t first = 0;
+    while (first < a.size() && a[first] == b[first]) ++first;
+    return first + 1 < a.size() && a[first] == b[first + 1] && a[first + 1] == b[first] &&
+           a.compare(first + 2, std::string::npos, b, first + 2, std::string::npos) == 0;
+}
+
 std::map<std::string, std::string>& parameters_for(JobSpec& job, const std::string& role) {
     if (role == "algorithm") return job.algorithm.parameters;
     if (role == "objective") return job.objective.parameters;
     return job.roles[role].parameters;  // no name yet: the role's default, unless one is named
 }
-
-// A config file is a few lines of INI; anything larger is not one (and /dev/zero never ends).
-constexpr std::size_t kConfigMaxBytes = 1 << 20;
 
 // Offset of the first byte that cannot be in a text file: a control character other than tab, CR
 // and LF, or a byte that does not continue valid UTF-8. Program_options would echo such bytes back
@@ -64,22 +67,12 @@ std::optional<std::size_t> first_non_text_byte(std::string_view text) {
 }
 
 std::string read_config_text(const std::string& file) {
-    struct stat status {};
-    if (::stat(file.c_str(), &status) != 0)
-        throw ValidationError(fmt::format("--config '{}': cannot open the file ({})", file, std::strerror(errno)));
-    if (S_ISDIR(status.st_mode))
-        throw ValidationError(fmt::format("--config '{}' is a folder; expected an INI file", file));
-    std::ifstream in(file, std::ios::binary);
-    if (!in) throw ValidationError(fmt::format("--config '{}': cannot open the file ({})", file, std::strerror(errno)));
-    std::string text(kConfigMaxBytes + 1, '\0');
-    in.read(text.data(), static_cast<std::streamsize>(text.size()));
-    text.resize(static_cast<std::size_t>(in.gcount()));
+    // A FIFO, a device or a folder is refused by name before anything is read (a FIFO would block).
+    const std::string text = bounded_input::read_file(
+        file, {fmt::format("--config '{}'", file), "a short INI file", bounded_input::kShortFileBytes});
     if (const auto bad = first_non_text_byte(text))
         throw ValidationError(fmt::format("--config '{}' is not a text file: byte {} is 0x{:02x}; expected an INI file",
                                           file, *bad, static_cast<unsigned char>(text[*bad])));
-    if (text.size() > kConfigMaxBytes)
-        throw ValidationError(
-            fmt::format("--config '{}' is larger than {} bytes; expected a short INI file", file, kConfigMaxBytes));
     return text;
 }
 
@@ -108,6 +101,12 @@ std::vector<std::string> take_role_options(const std::vector<std::string>& argum
             rest.push_back(token);
             continue;
         }
+        std::vector<std::string> option_names;
+        for (const auto& option : known.options()) option_names.push_back(option->long_name());
+        const auto near = closest_match(name, option_names);
+        // One edit or two swapped letters from an option is a typo of it, not a role: --budgte 1.
+        if (near && (edit_distance(name, *near) <= 1 || swapped_letters(name, *near)))
+            throw ValidationError(fmt::format("unknown option '--{}' (did you mean '--{}'?)", name, *near));
         std::string module;
         if (eq != std::string::npos) {
             module = token.substr(eq + 1);
@@ -115,10 +114,11 @@ std::vector<std::string> take_role_options(const std::vector<std::string>& argum
             module = arguments[++i];
         }
         if (module.empty())
-            throw ValidationError(
-                fmt::format("--{} needs a module name: --{} MODULE (a role of the algorithm; see "
-                            "'dpbo info ALGORITHM')",
-                            name, name));
+            throw ValidationError(fmt::format(
+                "unknown option '--{}'{}: not an option of this command ('--help' lists them), and as a role "
+                "it names no module; a role's module is given as --ROLE MODULE ('dpbo info ALGORITHM' lists "
+                "the algorithm's roles)",
+                name, near ? fmt::format(" (did you mean '--{}'?)", *near) : ""));
         if (!options.role_modules.emplace(name, module).second)
             throw ValidationError(
                 fmt::format("--{} is given twice ('{}' and '{}')", name, options.role_modules[name], module));
@@ -144,6 +144,9 @@ void apply_assignment(JobSpec& job, const std::string& assignment) {
     const auto eq = assignment.find('=');
     if (eq == std::string::npos)
         throw ValidationError(fmt::format("--set '{}' is not of the form ROLE.KEY=VALUE", assignment));
+    if (eq == 0)
+        throw ValidationError(fmt::format(
+            "--set '{}' names no key before '='; expected ROLE.KEY=VALUE (e.g. objective.dim=10)", assignment));
     apply_setting(job, assignment.substr(0, eq), assignment.substr(eq + 1), "--set");
 }
 

@@ -1,10 +1,10 @@
 #include "result_folder.hpp"
 
 #include <algorithm>
-#include <fstream>
 
 #include <fmt/format.h>
 
+#include "bounded_input.hpp"
 #include "dpbo/errors.hpp"
 
 namespace dpbo::cli {
@@ -47,13 +47,17 @@ void require_text(const json& result, const char* pointer, const fs::path& file,
 }  // namespace
 
 json read_result(const fs::path& file, const std::string& command) {
-    std::ifstream in(file);
-    if (!in) throw RunError(fmt::format("{}: cannot open '{}'", command, file.string()));
+    const std::string text = bounded_input::read_file(
+        file.string(),
+        {fmt::format("{}: '{}'", command, file.string()), "a dpbo result", bounded_input::kResultFileBytes},
+        bounded_input::Unopenable::RunFailure);
     json result;
     try {
-        result = json::parse(in);
-    } catch (const json::exception& e) {
-        throw ValidationError(fmt::format("{}: '{}' is not valid JSON: {}", command, file.string(), e.what()));
+        result = json::parse(text);
+    } catch (const json::parse_error& e) {
+        // The byte offset, not the parser's message: that quotes the file's bytes, which may be binary.
+        throw ValidationError(
+            fmt::format("{}: '{}' is not valid JSON (parse error at byte {})", command, file.string(), e.byte));
     }
     if (!result.is_object())
         throw ValidationError(fmt::format("{}: '{}' is not a dpbo result: it holds a JSON {}, expected an object",

@@ -1,6 +1,6 @@
 #include "data_file_lines.hpp"
 
-#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
@@ -8,43 +8,34 @@
 
 #include <fmt/format.h>
 
+#include "bounded_input.hpp"
 #include "dpbo/errors.hpp"
 
 namespace dpbo::plugin_data {
 
 namespace {
 
-const char* file_kind(mode_t mode) {
-    if (S_ISDIR(mode)) return "a directory";
-    if (S_ISCHR(mode)) return "a character device";
-    if (S_ISBLK(mode)) return "a block device";
-    if (S_ISFIFO(mode)) return "a FIFO";
-    if (S_ISSOCK(mode)) return "a socket";
-    return "not a regular file";
+bounded_input::Input input_of(const std::string& path, const DataFileDescription& d) {
+    return {fmt::format("{}: {} {}", d.owner, d.setting, path), d.expected, d.max_line_bytes};
 }
 
 }  // namespace
 
-void require_regular_file(const std::string& path, const DataFileDescription& d) {
-    struct stat status {};
-    if (::stat(path.c_str(), &status) == 0 && !S_ISREG(status.st_mode))
-        throw ValidationError(fmt::format("{}: {} {} is not a regular file (it is {}); expected {}", d.owner, d.setting,
-                                          path, file_kind(status.st_mode), d.expected));
+gzFile open_data_file(const std::string& path, const DataFileDescription& d) {
+    bounded_input::InputFile file(path, input_of(path, d), bounded_input::Unopenable::RunFailure);
+    const int fd = file.release();
+    gzFile opened = gzdopen(fd, "rb");
+    if (opened == nullptr) {
+        ::close(fd);
+        throw RunError(
+            fmt::format("{}: cannot open {} {} (out of memory); expected {}", d.owner, d.setting, path, d.expected));
+    }
+    gzbuffer(opened, 1U << 17);
+    return opened;
 }
 
 DataFileLines::DataFileLines(const std::string& path, DataFileDescription description)
-    : path_(path), description_(std::move(description)) {
-    const DataFileDescription& d = description_;
-    require_regular_file(path, d);
-    errno = 0;
-    file_ = gzopen(path.c_str(), "rb");
-    if (file_ == nullptr) {
-        const int reason = errno;
-        throw RunError(fmt::format("{}: cannot open {} {} ({}); expected {}", d.owner, d.setting, path,
-                                   reason != 0 ? std::strerror(reason) : "out of memory", d.expected));
-    }
-    gzbuffer(file_, 1U << 17);
-}
+    : path_(path), description_(std::move(description)), file_(open_data_file(path, description_)) {}
 
 DataFileLines::~DataFileLines() { gzclose(file_); }
 
@@ -59,9 +50,8 @@ bool DataFileLines::next(std::string& line) {
         line.append(chunk, length);
         terminated = length > 0 && chunk[length - 1] == '\n';
         if (line.size() > description_.max_line_bytes + (terminated ? 1 : 0))
-            throw ValidationError(fmt::format("{}: {} line {} is longer than {} bytes; expected {}", description_.owner,
-                                              path_, line_number_ + 1, description_.max_line_bytes,
-                                              description_.expected));
+            throw ValidationError(
+                bounded_input::too_long(input_of(path_, description_), fmt::format("line {} is", line_number_ + 1)));
     }
     // An unterminated line is the last one, or the point where the stream broke off.
     if (!terminated) check_stream();

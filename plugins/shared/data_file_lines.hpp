@@ -1,7 +1,8 @@
 #pragma once
 // The lines of a data file an objective reads, plain or gzip-compressed alike. What is not a
 // regular file (a directory, a device such as /dev/zero, a FIFO) is refused before it is read, and
-// a line longer than a format allows is refused rather than read whole into memory.
+// a line longer than a format allows is refused rather than read whole into memory, with the
+// messages of the shared bounded reader (bounded_input.hpp).
 #include <cstddef>
 #include <string>
 
@@ -17,9 +18,11 @@ struct DataFileDescription {
     std::size_t max_line_bytes = 1 << 20;
 };
 
-// Throws ValidationError naming the setting, the path and what it is when `path` exists but is not
-// a regular file (a device such as /dev/zero may never end); a missing file is left to the opener.
-void require_regular_file(const std::string& path, const DataFileDescription& description);
+// The file opened for zlib (plain or gzip-compressed), through the shared bounded reader
+// (bounded_input.hpp): ValidationError naming the setting, the path and what it is when it is not a
+// regular file (a device such as /dev/zero may never end, a FIFO would block); RunError when it
+// cannot be opened. The caller closes it with gzclose.
+gzFile open_data_file(const std::string& path, const DataFileDescription& description);
 
 class DataFileLines {
 public:

@@ -31,15 +31,7 @@ public:
           expected_(fmt::format("an IDX file of unsigned bytes with {} dimension(s) (magic number 0x{:08x}), e.g. "
                                 "MNIST's t10k-{}-idx{}-ubyte.gz",
                                 rank, 0x800U + rank, rank == 1 ? "labels" : "images", rank)) {
-        require_regular_file(path, {owner, setting, expected_});
-        errno = 0;
-        file_.reset(gzopen(path.c_str(), "rb"));
-        if (!file_) {
-            const int reason = errno;
-            throw RunError(fmt::format("{}: cannot open {} {} ({}); expected {}", owner, setting, path,
-                                       reason != 0 ? std::strerror(reason) : "out of memory", expected_));
-        }
-        gzbuffer(file_.get(), 1U << 17);
+        file_.reset(open_data_file(path, {owner, setting, expected_}));
     }
 
     // Up to `count` bytes; fewer only at the end of the stream.

@@ -1,11 +1,11 @@
 #include "line_process.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <vector>
 
 #include <fcntl.h>
@@ -15,6 +15,7 @@
 
 #include <fmt/format.h>
 
+#include "bounded_input.hpp"
 #include "dpbo/errors.hpp"
 #include "program_supervisor.hpp"
 #include "unnamed_temporary_file.hpp"
@@ -23,10 +24,26 @@ namespace dpbo::plugin_process {
 
 namespace {
 
-std::string last_lines(const std::string& path, std::size_t count) {
-    std::ifstream in(path);
+std::string last_lines(int fd, std::size_t count) {
+    // Only the end of the file is read: a program may have written gigabytes to its stderr.
+    const std::string tail = bounded_input::read_tail(fd, 64 * 1024);
     std::vector<std::string> lines;
-    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    std::size_t start = 0;
+    while (start < tail.size()) {
+        const std::size_t end = std::min(tail.find('\n', start), tail.size());
+        std::string line = tail.substr(start, end - start);
+        // Its bytes are quoted in dpbo's own message: control characters are not passed on, nor more
+        // than a few hundred of them per line.
+        for (char& c : line)
+            if ((static_cast<unsigned char>(c) < 0x20 && c != '\t') || c == 0x7f) c = '?';
+        if (line.size() > 300) {
+            std::size_t from = line.size() - 300;
+            while (from < line.size() && (static_cast<unsigned char>(line[from]) & 0xc0) == 0x80) ++from;
+            line = "…" + line.substr(from);
+        }
+        lines.push_back(std::move(line));
+        start = end + 1;
+    }
     const std::size_t first = lines.size() > count ? lines.size() - count : 0;
     std::string out;
     for (std::size_t i = first; i < lines.size(); ++i) out += (out.empty() ? "" : " | ") + lines[i];
@@ -48,7 +65,6 @@ LineProcess::LineProcess(std::string command, double timeout_seconds, std::strin
     if (stderr_fd_ < 0)
         throw dpbo::RunError(
             fmt::format("{}: cannot create a file for the {}'s stderr: {}", owner_, role_, std::strerror(errno)));
-    stderr_path_ = fmt::format("/proc/self/fd/{}", stderr_fd_);
     int in_pipe[2] = {-1, -1};
     int out_pipe[2] = {-1, -1};
     int control_pipe[2] = {-1, -1};
@@ -132,7 +148,7 @@ std::string LineProcess::ended() const {
 }
 
 std::string LineProcess::describe_failure(const std::string& what) const {
-    const std::string tail = last_lines(stderr_path_, 5);
+    const std::string tail = last_lines(stderr_fd_, 5);
     return fmt::format("{}: the {} `{}` {}{}", owner_, role_, command_, what,
                        tail.empty() ? "" : fmt::format("; its stderr ends: {}", tail));
 }
@@ -154,15 +170,29 @@ void LineProcess::send(const std::string& line) {
     }
 }
 
-std::string LineProcess::receive(const std::string& waiting_for) {
+std::string LineProcess::receive(const std::string& waiting_for, std::size_t numbers_asked) {
+    const std::size_t max_line_bytes = kBaseLineBytes + kBytesPerNumber * numbers_asked;
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_seconds_);
+    // Only what arrived since the last look is searched for the newline: a long line costs linear time.
+    std::size_t searched = 0;
     while (true) {
-        if (const auto newline = buffer_.find('\n'); newline != std::string::npos) {
+        if (const auto newline = buffer_.find('\n', searched); newline != std::string::npos) {
             std::string line = buffer_.substr(0, newline);
             buffer_.erase(0, newline + 1);
             if (!line.empty() && line.back() == '\r') line.pop_back();
             return line;
         }
+        searched = buffer_.size();
+        // One byte of slack for the CR of a CRLF terminator.
+        if (buffer_.size() > max_line_bytes + 1)
+            throw dpbo::RunError(describe_failure(fmt::format(
+                "wrote a line longer than {} while its {} was awaited",
+                bounded_input::limit_text(max_line_bytes,
+                                          numbers_asked == 0
+                                              ? std::string()
+                                              : fmt::format("16 MiB plus {} bytes for each of the {} numbers asked for",
+                                                            kBytesPerNumber, numbers_asked)),
+                waiting_for)));
         const auto left =
             std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
         if (left.count() <= 0) {
@@ -174,7 +204,7 @@ std::string LineProcess::receive(const std::string& waiting_for) {
         const int polled = poll(&ready, 1, static_cast<int>(left.count()));
         if (polled < 0 && errno == EINTR) continue;
         if (polled <= 0) continue;
-        char chunk[4096];
+        char chunk[1 << 16];
         const ssize_t n = read(from_child_, chunk, sizeof chunk);
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) {
@@ -184,11 +214,6 @@ std::string LineProcess::receive(const std::string& waiting_for) {
                 fmt::format("{} before its {}", how.empty() ? "closed its output" : how, waiting_for)));
         }
         buffer_.append(chunk, static_cast<std::size_t>(n));
-        if (buffer_.size() > (1U << 24))
-            throw dpbo::RunError(
-                describe_failure(fmt::format("wrote more than 16 MiB without a newline while a {} "
-                                             "was awaited",
-                                             waiting_for)));
     }
 }
 

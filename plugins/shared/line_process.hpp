@@ -11,6 +11,7 @@
 // group SIGTERM, gives it 1 s more, and sends SIGKILL. The supervisor is the subreaper of what the
 // program starts, so processes the program forked are ended and reaped too (unless they left its
 // process group).
+#include <cstddef>
 #include <string>
 #include <sys/types.h>
 
@@ -26,8 +27,15 @@ public:
 
     // Writes one line to its stdin; a program that no longer reads is reported by the next receive().
     void send(const std::string& line);
-    // The next line the program writes, without its newline.
-    std::string receive(const std::string& waiting_for);
+    // The longest line receive() takes unless told otherwise: a handshake, or an answer to a small batch.
+    static constexpr std::size_t kBaseLineBytes = std::size_t{16} << 20;
+    // A line may hold this many bytes more per number asked for (a JSON number is at most 24 characters).
+    static constexpr std::size_t kBytesPerNumber = 32;
+
+    // The next line the program writes, without its newline; a RunError naming the limit when the
+    // program writes more than `max_line_bytes` without one (kBaseLineBytes plus kBytesPerNumber for
+    // each of `numbers_asked`), so that its answer is never held whole past that.
+    std::string receive(const std::string& waiting_for, std::size_t numbers_asked = 0);
     // "command `…`" with the last lines of its stderr, for messages.
     std::string describe_failure(const std::string& what) const;
     const std::string& command() const { return command_; }
@@ -45,8 +53,7 @@ private:
     int from_child_ = -1;
     int to_supervisor_ = -1;    // closed: end the program's group
     int from_supervisor_ = -1;  // the program's exit status, when asked
-    int stderr_fd_ = -1;        // the program's stderr file, already unlinked
-    std::string stderr_path_;   // /proc/self/fd/<stderr_fd_>, for reading its last lines
+    int stderr_fd_ = -1;        // the program's stderr file, without a name; its last lines are read back
     std::string buffer_;
     bool input_closed_ = false;
     bool timed_out_ = false;

@@ -16,6 +16,7 @@
 
 #include <fmt/format.h>
 
+#include "bounded_input.hpp"
 #include "dpbo/errors.hpp"
 #include "dpbo/host/unnamed_temporary_file.hpp"
 
@@ -53,17 +54,15 @@ public:
             written += static_cast<std::size_t>(n);
         }
     }
-    std::string read() const {
-        std::string text;
-        char buffer[65536];
-        for (off_t offset = 0;;) {
-            const ssize_t n = ::pread(fd_, buffer, sizeof buffer, offset);
-            if (n < 0 && errno == EINTR) continue;
-            if (n <= 0) break;
-            text.append(buffer, static_cast<std::size_t>(n));
-            offset += n;
+    // What it holds, from its start, up to input.max_bytes (a RunError past that: the file is gnuplot's).
+    std::string read(const bounded_input::Input& input) const {
+        if (::lseek(fd_, 0, SEEK_SET) != 0)
+            throw RunError(fmt::format("{}: cannot read it ({})", input.name, std::strerror(errno)));
+        try {
+            return bounded_input::read_all(fd_, input);
+        } catch (const ValidationError& e) {
+            throw RunError(e.what());
         }
-        return text;
     }
 
 private:
@@ -176,8 +175,12 @@ std::string figure_data(const Figure& figure) {
     return out;
 }
 
+// An SVG gnuplot drew: a few megabytes for the largest traces dpbo writes.
+constexpr std::size_t kMaxFigureBytes = std::size_t{256} << 20;
+
 std::string log_tail(const UnnamedFile& log) {
-    std::string text = log.read();
+    // Only its end is read: gnuplot may have written a great deal before it failed.
+    std::string text = bounded_input::read_tail(log.fd(), 2001);
     if (text.size() > 2000) text = "…" + text.substr(text.size() - 2000);
     while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
     return text.empty() ? "(no message)" : text;
@@ -238,7 +241,8 @@ std::vector<std::string> render_svg(const std::vector<Figure>& figures) {
                                    status, log_tail(log)));
     std::vector<std::string> svgs;
     for (std::size_t f = 0; f < outputs.size(); ++f) {
-        std::string svg = outputs[f]->read();
+        std::string svg =
+            outputs[f]->read({fmt::format("report: gnuplot's figure {}", f), "an SVG figure", kMaxFigureBytes});
         const std::size_t start = svg.find("<svg");
         if (start == std::string::npos || svg.find("</svg>") == std::string::npos)
             throw RunError(fmt::format("report: gnuplot ('{}') left figure {} without a complete <svg> element: {}",

@@ -4,11 +4,11 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <limits>
 
 #include <fmt/format.h>
 
+#include "bounded_input.hpp"
 #include "dpbo/errors.hpp"
 
 namespace dpbo::cli::report {
@@ -26,6 +26,10 @@ bool TraceTable::is_evaluation_only(const std::string& name) const {
 }
 
 namespace {
+
+// A trace row holds a few numbers per coordinate and output: far below this for any dimension a run
+// can have.
+constexpr std::size_t kMaxTraceLineBytes = std::size_t{64} << 20;
 
 std::vector<std::string> split(const std::string& line) {
     std::vector<std::string> cells;
@@ -72,24 +76,21 @@ std::optional<TraceTable> read_trace(const fs::path& result_file, const json& re
         table.names.push_back(column["name"].get<std::string>());
         table.evaluation_only.push_back(column.value("evaluation_only", false));
     }
-    std::ifstream in(table.file);
-    if (!in)
-        throw ValidationError(
-            fmt::format("report: '{}' names the trace '{}', which cannot be read; expected the "
-                        "trace.csv written with it",
-                        result_file.string(), table.file.string()));
+    const bounded_input::Input trace{
+        fmt::format("report: trace '{}' (named by '{}')", table.file.string(), result_file.string()),
+        "the trace.csv written with it", kMaxTraceLineBytes};
+    const bounded_input::InputFile file(table.file.string(), trace);
+    bounded_input::LineReader lines(file.fd(), {fmt::format("report: '{}'", table.file.string()),
+                                                "a trace row written by dpbo", kMaxTraceLineBytes});
     std::string line;
-    std::getline(in, line);
-    if (!line.empty() && line.back() == '\r') line.pop_back();
+    lines.next(line);
     const std::vector<std::string> header = split(line);
     if (header != table.names)
         throw ValidationError(fmt::format("report: '{}' has the columns [{}]; '{}' declares [{}]", table.file.string(),
                                           fmt::join(header, ", "), result_file.string(), fmt::join(table.names, ", ")));
     table.columns.assign(table.names.size(), {});
-    std::size_t line_number = 1;
-    while (std::getline(in, line)) {
-        ++line_number;
-        if (!line.empty() && line.back() == '\r') line.pop_back();
+    while (lines.next(line)) {
+        const std::size_t line_number = lines.line_number();
         if (line.empty()) continue;
         const std::vector<std::string> cells = split(line);
         if (cells.size() != table.names.size())

@@ -72,6 +72,22 @@ TrialState state_from(const std::string& text) {
     return TrialState::Failed;
 }
 
+// A file SQLite finds damaged, or whose tables are not those dpbo made (its statements are fixed, so
+// one that does not prepare meets another schema, and its values meet the schema's checks unless
+// those were altered), is bad input (exit 2): the user's file, not the run, is at fault. Anything
+// else is a failure while running (exit 1).
+[[noreturn]] void throw_sqlite_failure(sqlite3* db, const fs::path& file, const std::string& doing,
+                                       const std::string& why, bool preparing) {
+    const int code = sqlite3_errcode(db) & 0xff;
+    if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB || (preparing && code == SQLITE_ERROR) ||
+        sqlite3_extended_errcode(db) == SQLITE_CONSTRAINT_CHECK)
+        throw ValidationError(
+            fmt::format("journal '{}' is damaged (SQLite: {}, while {}); it is not the file dpbo "
+                        "wrote: restore it from a copy, or remove it and start afresh",
+                        file.string(), why, doing));
+    throw RunError(fmt::format("journal '{}': SQLite failed while {}: {}", file.string(), doing, why));
+}
+
 // One prepared statement; columns and parameters are 0- and 1-based as in SQLite. An owned one is
 // finalised when done; a borrowed one (the store's cache) is reset and unbound, ready for its next use.
 class Statement {
@@ -79,7 +95,8 @@ public:
     // Prepares `sql` for this use alone, counting it in `prepared`.
     Statement(std::size_t& prepared, sqlite3* db, const fs::path& file, const char* sql)
         : db_(db), file_(file), owned_(true) {
-        if (sqlite3_prepare_v2(db, sql, -1, &statement_, nullptr) != SQLITE_OK) fail("preparing a statement");
+        if (sqlite3_prepare_v2(db, sql, -1, &statement_, nullptr) != SQLITE_OK)
+            throw_sqlite_failure(db_, file_, "preparing a statement", sqlite3_errmsg(db_), true);
         ++prepared;
     }
     // Uses one of the store's cached statements.
@@ -146,8 +163,7 @@ private:
         return *this;
     }
     [[noreturn]] void fail(const char* doing) const {
-        throw RunError(
-            fmt::format("journal '{}': SQLite failed while {}: {}", file_.string(), doing, sqlite3_errmsg(db_)));
+        throw_sqlite_failure(db_, file_, doing, sqlite3_errmsg(db_), false);
     }
 
     sqlite3* db_;
@@ -231,8 +247,7 @@ sqlite3_stmt* JournalStore::cached(const char* sql) const {
     if (found != cache_.end()) return found->second;
     sqlite3_stmt* statement = nullptr;
     if (sqlite3_prepare_v2(db_, sql, -1, &statement, nullptr) != SQLITE_OK)
-        throw RunError(fmt::format("journal '{}': SQLite failed while preparing a statement: {}", file_.string(),
-                                   sqlite3_errmsg(db_)));
+        throw_sqlite_failure(db_, file_, "preparing a statement", sqlite3_errmsg(db_), true);
     ++statements_prepared_;
     cache_.emplace(sql, statement);
     return statement;
@@ -260,7 +275,7 @@ void JournalStore::exec(const std::string& sql) const {
     if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &message) != SQLITE_OK) {
         const std::string why = message ? message : sqlite3_errmsg(db_);
         sqlite3_free(message);
-        throw RunError(fmt::format("journal '{}': SQLite failed: {}", file_.string(), why));
+        throw_sqlite_failure(db_, file_, "running its statements", why, false);
     }
 }
 
@@ -303,6 +318,8 @@ std::unique_ptr<JournalStore> JournalStore::open(const fs::path& file, const std
         format = store->find_meta("format");
     } catch (const RunError&) {
         format.reset();
+    } catch (const ValidationError&) {
+        format.reset();  // not a database, or not one of dpbo's: said below
     }
     if (!format)
         throw ValidationError(fmt::format("'{}' is not a dpbo {} file (no format record)", file.string(), kind));

@@ -4,11 +4,11 @@
 #include <unistd.h>
 
 #include <cstdlib>
-#include <fstream>
 
 #include <boost/dll/runtime_symbol_info.hpp>
 #include <fmt/format.h>
 
+#include "bounded_input.hpp"
 #include "dpbo/abi.hpp"
 #include "dpbo/errors.hpp"
 #include "dpbo/host/result_io.hpp"
@@ -22,7 +22,7 @@ namespace {
 
 constexpr int kFormat = 1;
 // Far above any real cache (a few kB per plugin); a larger file is not ours to parse.
-constexpr std::uintmax_t kLargestCache = 32 * 1024 * 1024;
+constexpr std::size_t kLargestCache = 32 * 1024 * 1024;
 
 std::string identity_text(const fs::path& path) {
     struct stat info {};
@@ -39,16 +39,17 @@ json identity_json(const FileIdentity& identity) {
 }
 
 json read_document(const fs::path& file) {
-    std::error_code ec;
-    const auto size = fs::file_size(file, ec);
-    if (ec || size > kLargestCache) return nullptr;
-    std::ifstream in(file, std::ios::binary);
-    if (!in) return nullptr;
     // Read whole, then parsed from memory: several times faster than parsing from the stream, and
-    // every dpbo command that loads plugins reads this file.
-    std::string text(static_cast<std::size_t>(size), '\0');
-    if (!in.read(text.data(), static_cast<std::streamsize>(text.size()))) return nullptr;
-    return json::parse(text, nullptr, false);
+    // every dpbo command that loads plugins reads this file. A cache that cannot be read (missing,
+    // not a regular file, too large to be ours) is no cache: the manifests are probed again.
+    std::error_code ec;
+    if (!fs::exists(file, ec)) return nullptr;
+    try {
+        return json::parse(bounded_input::read_file(file.string(), {file.string(), "a manifest cache", kLargestCache}),
+                           nullptr, false);
+    } catch (const std::exception&) {
+        return nullptr;
+    }
 }
 
 }  // namespace

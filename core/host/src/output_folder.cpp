@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <map>
 #include <optional>
 #include <string>
@@ -18,6 +17,7 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include "bounded_input.hpp"
 #include "dpbo/errors.hpp"
 #include "dpbo/host/result_io.hpp"
 
@@ -50,14 +50,15 @@ std::string listing(const std::vector<std::string>& names) {
                                  : fmt::format("{}", fmt::join(shown, ", "));
 }
 
-std::optional<json> read_json(const fs::path& file) {
-    std::ifstream in(file);
-    if (!in) return std::nullopt;
-    try {
-        return json::parse(in);
-    } catch (const json::exception&) {
-        return std::nullopt;
-    }
+// Nothing when `file` is not JSON; a ValidationError naming it when it is no regular file (a FIFO
+// would block) or is larger than any dpbo writes.
+std::optional<json> read_json(const fs::path& dir, const fs::path& file, const std::string& expected) {
+    const std::string text = bounded_input::read_file(
+        file.string(),
+        {fmt::format("--out '{}': '{}'", dir.string(), file.string()), expected, bounded_input::kResultFileBytes});
+    json parsed = json::parse(text, nullptr, false);
+    if (parsed.is_discarded()) return std::nullopt;
+    return parsed;
 }
 
 // Every leaf of a JSON value by its dotted path, for naming the settings in which two jobs differ.
@@ -113,7 +114,7 @@ void check_adoptable(const fs::path& dir, const json& identity, const std::vecto
     };
     std::size_t results = 0;
     const auto check_result = [&](const fs::path& file, std::size_t repeat) {
-        const auto result = read_json(file);
+        const auto result = read_json(dir, file, "a dpbo result");
         if (!result || !result->is_object() || !result->contains("job"))
             throw not_ours(fmt::format("{} is not a dpbo result", file.string()));
         if ((*result)["job"] != job)
@@ -182,7 +183,7 @@ bool check_folder(const fs::path& dir, const json& identity) {
         if (!empty) check_adoptable(dir, identity, names);
         return false;
     }
-    const auto record = read_json(record_file);
+    const auto record = read_json(dir, record_file, "a dpbo job record");
     if (!record || !record->is_object() || record->value("format", json("")) != json("dpbo job record") ||
         !(*record)["format_version"].is_number_integer() || !record->contains("identity"))
         throw ValidationError(

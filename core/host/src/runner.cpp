@@ -1,7 +1,6 @@
 #include "dpbo/host/runner.hpp"
 
 #include <chrono>
-#include <fstream>
 #include <optional>
 #include <sstream>
 
@@ -31,6 +30,7 @@
 #include "dpbo/host/journal_store.hpp"
 #include "dpbo/host/repeat_journal.hpp"
 #include "dpbo/host/result_io.hpp"
+#include "bounded_input.hpp"
 #include "memory_bound.hpp"
 
 namespace dpbo {
@@ -267,12 +267,14 @@ private:
         if (file.empty() || !fs::exists(file, ec)) return std::nullopt;
         json earlier;
         try {
-            std::ifstream in(file);
-            earlier = json::parse(in);
-        } catch (const std::exception& e) {
+            earlier = json::parse(bounded_input::read_file(
+                file.string(), {fmt::format("'{}'", file.string()), "a dpbo result", bounded_input::kResultFileBytes}));
+        } catch (const json::parse_error& e) {
+            // The byte offset, not the parser's message: that quotes the file's bytes, which may be binary.
             throw ValidationError(
-                fmt::format("'{}' exists but is not a dpbo result ({}); remove it or choose another --out",
-                            file.string(), e.what()));
+                fmt::format("'{}' exists but is not a dpbo result (not JSON: parse error at byte {}); remove it or "
+                            "choose another --out",
+                            file.string(), e.byte));
         }
         if (!earlier.contains("job") || earlier["job"] != job || earlier.value("repeat", json(0)) != json(index + 1))
             throw ValidationError(fmt::format(

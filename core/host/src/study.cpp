@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -69,6 +70,36 @@ std::optional<std::size_t> candidate_row(const SearchSpace& space, const arma::r
     return std::nullopt;
 }
 
+// `text` with every byte that is not printable ASCII written as \xNN: what a damaged file holds
+// (quoted by a parser's message, or a record read back) must not reach the terminal raw.
+std::string printable(std::string_view text) {
+    std::string out;
+    for (const char c : text) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (byte >= 0x20 && byte < 0x7f)
+            out += c;
+        else
+            out += fmt::format("\\x{:02x}", byte);
+    }
+    return out;
+}
+
+// What a study holds differs from what its replay asks for only when the file was altered since
+// (or the plugins it was made with changed): the user's file is at fault, not the run (exit 2).
+template <class Read>
+auto as_told(const JournalStore& store, Read&& read) {
+    try {
+        return read();
+    } catch (const RunSuspended&) {
+        throw;
+    } catch (const RunError& e) {
+        throw ValidationError(
+            fmt::format("study '{}' does not match its own replay, so it was altered or its "
+                        "plugins changed since it was created: {}",
+                        store.file().string(), e.what()));
+    }
+}
+
 // The study's journal: told batches are replayed; a batch not yet told suspends the run, after it
 // is recorded as waiting trials the first time it is asked for.
 class StudyJournal final : public RunJournal {
@@ -85,21 +116,23 @@ public:
             store_.add_batch(index, points, request.per_record);
             suspend(index);
         }
-        journal::check_same_batch(store_, *batch, points, request);
-        const auto done = snapshot_.done_trials(index);
-        if (!done) suspend(index);
-        Evaluations e = journal::evaluations_of(*batch, *done, request.per_record);
-        if (objective_.space().is_finite() && e.candidate_rows.is_empty()) {
-            e.candidate_rows.set_size(points.n_rows);
-            for (std::size_t i = 0; i < points.n_rows; ++i) {
-                const auto row = candidate_row(objective_.space(), points.row(i));
-                if (!row)
-                    throw RunError(fmt::format("study '{}': point {} of batch {} is not one of the candidate rows",
-                                               store_.file().string(), i + 1, index + 1));
-                e.candidate_rows(i) = *row;
+        return as_told(store_, [&] {
+            journal::check_same_batch(store_, *batch, points, request);
+            const auto done = snapshot_.done_trials(index);
+            if (!done) suspend(index);
+            Evaluations e = journal::evaluations_of(*batch, *done, request.per_record);
+            if (objective_.space().is_finite() && e.candidate_rows.is_empty()) {
+                e.candidate_rows.set_size(points.n_rows);
+                for (std::size_t i = 0; i < points.n_rows; ++i) {
+                    const auto row = candidate_row(objective_.space(), points.row(i));
+                    if (!row)
+                        throw RunError(
+                            fmt::format("point {} of batch {} is not one of the candidate rows", i + 1, index + 1));
+                    e.candidate_rows(i) = *row;
+                }
             }
-        }
-        return e;
+            return e;
+        });
     }
 
     void record_batch(std::size_t index, const Evaluations&, const EvaluationRequest&) override {
@@ -110,7 +143,7 @@ public:
     }
 
     std::optional<RecordedRelease> recorded_release(std::size_t entry, const PrivacyEvent& event) override {
-        return journal::recorded_release(store_, entry, event);
+        return as_told(store_, [&] { return journal::recorded_release(store_, entry, event); });
     }
 
     void record_release(std::size_t entry, const RecordedRelease& release) override {
@@ -192,14 +225,16 @@ Study::Study(PluginRegistry& registry, const fs::path& file, std::function<void(
         throw ValidationError(
             fmt::format("study '{}' was created by {}; this is {}. A study is replayed by the code "
                         "that created it: finish it with that dpbo, or create a new study",
-                        file.string(), made_by, this_build()));
+                        file.string(), printable(made_by), this_build()));
     try {
         spec_ = spec_of(json::parse(store_->meta("spec")));
         job_ = json::parse(store_->meta("job"));
+        // What the commands print from it is there (a damaged record may parse and lack it).
+        for (const char* part : {"algorithm", "objective"}) job_.at(part).at("name").get<std::string>();
         objective_ = make_study_objective(json::parse(store_->meta("objective")));
         experiment_seed_ = std::stoull(store_->meta("experiment_seed"));
     } catch (const std::exception& e) {
-        throw ValidationError(fmt::format("study '{}' is damaged: {}", file.string(), e.what()));
+        throw ValidationError(fmt::format("study '{}' is damaged: {}", file.string(), printable(e.what())));
     }
 }
 
@@ -214,8 +249,17 @@ json Study::plugin_manifests() const {
 
 std::vector<fs::path> Study::plugin_files() const {
     std::vector<fs::path> out;
-    if (const auto files = store_->find_meta("plugin_files"))
-        for (const json& path : json::parse(*files)) out.emplace_back(path.get<std::string>());
+    if (const auto files = store_->find_meta("plugin_files")) {
+        const json paths = json::parse(*files, nullptr, false);
+        const bool listed = paths.is_array() &&
+                            std::all_of(paths.begin(), paths.end(), [](const json& path) { return path.is_string(); });
+        if (!listed)
+            throw ValidationError(
+                fmt::format("study '{}' is damaged: its 'plugin_files' record is not a JSON list of "
+                            "paths",
+                            store_->file().string()));
+        for (const json& path : paths) out.emplace_back(path.get<std::string>());
+    }
     return out;
 }
 

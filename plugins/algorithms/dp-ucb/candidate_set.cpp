@@ -2,13 +2,12 @@
 
 #include <charconv>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
 #include <string_view>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include "bounded_input.hpp"
 #include "dp_ucb_settings.hpp"
 #include "dpbo/bo/acquisition_optimiser.hpp"
 #include "dpbo/errors.hpp"
@@ -42,23 +41,18 @@ void require_memory(std::size_t count, std::size_t dim, std::size_t budget, cons
 
 arma::mat read_candidate_csv(const std::string& path, const dpbo::SearchSpace& space) {
     const std::size_t dim = space.dim();
-    std::error_code error;
-    if (!std::filesystem::is_regular_file(path, error))
-        throw dpbo::ValidationError(
-            fmt::format("{}: candidates = '{}' is not 'objective', 'grid', 'quasi-random' or a readable regular "
-                        "file",
-                        kOwner, path));
-    std::ifstream in(path);
-    if (!in) throw dpbo::ValidationError(fmt::format("{}: candidates file '{}' cannot be opened", kOwner, path));
+    const bounded_input::InputFile file(
+        path, {fmt::format("{}: candidates file '{}'", kOwner, path),
+               "'objective', 'grid', 'quasi-random' or a CSV file of candidates, one a line", kMaxLineBytes});
+    bounded_input::LineReader lines(file.fd(),
+                                    {fmt::format("{}: candidates file '{}'", kOwner, path),
+                                     "one candidate a line, its coordinates separated by commas", kMaxLineBytes});
     const arma::rowvec lower = space.lower();
     const arma::rowvec upper = space.upper();
     std::vector<double> values;
-    std::size_t line_number = 0;
-    for (std::string line; std::getline(in, line);) {
-        ++line_number;
+    for (std::string line; lines.next(line);) {
+        const std::size_t line_number = lines.line_number();
         const auto where = [&] { return fmt::format("{}: candidates file '{}', line {}", kOwner, path, line_number); };
-        if (line.size() > kMaxLineBytes)
-            throw dpbo::ValidationError(fmt::format("{}: longer than {} bytes", where(), kMaxLineBytes));
         const std::string_view content = trim(line);
         if (content.empty() || content.front() == '#') continue;
         std::size_t column = 0;

@@ -8,16 +8,15 @@
 //                    with "per_record":[[l11, ..., l1n], ...] when asked; or {"error":"..."}
 // Persistent mode keeps the program running across batches (dpbo closes its input at the end);
 // one-shot mode starts it for every batch, with the space from `spec`.
-#include <fstream>
 #include <memory>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "bounded_input.hpp"
 #include "dpbo/errors.hpp"
 #include "dpbo/evaluation.hpp"
 #include "dpbo/objective.hpp"
@@ -36,15 +35,10 @@ using dpbo::plugin_process::LineProcess;
 std::string shortened(const std::string& line) { return line.size() > 200 ? line.substr(0, 200) + "…" : line; }
 
 nlohmann::json read_spec_file(const std::string& path) {
-    std::ifstream in(path);
-    if (!in)
-        throw dpbo::ValidationError(
-            fmt::format("{}: spec '{}' cannot be read; expected a file holding the "
-                        "dpbo-objective handshake as JSON",
-                        kOwner, path));
-    std::stringstream text;
-    text << in.rdbuf();
-    const auto spec = nlohmann::json::parse(text.str(), nullptr, false);
+    const std::string text = dpbo::bounded_input::read_file(
+        path, {fmt::format("{}: spec '{}'", kOwner, path), "a file holding the dpbo-objective handshake as JSON",
+               dpbo::bounded_input::kShortFileBytes});
+    const auto spec = nlohmann::json::parse(text, nullptr, false);
     if (spec.is_discarded()) throw dpbo::ValidationError(fmt::format("{}: spec '{}' is not valid JSON", kOwner, path));
     return spec;
 }
@@ -73,6 +67,12 @@ public:
 
     explicit CommandObjective(const dpbo::ParameterSet& p)
         : command_(p.text("command")), one_shot_(p.text("mode") == "one-shot"), timeout_(p.real("timeout")) {
+        // /bin/sh -c '' runs nothing and exits 0: a run would fail later with a puzzling message.
+        if (command_.find_first_not_of(" \t") == std::string::npos)
+            throw dpbo::ValidationError(
+                fmt::format("{}: command = '{}' names no program; expected the program to run, e.g. command = python3 "
+                            "my_objective.py",
+                            kOwner, command_));
         if (one_shot_ && !p.has("spec"))
             throw dpbo::ValidationError(
                 fmt::format("{}: mode = one-shot needs spec = FILE (the program, started for "
@@ -124,7 +124,9 @@ public:
         std::unique_ptr<LineProcess> one_shot = one_shot_ ? start() : nullptr;
         LineProcess& program = one_shot ? *one_shot : *process_;
         program.send(ask.dump());
-        const std::string line = program.receive("answer");
+        const std::size_t numbers =
+            points.n_rows * (spec_.outputs.size() + (request.per_record ? spec_.records : std::size_t{0}));
+        const std::string line = program.receive("answer", numbers);
         return parse_answer(program, line, points, request);
     }
 

@@ -73,6 +73,12 @@ struct Handshake {
 };
 
 Handshake connect(const std::string& command, double timeout, std::size_t rows, const std::string& candidates) {
+    // /bin/sh -c '' runs nothing and exits 0: the handshake would fail with a puzzling message.
+    if (command.find_first_not_of(" \t") == std::string::npos)
+        throw dpbo::ValidationError(fmt::format(
+            "{}: command = '{}' names no program; expected the curator program, e.g. command = dpbo curator answer "
+            "--objective loan-roi",
+            kOwner, command));
     Handshake out;
     out.process = std::make_unique<dpbo::plugin_process::LineProcess>(command, timeout, kOwner, "curator");
     const std::string line = out.process->receive("handshake");
@@ -122,7 +128,7 @@ protected:
         nlohmann::json request;
         request["rows"] = std::vector<arma::uword>(rows.begin(), rows.end());
         process_->send(request.dump());
-        const std::string line = process_->receive("answer");
+        const std::string line = process_->receive("answer", rows.n_elem);
         const auto reply = nlohmann::json::parse(line, nullptr, false);
         if (reply.is_discarded() || !reply.is_object())
             throw dpbo::RunError(process_->describe_failure(

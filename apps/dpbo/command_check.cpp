@@ -25,7 +25,7 @@
 #include "dpbo/errors.hpp"
 #include "dpbo/host/conformance.hpp"
 #include "dpbo/host/fatal_signal_exit.hpp"
-#include "dpbo/host/unnamed_temporary_file.hpp"
+#include "unnamed_temporary_file.hpp"
 
 namespace dpbo::cli {
 

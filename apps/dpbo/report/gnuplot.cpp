@@ -18,7 +18,7 @@
 
 #include "bounded_input.hpp"
 #include "dpbo/errors.hpp"
-#include "dpbo/host/unnamed_temporary_file.hpp"
+#include "unnamed_temporary_file.hpp"
 
 extern char** environ;
 
@@ -32,7 +32,7 @@ namespace {
 // light on white.
 constexpr const char* kPalette[] = {"0072B2", "D55E00", "009E73", "CC79A7", "E69F00", "56B4E9", "000000"};
 
-// A file without a name (dpbo/host/unnamed_temporary_file.hpp) that gnuplot, started by this
+// A file without a name (unnamed_temporary_file.hpp) that gnuplot, started by this
 // process, finds at /dev/fd/N: a killed report leaves nothing in /tmp.
 class UnnamedFile {
 public:

@@ -95,7 +95,8 @@ void let_fatal_signals_kill() { exit_with_status.store(false); }
 void set_fatal_signal_note(std::string_view note) {
     const int next = 1 - current_note.load();
     const std::size_t length = std::min(note.size(), kNoteCapacity);
-    std::memcpy(notes[next], note.data(), length);
+    // An empty note (the default string_view) has no data pointer, which memcpy may not be given.
+    if (length > 0) std::memcpy(notes[next], note.data(), length);
     note_lengths[next] = length;
     current_note.store(next);
 }

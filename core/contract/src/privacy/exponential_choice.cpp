@@ -3,6 +3,7 @@
 // sums counts the boundaries U·S certainly passes and those it may pass. Both counts visit every
 // candidate without branching on the scores, so the work is the same for any scores of length n;
 // the counts agree unless U·S lies within the bounds' slack of a boundary.
+#include <optional>
 #include <vector>
 
 #include "selection_sampling.hpp"
@@ -14,6 +15,27 @@ namespace {
 // The prefix sums of n bounds at most 2^96 each stay below 2^126 (and T_hi = ⌊u·B_n/2^128⌋ + 2 too);
 // more candidates go straight to the refinement's unbounded integers.
 constexpr std::size_t kMostCandidatesInFixedWidth = std::size_t{1} << 30;
+
+// The index T = U·S falls at, when its bounds decide it: boundary j (1 ≤ j < n) is certainly passed
+// when B_j ≤ t_lo and possibly when A_j < t_hi (A_j, B_j the prefix sums of the lower and upper
+// bounds). Every boundary is visited and counted without a branch, in fixed-width integers on the
+// first pass and unbounded ones in the refinement; no value while U·S lies within a bound's slack.
+template <typename Integer>
+std::optional<std::size_t> decided_index(const std::vector<Integer>& lower, const std::vector<Integer>& upper,
+                                         const Integer& t_lo, const Integer& t_hi) {
+    std::size_t passed = 0;
+    std::size_t possibly_passed = 0;
+    Integer a = 0;
+    Integer b = 0;
+    for (std::size_t j = 1; j < lower.size(); ++j) {
+        a += lower[j - 1];
+        b += upper[j - 1];
+        passed += static_cast<std::size_t>(b <= t_lo);
+        possibly_passed += static_cast<std::size_t>(a < t_hi);
+    }
+    if (passed == possibly_passed) return passed;
+    return std::nullopt;
+}
 
 }  // namespace
 
@@ -52,18 +74,7 @@ std::size_t exponential_index_from(const arma::vec& scores, ScoreScale scale, do
     // T = U·S lies in [t_lo, t_hi): U ≥ u/2^128 and S ≥ A_n below, U < (u + 1)/2^128 and S ≤ B_n above.
     const uint128 t_lo = multiply_high(u, total_lower);
     const uint128 t_hi = multiply_high(u, total_upper) + 2;
-    // Boundary j (1 ≤ j < n) is certainly passed when B_j ≤ t_lo, and possibly when A_j < t_hi.
-    std::size_t passed = 0;
-    std::size_t possibly_passed = 0;
-    uint128 a = 0;
-    uint128 b = 0;
-    for (std::size_t j = 1; j < n; ++j) {
-        a += lower[j - 1];
-        b += upper[j - 1];
-        passed += static_cast<std::size_t>(b <= t_lo);
-        possibly_passed += static_cast<std::size_t>(a < t_hi);
-    }
-    if (passed == possibly_passed) return passed;
+    if (const auto index = decided_index(lower, upper, t_lo, t_hi)) return *index;
     PartialUniform known_u = PartialUniform::of(u, 128);
     return exponential_index_refined(scores, scale, best, known_u, kRefinementPrecision, bits, refinements);
 }
@@ -86,17 +97,7 @@ std::size_t exponential_index_refined(const arma::vec& scores, ScoreScale scale,
         u.extend_to(precision, bits);
         const mpz_class t_lo = (u.digits * total_lower) >> u.known;
         const mpz_class t_hi = ((u.digits * total_upper) >> u.known) + 2;
-        std::size_t passed = 0;
-        std::size_t possibly_passed = 0;
-        mpz_class a = 0;
-        mpz_class b = 0;
-        for (std::size_t j = 1; j < n; ++j) {
-            a += lower[j - 1];
-            b += upper[j - 1];
-            passed += static_cast<std::size_t>(b <= t_lo);
-            possibly_passed += static_cast<std::size_t>(a < t_hi);
-        }
-        if (passed == possibly_passed) return passed;
+        if (const auto index = decided_index(lower, upper, t_lo, t_hi)) return *index;
     }
 }
 

@@ -17,6 +17,7 @@ ObservationNoise::~ObservationNoise() = default;
 SensitiveData::~SensitiveData() = default;
 PrivacyAssumptions::~PrivacyAssumptions() = default;
 ThreadSafe::~ThreadSafe() = default;
+PrivateTrials::~PrivateTrials() = default;
 
 std::string_view to_string(RowStatus status) {
     switch (status) {

@@ -6,19 +6,25 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <armadillo>
 
 #include "dpbo/parameters.hpp"
+#include "dpbo/privacy_event.hpp"
 
 namespace dpbo {
 
 class ExperimentRng;
+class PrivacyNoiseSource;
 
 struct EvaluationRequest {
     bool per_record = false;  // fill Evaluations::per_record (b × n)
     // Randomness for noisy or randomised objectives; never privacy noise.
     ExperimentRng* rng = nullptr;
+    // Privacy noise for a PrivateTrials objective's training and score release: a stream the host
+    // keys for this batch from the run's noise source. Null for every other objective.
+    PrivacyNoiseSource* trial_noise = nullptr;
 };
 
 struct Evaluations {
@@ -31,6 +37,9 @@ struct Evaluations {
     // b × a, one column per Objective::auxiliary_outputs() entry (empty when a = 0): reported with
     // the point, never modelled, and without the host's observation noise.
     arma::mat auxiliary;
+    // b lists for a PrivateTrials objective: the events each point's evaluation spent (what the host
+    // charges); empty for every other objective.
+    std::vector<std::vector<PrivacyEvent>> trial_events;
 
     std::size_t size() const { return values.n_rows; }
 };

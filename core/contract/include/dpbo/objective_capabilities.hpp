@@ -20,6 +20,7 @@
 
 #include <armadillo>
 
+#include "dpbo/privacy_event.hpp"
 #include "dpbo/result.hpp"
 
 namespace dpbo {
@@ -134,6 +135,26 @@ class ObservationNoise {
     static constexpr std::string_view capability_doc = "the standard deviation of noise added to each value";
     // 0: the values are observed exactly.
     virtual double observation_noise_stddev() const = 0;
+};
+
+// Each evaluation is itself a private learner over the objective's sensitive data (a trial of a
+// tuning: DP-SGD training, then its score released through a mechanism): it draws its privacy noise
+// from EvaluationRequest::trial_noise, returns values already privatised, and fills
+// Evaluations::trial_events with the events each point's evaluation spent. The host charges them:
+// composed one by one, or covered by a private selection an algorithm charged before the first trial
+// (RepeatAndSelectEvent), which then checks every trial against its bound.
+class PrivateTrials {
+    DPBO_CAPABILITY_INTERFACE(PrivateTrials)
+    static constexpr std::string_view capability_name = "PrivateTrials";
+    static constexpr std::string_view capability_doc = "each evaluation is a private learner that declares its events";
+    // What one trial's guarantee protects, in the user's units: the neighbouring relation ("add or
+    // remove one record") and the unit ("one training row of Adult (a9a)").
+    virtual std::string trial_neighbouring() const = 0;
+    virtual std::string trial_protected_unit() const = 0;
+    // Events that cover every trial this objective can run over its space (event_dominated_by), for
+    // a selection whose cost must be stated before the first trial; empty when none is known (a
+    // program that declares its events only with its answers: the user then states the bound).
+    virtual std::vector<PrivacyEvent> trial_bound() const = 0;
 };
 
 // An objective that holds sensitive data.

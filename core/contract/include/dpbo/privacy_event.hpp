@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "dpbo/parameters.hpp"
+#include "dpbo/privacy/trial_count.hpp"
 
 namespace dpbo {
 
@@ -289,5 +290,50 @@ public:
     std::size_t repetitions = 1;  // the same release made this many times
     std::string what;             // one line: "gradient at step 3"
 };
+
+// K trials, each spending `trial` (the events one trial spends, composed), with K drawn from `count`
+// before any trial, releasing only the best trial (Papernot & Steinke 2022), or the first whose
+// privatised score passes a threshold with stopping probability 1/E[K] per trial below it (Liu &
+// Talwar 2019, thresholded random stopping). Every trial must be covered by `trial`
+// (event_dominated_by). It offers approximate_dp() when that is a theorem for the trial's events
+// (fixed k: composition; thresholded stopping over an ε-DP trial: 2ε; best of a geometric number of
+// ε-DP trials: 3ε); the rdp accountant knows the kind by name and applies Papernot–Steinke's Thm 2
+// and Thm 6 to the trial's RDP curve.
+class RepeatAndSelectEvent final : public EventDescription {
+public:
+    enum class Release { Best, FirstAboveThreshold };
+    static constexpr std::string_view kind_name = "repeat-and-select";
+    // trial (event texts joined by ';', built-in kinds), count (TrialCount text), release ("best" or
+    // "first-above-threshold").
+    static ParameterSchema schema();
+    RepeatAndSelectEvent(std::vector<PrivacyEvent> trial_, TrialCount count_, Release release_ = Release::Best);
+    explicit RepeatAndSelectEvent(const ParameterSet& parameters);
+    std::string_view kind() const override;
+    void validate() const override;
+    std::string parameter_text() const override;
+    std::map<std::string, ParameterValue> parameters() const override;
+    std::optional<ApproximateDp> approximate_dp() const override;
+
+    std::vector<PrivacyEvent> trial;
+    TrialCount count;
+    Release release;
+};
+
+std::string_view to_string(RepeatAndSelectEvent::Release release);
+
+// An event as the text `dpbo account --event` reads: "gaussian:sigma=2,sensitivity=1" (kind, then
+// parameters() in order; repetitions as "x3"). parse_builtin_event(event_text(e)) rebuilds a
+// built-in event.
+std::string event_text(const PrivacyEvent& event);
+// Reads an event of a built-in kind from that text; throws ValidationError naming the text, the
+// unknown kind or key, or the malformed value.
+PrivacyEvent parse_builtin_event(std::string_view text);
+
+// True when `trial` costs no more than `bound` under every accountant: the same kind, and each
+// parameter equal or on the cheaper side of a monotone one (fewer steps or repetitions, more noise,
+// a smaller sampling rate, ε, δ, μ or sensitivity). Events of plugin kinds are covered only by an
+// equal event. A list covers a list when they pair in order.
+bool event_dominated_by(const PrivacyEvent& trial, const PrivacyEvent& bound);
+bool events_dominated_by(const std::vector<PrivacyEvent>& trial, const std::vector<PrivacyEvent>& bound);
 
 }  // namespace dpbo

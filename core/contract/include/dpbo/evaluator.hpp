@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include <armadillo>
@@ -14,6 +15,7 @@
 namespace dpbo {
 
 class Objective;
+class PrivacyLedger;
 class RunJournal;
 
 class Evaluator {
@@ -36,6 +38,17 @@ public:
     // evaluator's use; null detaches it.
     void attach_journal(RunJournal* journal) { journal_ = journal; }
 
+    // Trials that are private learners (PrivateTrials): by default the host charges each point's
+    // trial_events to the attached ledger as its batch returns (composition of every trial). An
+    // algorithm that charged a private selection among the trials before the first one
+    // (RepeatAndSelectEvent) calls cover_trials with the selection's trial bound: from then on each
+    // trial must be covered by it (events_dominated_by) or the run fails, and is not charged again.
+    void cover_trials(std::vector<PrivacyEvent> bound) { trial_cover_ = std::move(bound); }
+    const std::optional<std::vector<PrivacyEvent>>& trial_cover() const { return trial_cover_; }
+    // The ledger trial events are charged to and whose trial_noise() the batches draw from (the host
+    // attaches the run's); null detaches it.
+    void attach_trial_ledger(PrivacyLedger* ledger) { trial_ledger_ = ledger; }
+
 protected:
     virtual Evaluations evaluate_batch(Objective& objective, const arma::mat& points,
                                        const EvaluationRequest& request) = 0;
@@ -44,6 +57,8 @@ private:
     std::size_t count_ = 0;
     std::size_t batches_ = 0;
     RunJournal* journal_ = nullptr;
+    PrivacyLedger* trial_ledger_ = nullptr;
+    std::optional<std::vector<PrivacyEvent>> trial_cover_;
 };
 
 class SerialEvaluator final : public Evaluator {

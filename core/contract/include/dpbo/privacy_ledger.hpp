@@ -14,6 +14,7 @@
 // the journal's. So a resumed run composes exactly what the uninterrupted run composed and the log
 // shows each release once.
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -86,6 +87,17 @@ public:
     // when the budget would be exceeded — in every case before anything is composed or drawn. Returns
     // the entry's index in the log (or the count of charges when the log is discarded).
     std::size_t charge(const PrivacyEvent& event);
+
+    // Charges `event` as charge() does and hands back the noise stream of its entry, for a mechanism
+    // an algorithm runs itself around trials that are private learners: a private selection's K and
+    // its sampler of hyperparameters (RepeatAndSelectEvent). The stream depends only on the run's key
+    // and the entry, so a resumed run that charges the same events draws the same values.
+    PrivacyNoiseSource& charge_and_draw(const PrivacyEvent& event);
+    // The privacy noise of batch `batch`'s trials, for objectives whose evaluations are private
+    // learners (PrivateTrials, EvaluationRequest::trial_noise): a stream of the run's key numbered
+    // apart from every release's, so trials and releases never share bits, charged by the host with
+    // the events each trial declares.
+    PrivacyNoiseSource trial_noise(std::uint64_t batch) const;
 
     std::size_t charges() const { return charges_; }
     const std::vector<LedgerEntry>& log() const { return log_; }

@@ -206,6 +206,16 @@ void PrivacyLedger::attach_journal(RunJournal* journal) {
     journal_ = journal;
 }
 
+PrivacyNoiseSource& PrivacyLedger::charge_and_draw(const PrivacyEvent& event) { return noise_for(charge(event)); }
+
+// Releases are numbered from 0 by their entry; trial streams take the upper half of the 64-bit
+// stream numbers, which no count of releases reaches.
+PrivacyNoiseSource PrivacyLedger::trial_noise(std::uint64_t batch) const {
+    constexpr std::uint64_t kTrialStreams = std::uint64_t{1} << 63;
+    if (batch >= kTrialStreams) throw RunError(fmt::format("{}: trial batch number {} out of range", owner_, batch));
+    return key_->stream(kTrialStreams | batch);
+}
+
 PrivacyNoiseSource& PrivacyLedger::noise_for(std::size_t entry) {
     release_noise_ = std::make_unique<PrivacyNoiseSource>(key_->stream(static_cast<std::uint64_t>(entry)));
     return *release_noise_;

@@ -32,6 +32,13 @@ MpiEvaluator::MpiEvaluator(Coordinator& coordinator, std::size_t repeat) : coord
 
 Evaluations MpiEvaluator::evaluate_batch(Objective& objective, const arma::mat& points,
                                          const EvaluationRequest& request) {
+    // Trial noise is privacy noise keyed from the run's ledger; the worker protocol carries no key,
+    // so a trial that is a private learner is refused here rather than run without its noise.
+    if (request.trial_noise != nullptr)
+        throw RunError(fmt::format(
+            "{} runs trials that are private learners (PrivateTrials), which dpbo run under mpirun does not "
+            "evaluate yet (the worker protocol carries no privacy-noise key); run it with --workers N instead",
+            objective.describe_origin()));
     coordinator_.await_workers();
     const std::vector<BatchSlice> slices = batch_slices(points.n_rows, coordinator_.workers());
     const bool split = slices.size() >= 2;

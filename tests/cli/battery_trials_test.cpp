@@ -103,7 +103,7 @@ TEST_CASE("cli trials: random search over private trials states the composition 
     REQUIRE(run.exit_code == 0);
     const json privacy = result_of(dir.path() + "/run")["privacy"];
     CAPTURE(privacy.dump(2));
-    CHECK(privacy["notion"] == "pure-dp");
+    CHECK(privacy["notion"] == "epsilon-DP");
     CHECK(privacy["epsilon"].get<double>() ==
           account_epsilon(std::vector<std::string>(6, "laplace:scale=10,sensitivity=1")));
     CHECK(privacy["epsilon"].get<double>() == doctest::Approx(0.6));
@@ -169,9 +169,11 @@ TEST_CASE("cli trials: a study's clients tell each trial's events, and the study
     CAPTURE(created.err);
     REQUIRE(created.exit_code == 0);
     const auto asked = run_dpbo({"ask", study, "--count", "2"});
+    CAPTURE(asked.out);
     REQUIRE(asked.exit_code == 0);
     std::vector<std::string> ids;
-    for (const json& trial : json::parse(asked.out)["trials"]) ids.push_back(std::to_string(trial["id"].get<int>()));
+    const json handed = json::parse(asked.out);
+    for (const json& trial : handed["trials"]) ids.push_back(std::to_string(trial["id"].get<int>()));
     REQUIRE(ids.size() == 2);
 
     const auto without = run_dpbo({"tell", study, ids[0], "--value", "0.5"});
@@ -187,7 +189,7 @@ TEST_CASE("cli trials: a study's clients tell each trial's events, and the study
         CAPTURE(told.err);
         REQUIRE(told.exit_code == 0);
     }
-    const auto shown = run_dpbo({"study", "show", study});
+    const auto shown = run_dpbo({"study", "show", study, "--json"});
     CAPTURE(shown.err);
     REQUIRE(shown.exit_code == 0);
     const json state = json::parse(shown.out);

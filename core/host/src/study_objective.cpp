@@ -131,9 +131,14 @@ StudyObjective::StudyObjective(const json& d) {
         throw ValidationError(fmt::format("the study's objective declaration is damaged: {}", e.what()));
     }
     if (outputs_.empty()) throw ValidationError("the study's objective declaration names no output");
-    assumptions_.push_back(
-        "the study's values are computed and told by its ask/tell clients, which are inside the trust boundary: "
-        "they read the sensitive data, and what they tell is sensitive until the algorithm privatises it");
+    if (trials_)
+        assumptions_.push_back(
+            "the study's trials are private learners run by its ask/tell clients, which own their privacy noise: "
+            "dpbo charges the events each client tells with its trial (dpbo tell --event)");
+    else
+        assumptions_.push_back(
+            "the study's values are computed and told by its ask/tell clients, which are inside the trust boundary: "
+            "they read the sensitive data, and what they tell is sensitive until the algorithm privatises it");
 }
 
 std::shared_ptr<StudyObjective> make_study_objective(const json& declaration) {

@@ -46,11 +46,12 @@ PrivacyStatement trial_search_statement(const PrivacyStatement& described, const
         statement.released.push_back(
             fmt::format("every trial's auxiliary outputs ({}), which {} declares covered by each trial's events",
                         fmt::join(auxiliary, ", "), who));
+    // The algorithm's own words describe exact values ("released exactly"); a trial's are privatised.
     statement.mechanism = fmt::format(
         "composition of {} trials, each a private learner that declared its events (charged one by one; no "
-        "private selection among them, so the cost is every trial's, not one trial's); the search: {}",
-        trials,
-        described.mechanism.empty() ? "chooses hyperparameters from released values only" : described.mechanism);
+        "private selection among them, so the cost is every trial's, not one trial's); {} chose the trials' "
+        "hyperparameters from their released values only",
+        trials, ledger.owner());
     statement.assumptions = {
         "each trial spent what it declared: dpbo charges the events a trial declares and cannot check noise the "
         "trial drew outside dpbo's secure layer"};

@@ -37,7 +37,7 @@ struct ObjectiveSpec {
 ObjectiveSpec parse_spec(const nlohmann::json& spec, const std::string& where);
 
 // One trial's events as a program answers them: a non-empty list of event texts of built-in kinds
-// ("subsampled-gaussian:q=0.01,sigma=1.1,steps=100"). Throws ValidationError naming `where` and the
+// ("subsampled-gaussian:q=0.01,sigma=1.1,sampling=poisson,steps=100"). Throws ValidationError naming `where` and the
 // text that is not an event.
 std::vector<dpbo::PrivacyEvent> parse_events(const nlohmann::json& texts, const std::string& where);
 

@@ -45,7 +45,7 @@ TEST_CASE("dpsgd trial mode: each trial declares the subsampled Gaussian it ran 
     REQUIRE(got.trial_events.size() == 2);
     // 1000 training rows after the 200 validation rows; lots of 100: q = 0.1, 10 steps per epoch.
     const std::vector<std::string> expected_first = {
-        "subsampled-gaussian:neighbouring=replace-one,noise_multiplier=1.5,sampling=without-replacement,"
+        "subsampled-gaussian:neighbouring=replace-one,noise_multiplier=1.5,sampling=fixed-size-without-replacement,"
         "sampling_rate=0.1,steps=10",
         "laplace:scale=2,sensitivity=1"};
     std::vector<std::string> first;

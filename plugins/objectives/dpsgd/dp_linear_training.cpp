@@ -130,7 +130,9 @@ arma::vec train_private(const dpbo::plugin_data::SparseRows& rows, std::size_t f
                         const TrainingSettings& settings, dpbo::PrivacyNoiseSource& noise) {
     return train_with(
         rows, features, settings,
-        [&](std::size_t i, std::size_t n) { return i + static_cast<std::size_t>(dpbo::privacy::uniform_below(n - i, noise)); },
+        [&](std::size_t i, std::size_t n) {
+            return i + static_cast<std::size_t>(dpbo::privacy::uniform_below(n - i, noise));
+        },
         [&](arma::vec& gradient, double scale) { gradient = dpbo::privacy::gaussian_release(gradient, scale, noise); });
 }
 

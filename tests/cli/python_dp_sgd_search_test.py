@@ -15,7 +15,7 @@ import tempfile
 
 SKIP = 77
 DELTA = 1e-5
-TRIALS = 3
+TRIALS = 2
 
 
 def numpy_python():
@@ -36,7 +36,7 @@ def main():
     out = tempfile.mkdtemp(prefix="dpbo-dp-sgd-")
     try:
         run = subprocess.run([dpbo, "run", "--algorithm", "random-search", "--set", f"algorithm.budget={TRIALS}",
-                              "--set", "algorithm.batch=3", "--objective", "command", "--set",
+                              "--set", "algorithm.batch=2", "--objective", "command", "--set",
                               f"objective.command={python} {example}", "--accountant", "rdp", "--set",
                               f"accountant.delta={DELTA}", "--out", os.path.join(out, "run")],
                              capture_output=True, text=True, timeout=120)

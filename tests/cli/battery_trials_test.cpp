@@ -199,3 +199,16 @@ TEST_CASE("cli trials: a study's clients tell each trial's events, and the study
     CHECK(state["result"]["privacy"]["epsilon"].get<double>() == expected);
     CHECK(contains(state["result"]["privacy"]["mechanism"].get<std::string>(), "composition of 2 trials"));
 }
+
+TEST_CASE("cli trials: a search whose own mechanism protects other data than the trials is refused by name") {
+    TemporaryDirectory dir;
+    const std::string program = "python3 " + write_program(dir);
+    const auto run = run_dpbo(
+        search(program, dir.path() + "/run",
+               {"--set", "algorithm.value_sensitivity=0.1", "--mechanism", "laplace", "--set", "mechanism.epsilon=1"}),
+        {}, 60);
+    CHECK(run.exit_code == 1);
+    CHECK(contains(run.err,
+                   "the privacy scope was stated as 'add or remove one record' protecting 'one row of the "
+                   "test's table' and again as 'replace one record'"));
+}

@@ -312,7 +312,7 @@ arma::rowvec read_numbers(const std::string& text, const std::string& where) {
 int command_tell(const std::vector<std::string>& arguments) {
     CommonOptions common;
     std::string file, id_text, value_text, values_text, per_record_file, reason;
-    std::vector<std::string> named;
+    std::vector<std::string> named, events;
     bool failed = false;
     po::options_description described("options");
     described.add_options()("study", po::value(&file), "the study file")(
@@ -324,10 +324,14 @@ int command_tell(const std::vector<std::string>& arguments) {
         "a file holding the per-record values, a JSON array of n numbers (or '-': standard input); with one output "
         "and no --value, the value is their mean")("failed", po::bool_switch(&failed),
                                                    "the trial failed: its point is handed out again as a new trial")(
-        "reason", po::value(&reason), "with --failed: why, kept with the trial");
+        "reason", po::value(&reason), "with --failed: why, kept with the trial")(
+        "event", po::value(&events)->composing(),
+        "TEXT: an event the trial spent, as dpbo account --event reads it (repeatable); required when the study's "
+        "trials are private learners, refused otherwise");
     const auto parsed = parse_study_command(
         arguments, described, common, {"study", "id"},
-        {"dpbo tell FILE ID (--value V | --values '[V1, V2]' | --output NAME=V ...) [--per-record FILE]\n"
+        {"dpbo tell FILE ID (--value V | --values '[V1, V2]' | --output NAME=V ...) [--per-record FILE] "
+         "[--event TEXT ...]\n"
          "       dpbo tell FILE ID --failed [--reason TEXT]",
          "Tells the study trial ID's values, as 'dpbo ask' handed it out, or that it failed."});
     if (!parsed) return kSuccess;
@@ -339,7 +343,8 @@ int command_tell(const std::vector<std::string>& arguments) {
     PluginRegistry registry;
     Study study(registry, file);
     if (failed) {
-        if (given.count("value") || given.count("values") || given.count("output") || given.count("per-record"))
+        if (given.count("value") || given.count("values") || given.count("output") || given.count("per-record") ||
+            given.count("event"))
             throw ValidationError("tell --failed takes no values");
         const std::int64_t retry = study.fail(id, reason);
         print_json({{"id", id}, {"state", "failed"}, {"retried_as", retry}});
@@ -371,6 +376,7 @@ int command_tell(const std::vector<std::string>& arguments) {
                                                         : bounded_input::read_file(per_record_file, input);
         told.per_record = read_numbers(text, input.name);
     }
+    told.events = events;
     study.tell(id, told);
     print_json({{"id", id}, {"state", "done"}});
     return kSuccess;

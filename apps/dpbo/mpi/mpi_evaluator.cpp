@@ -8,6 +8,7 @@
 #include "dpbo/errors.hpp"
 #include "dpbo/host/batch_slices.hpp"
 #include "dpbo/objective.hpp"
+#include "dpbo/privacy_event.hpp"
 #include "dpbo/random.hpp"
 #include "mpi/mpi_channel.hpp"
 #include "mpi/mpi_coordinator.hpp"
@@ -19,6 +20,17 @@ namespace {
 std::string points_of(const BatchSlice& slice, std::size_t batch_size) {
     if (slice.count == 1) return fmt::format("point {} of a batch of {}", slice.first + 1, batch_size);
     return fmt::format("points {}–{} of a batch of {}", slice.first + 1, slice.first + slice.count, batch_size);
+}
+
+// Each point's trial events as a worker sends them (write_trial_events): a count of points, then
+// per point a count of event texts and the texts.
+std::vector<std::vector<PrivacyEvent>> read_trial_events(MessageReader& in) {
+    std::vector<std::vector<PrivacyEvent>> out(in.number());
+    for (auto& events : out) {
+        const std::uint64_t count = in.number();
+        for (std::uint64_t e = 0; e < count; ++e) events.push_back(parse_builtin_event(in.text()));
+    }
+    return out;
 }
 
 struct Failure {
@@ -38,6 +50,10 @@ Evaluations MpiEvaluator::evaluate_batch(Objective& objective, const arma::mat& 
     const std::uint64_t base = request.rng != nullptr ? request.rng->seed() : 0;
     const Deadline deadline = deadline_after(coordinator_.timeout());
     const auto rank_of = [](std::size_t slice) { return static_cast<int>(slice + 1); };
+    // Trial noise (PrivateTrials): slice s gets the key PrivacyNoiseSource::derive would give the s-th
+    // slice of --workers (the next 256 bits of the batch's trial stream), so both draw the same.
+    std::optional<PrivacyNoiseSource> trial_keys;
+    if (request.trial_noise != nullptr) trial_keys.emplace(*request.trial_noise);
 
     std::size_t sent = 0;
     for (; sent < slices.size(); ++sent) {
@@ -49,6 +65,8 @@ Evaluations MpiEvaluator::evaluate_batch(Objective& objective, const arma::mat& 
         message.number(request.rng == nullptr ? 0 : split ? slice_seed(base, sent) : base);
         message.matrix(slice.count == 0 ? arma::mat(0, points.n_cols)
                                         : arma::mat(points.rows(slice.first, slice.first + slice.count - 1)));
+        message.number(trial_keys ? 1 : 0);
+        for (int word = 0; word < 4; ++word) message.number(trial_keys ? trial_keys->next_u64() : 0);
         coordinator_.sent(rank_of(sent));
         if (!send(rank_of(sent), kBatch, message, deadline)) break;
     }
@@ -76,6 +94,7 @@ Evaluations MpiEvaluator::evaluate_batch(Objective& objective, const arma::mat& 
         part.per_record = in.matrix();
         part.candidate_rows = in.indices();
         part.auxiliary = in.matrix();
+        part.trial_events = read_trial_events(in);
     }
 
     // A send that timed out counts as silent; the slices after it were never sent.

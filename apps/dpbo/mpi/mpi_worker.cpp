@@ -1,5 +1,7 @@
 #include "mpi/mpi_worker.hpp"
 
+#include <array>
+#include <optional>
 #include <string>
 
 #include <fmt/format.h>
@@ -9,6 +11,7 @@
 #include "dpbo/evaluation.hpp"
 #include "dpbo/module_call_guard.hpp"
 #include "dpbo/objective.hpp"
+#include "dpbo/privacy_event.hpp"
 #include "dpbo/random.hpp"
 #include "mpi/mpi_channel.hpp"
 
@@ -52,6 +55,7 @@ public:
     MessageWriter evaluate(std::vector<char> bytes) {
         Evaluations result;
         std::optional<ExperimentRng> rng;
+        std::optional<PrivacyNoiseSource> trial_noise;
         const Outcome outcome = attempt([&] {
             MessageReader in(std::move(bytes), "a batch from rank 0");
             const std::uint64_t repeat = in.number();
@@ -59,12 +63,21 @@ public:
             const bool has_generator = in.number() != 0;
             const std::uint64_t seed = in.number();
             const arma::mat points = in.matrix();
+            const bool has_trial_noise = in.number() != 0;
+            std::array<std::uint32_t, 8> key{};
+            for (std::size_t i = 0; i < 8; i += 2) {
+                const std::uint64_t word = in.number();
+                key[i] = static_cast<std::uint32_t>(word);
+                key[i + 1] = static_cast<std::uint32_t>(word >> 32);
+            }
             if (setup_.kind != ErrorKind::kNone) throw RunError(setup_.message);
             if (!job_) throw RunError("this rank has no job to evaluate (the command line asks for none)");
             if (serving_repeat_ && *serving_repeat_ != repeat) job_->objective = job_->fresh_objective();
             serving_repeat_ = repeat;
             if (has_generator) rng.emplace(seed);
-            const EvaluationRequest request{per_record, rng ? &*rng : nullptr};
+            // A trial's privacy noise: the slice's key from rank 0 (see MpiEvaluator), as derive() keys it.
+            if (has_trial_noise) trial_noise.emplace(PrivacyNoiseSource::from_key(key));
+            const EvaluationRequest request{per_record, rng ? &*rng : nullptr, trial_noise ? &*trial_noise : nullptr};
             Objective& objective = *job_->objective;
             result = call_into_module(objective.describe_origin(), "evaluating points",
                                       [&] { return objective.evaluate(points, request); });
@@ -76,6 +89,12 @@ public:
             return reply;
         }
         reply.matrix(result.values).matrix(result.per_record).indices(result.candidate_rows).matrix(result.auxiliary);
+        // Trial events as texts (the coordinator reads them back with parse_builtin_event).
+        reply.number(result.trial_events.size());
+        for (const std::vector<PrivacyEvent>& events : result.trial_events) {
+            reply.number(events.size());
+            for (const PrivacyEvent& event : events) reply.text(event_text(event));
+        }
         return reply;
     }
 

@@ -6,12 +6,16 @@
 
 #include <fmt/format.h>
 
+#include "dpbo/capability.hpp"
 #include "dpbo/errors.hpp"
+#include "evaluation_trials.hpp"
 #include "memory_bound.hpp"
 #include "dpbo/evaluation_contract.hpp"
 #include "dpbo/evaluator.hpp"
 #include "dpbo/module_call_guard.hpp"
 #include "dpbo/objective.hpp"
+#include "dpbo/objective_capabilities.hpp"
+#include "dpbo/privacy_ledger.hpp"
 #include "dpbo/random.hpp"
 #include "dpbo/run_journal.hpp"
 
@@ -96,6 +100,17 @@ Evaluations Evaluator::evaluate(Objective& objective, const arma::mat& points, c
     });
     if (request.per_record && record_count == 0)
         throw ValidationError(fmt::format("{} is not record-decomposable: it cannot return per-record values", who));
+    const bool private_trials = capability<PrivateTrials>(objective) != nullptr;
+    if (private_trials && request.per_record)
+        throw ValidationError(
+            fmt::format("{} runs trials that are private learners (PrivateTrials): their per-record losses are not "
+                        "privatised and cannot be asked for",
+                        who));
+    if (private_trials && trial_ledger_ == nullptr)
+        throw RunError(
+            fmt::format("{} runs trials that are private learners (PrivateTrials), but the evaluator has no ledger "
+                        "to charge them to (Evaluator::attach_trial_ledger)",
+                        who));
     const std::size_t batch = batches_++;
     std::optional<Evaluations> recorded;
     if (journal_ != nullptr) recorded = journal_->recorded_batch(batch, points, request);
@@ -109,11 +124,22 @@ Evaluations Evaluator::evaluate(Objective& objective, const arma::mat& points, c
             batch_rng.emplace(sub_seed(request.rng->seed(), batch));
             own.rng = &*batch_rng;
         }
+        // A trial's privacy noise is numbered by its batch as the experiment generator is, so a
+        // resumed run draws what the uninterrupted run drew; any other objective gets none.
+        std::optional<PrivacyNoiseSource> batch_trial_noise;
+        own.trial_noise = nullptr;
+        if (private_trials) {
+            batch_trial_noise.emplace(trial_ledger_->trial_noise(batch));
+            own.trial_noise = &*batch_trial_noise;
+        }
         result = call_into_module(who, "evaluating points", [&] { return evaluate_batch(objective, points, own); });
     }
     // The contract holds for the exact values; the noise of an observation comes after, on the
     // values only, so per-record losses stay the records' exact contributions.
     check_evaluation_contract(objective, points, request, result);
+    // Charged before the batch is journaled or handed back: a trial the budget refuses releases
+    // nothing, and a replayed batch is charged again as the uninterrupted run charged it.
+    if (private_trials) charge_trials({*trial_ledger_, trial_cover_, batch, count_}, objective, points, result);
     if (journal_ != nullptr && !recorded) journal_->record_batch(batch, result, request);
     add_observation_noise(result.values, noise_stddev, request, who);
     count_ += result.size();

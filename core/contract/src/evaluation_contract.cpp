@@ -7,8 +7,10 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "dpbo/capability.hpp"
 #include "dpbo/errors.hpp"
 #include "dpbo/objective.hpp"
+#include "dpbo/objective_capabilities.hpp"
 
 namespace dpbo {
 
@@ -105,6 +107,43 @@ void check_evaluation_contract(const Objective& objective, const arma::mat& poin
             if (!std::isfinite(result.auxiliary(i, j)))
                 throw refuse(fmt::format("auxiliary output '{}' at point {} {} is {}", auxiliary[j].name, i,
                                          point_text(points, i), result.auxiliary(i, j)));
+
+    // What the host charges for a trial that is a private learner: without a list per point a
+    // trial would run uncharged; events from any other objective would be charged for nothing.
+    const bool private_trials = capability<PrivateTrials>(objective) != nullptr;
+    if (!private_trials) {
+        if (!result.trial_events.empty())
+            throw refuse(
+                fmt::format("returned trial events for {} point{}, but it does not declare PrivateTrials (its "
+                            "evaluations are not private learners); expected none",
+                            result.trial_events.size(), result.trial_events.size() == 1 ? "" : "s"));
+        return;
+    }
+    if (result.trial_events.size() != b)
+        throw refuse(
+            fmt::format("returned trial events for {} point{} of {}; a PrivateTrials objective declares one "
+                        "non-empty list of events per point (what each trial spent)",
+                        result.trial_events.size(), result.trial_events.size() == 1 ? "" : "s", b));
+    for (arma::uword i = 0; i < b; ++i) {
+        if (result.trial_events[i].empty())
+            throw refuse(
+                fmt::format("declared no events for the trial at point {} {}; a PrivateTrials objective "
+                            "declares what every trial spent",
+                            i, point_text(points, i)));
+        for (const PrivacyEvent& event : result.trial_events[i]) {
+            try {
+                event.validate();
+            } catch (const ValidationError& e) {
+                throw refuse(fmt::format("the trial at point {} {} declared an invalid event: {}", i,
+                                         point_text(points, i), e.what()));
+            }
+        }
+    }
+    // Per-record losses of a trial are its private data's exact contributions, never privatised.
+    if (!result.per_record.is_empty())
+        throw refuse(
+            "returned per-record losses, but its evaluations are private learners (PrivateTrials): only "
+            "privatised values may leave a trial");
 }
 
 }  // namespace dpbo

@@ -24,6 +24,15 @@ std::vector<BatchSlice> batch_slices(std::size_t points, std::size_t workers) {
 
 std::uint64_t slice_seed(std::uint64_t base, std::size_t slice) { return sub_seed(base, slice); }
 
+std::vector<PrivacyNoiseSource> slice_trial_noise_sources(const EvaluationRequest& request, std::size_t slices) {
+    std::vector<PrivacyNoiseSource> out;
+    if (request.trial_noise == nullptr) return out;
+    PrivacyNoiseSource keys = *request.trial_noise;
+    out.reserve(slices);
+    for (std::size_t s = 0; s < slices; ++s) out.push_back(keys.derive());
+    return out;
+}
+
 Evaluations merge_slices(const arma::mat& points, const std::vector<BatchSlice>& slices,
                          const std::vector<Evaluations>& parts, const std::string& who) {
     for (std::size_t s = 0; s < slices.size(); ++s)
@@ -44,6 +53,8 @@ Evaluations merge_slices(const arma::mat& points, const std::vector<BatchSlice>&
     if (std::all_of(parts.begin(), parts.end(),
                     [](const Evaluations& e) { return e.candidate_rows.n_elem == e.values.n_rows; }))
         merged.candidate_rows = join(&Evaluations::candidate_rows);
+    for (const Evaluations& part : parts)
+        merged.trial_events.insert(merged.trial_events.end(), part.trial_events.begin(), part.trial_events.end());
     return merged;
 }
 

@@ -103,7 +103,25 @@ Evaluations evaluations_of(EvaluatedBatch batch, const arma::mat& points, bool p
     if (per_record) e.per_record = std::move(batch.per_record_values);
     e.auxiliary = std::move(batch.auxiliary);
     e.candidate_rows = std::move(batch.candidate_rows);
+    e.trial_events = trial_events_of(batch.trial_events, batch.index);
     return e;
+}
+
+std::vector<std::vector<PrivacyEvent>> trial_events_of(const std::vector<std::vector<std::string>>& texts,
+                                                       std::size_t batch) {
+    std::vector<std::vector<PrivacyEvent>> out;
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+        out.emplace_back();
+        for (const std::string& text : texts[i]) {
+            try {
+                out.back().push_back(parse_builtin_event(text));
+            } catch (const ValidationError& e) {
+                throw RunError(fmt::format("batch {}, point {} of the journal records a trial event it cannot read: {}",
+                                           batch + 1, i, e.what()));
+            }
+        }
+    }
+    return out;
 }
 
 std::optional<RecordedRelease> recorded_release(const JournalStore& store, std::size_t entry,

@@ -38,6 +38,10 @@ private:
 Evaluations evaluations_of(const StoredBatch& batch, const std::vector<StoredTrial>& done, bool per_record);
 // A run's batch as recorded, at `points` (the ones check_same_batch found to be its own).
 Evaluations evaluations_of(EvaluatedBatch batch, const arma::mat& points, bool per_record);
+// Trial events as the journal records them (event texts per point) read back; RunError naming the
+// batch, the point and the text when one is not an event of a built-in kind.
+std::vector<std::vector<PrivacyEvent>> trial_events_of(const std::vector<std::vector<std::string>>& texts,
+                                                       std::size_t batch);
 
 // Release `entry` as recorded, after checking it is `event`.
 std::optional<RecordedRelease> recorded_release(const JournalStore& store, std::size_t entry,

@@ -39,6 +39,14 @@ CREATE TABLE releases(entry INTEGER PRIMARY KEY, event TEXT NOT NULL, released B
   evaluation_only TEXT NOT NULL, made_at REAL NOT NULL);
 )sql";
 
+// The events each trial that is a private learner declared (PrivateTrials), one row per point of a
+// batch: a JSON array of event texts (event_text). Added to files of the same format when they are
+// opened: a file written before has no such trials (their objectives need a newer plugin ABI).
+const char* const kTrialEventsSchema = R"sql(
+CREATE TABLE IF NOT EXISTS trial_events(batch INTEGER NOT NULL, position INTEGER NOT NULL, events TEXT NOT NULL,
+  PRIMARY KEY(batch, position));
+)sql";
+
 double now_seconds() {
     return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
@@ -289,7 +297,7 @@ std::unique_ptr<JournalStore> JournalStore::create(const fs::path& file, const s
     remove_journal_files(temporary);
     std::unique_ptr<JournalStore> store(new JournalStore(temporary, open_database(temporary, true)));
     store->exec("PRAGMA journal_mode=DELETE;");
-    store->exec(std::string("BEGIN;") + kSchema);
+    store->exec(std::string("BEGIN;") + kSchema + kTrialEventsSchema);
     std::map<std::string, std::string> all = meta;
     all["format"] = kFormat;
     all["kind"] = kind;
@@ -340,6 +348,7 @@ std::unique_ptr<JournalStore> JournalStore::open(const fs::path& file, const std
     // WAL: readers never block the writer, and a commit is one append (fsync'd at checkpoints),
     // durable against the process being killed.
     store->exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;");
+    store->exec(kTrialEventsSchema);
     return store;
 }
 
@@ -474,6 +483,53 @@ void JournalStore::add_evaluated_batch(std::size_t index, const Evaluations& e, 
     else
         row.bind_null(8);
     row.bind(9, now_seconds()).run();
+    for (std::size_t i = 0; i < e.trial_events.size(); ++i) {
+        json texts = json::array();
+        for (const PrivacyEvent& event : e.trial_events[i]) texts.push_back(event_text(event));
+        set_trial_events(index, i, texts.dump());
+    }
+}
+
+void JournalStore::set_trial_events(std::size_t batch, std::size_t position, const std::string& events_json) {
+    Statement row(db_, file_, cached("INSERT OR REPLACE INTO trial_events(batch, position, events) VALUES(?, ?, ?)"));
+    row.bind(1, static_cast<std::int64_t>(batch)).bind(2, static_cast<std::int64_t>(position)).bind(3, events_json);
+    row.run();
+}
+
+std::vector<std::vector<std::string>> JournalStore::trial_events(std::size_t batch, std::size_t size) const {
+    Statement s(db_, file_, cached("SELECT position, events FROM trial_events WHERE batch = ? ORDER BY position"));
+    s.bind(1, static_cast<std::int64_t>(batch));
+    std::vector<std::vector<std::string>> out;
+    std::vector<bool> seen(size, false);
+    while (s.step()) {
+        const auto position = static_cast<std::size_t>(s.integer(0));
+        const auto damaged = [&](const std::string& why) {
+            return RunError(fmt::format("batch {} of '{}': the trial events of point {} {}; the file is damaged",
+                                        batch + 1, file_.string(), position, why));
+        };
+        if (position >= size) throw damaged(fmt::format("are recorded for a batch of {} points", size));
+        if (out.empty()) out.resize(size);
+        json texts;
+        try {
+            texts = json::parse(s.text(1));
+        } catch (const json::exception&) {
+            throw damaged("are not JSON");
+        }
+        if (!texts.is_array()) throw damaged("are not a list of event texts");
+        for (const json& text : texts) {
+            if (!text.is_string()) throw damaged("are not a list of event texts");
+            out[position].push_back(text.get<std::string>());
+        }
+        seen[position] = true;
+    }
+    if (!out.empty())
+        for (std::size_t i = 0; i < size; ++i)
+            if (!seen[i])
+                throw RunError(
+                    fmt::format("batch {} of '{}' records trial events for some points but not point {}; "
+                                "the file is damaged",
+                                batch + 1, file_.string(), i));
+    return out;
 }
 
 std::optional<EvaluatedBatch> JournalStore::evaluated_batch(std::size_t index) const {
@@ -515,6 +571,7 @@ std::optional<EvaluatedBatch> JournalStore::evaluated_batch(std::size_t index) c
         out.candidate_rows.set_size(out.size);
         for (std::size_t i = 0; i < out.size; ++i) out.candidate_rows(i) = static_cast<arma::uword>(wide[i]);
     }
+    out.trial_events = trial_events(index, out.size);
     return out;
 }
 

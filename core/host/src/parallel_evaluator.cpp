@@ -35,6 +35,9 @@ Evaluations ParallelEvaluator::evaluate_batch(Objective& objective, const arma::
                                    objective.describe_origin(), replicas_.size(), slices.size()));
     // The batch's own generator (see Evaluator::evaluate) is split once more, per slice.
     const std::uint64_t base = request.rng != nullptr ? request.rng->seed() : 0;
+    // A trial's privacy noise is split the same way: slice s draws from the s-th source keyed from
+    // the batch's trial stream, so no two slices share bits and W workers draw the same per slice.
+    std::vector<PrivacyNoiseSource> slice_trial_noise = slice_trial_noise_sources(request, slices.size());
     std::vector<std::future<Evaluations>> futures;
     for (std::size_t s = 0; s < slices.size(); ++s) {
         Objective& serving = shared || s == 0 ? objective : *replicas_[s - 1];
@@ -42,13 +45,15 @@ Evaluations ParallelEvaluator::evaluate_batch(Objective& objective, const arma::
         // The call guard is per thread: each worker has its own, so that a fatal signal in a slice
         // names the objective as one on the calling thread does.
         const std::string who = serving.describe_origin();
-        futures.push_back(std::async(std::launch::async, [&serving, slice, request, base, s, who] {
+        PrivacyNoiseSource* trial_noise = slice_trial_noise.empty() ? nullptr : &slice_trial_noise[s];
+        futures.push_back(std::async(std::launch::async, [&serving, slice, request, base, s, who, trial_noise] {
             EvaluationRequest own = request;
             std::optional<ExperimentRng> rng;
             if (request.rng != nullptr) {
                 rng.emplace(slice_seed(base, s));
                 own.rng = &*rng;
             }
+            own.trial_noise = trial_noise;
             return call_into_module(who, "evaluating points", [&] { return serving.evaluate(slice, own); });
         }));
     }

@@ -32,6 +32,7 @@
 #include "dpbo/host/result_io.hpp"
 #include "bounded_input.hpp"
 #include "memory_bound.hpp"
+#include "trial_statement.hpp"
 
 namespace dpbo {
 
@@ -328,6 +329,7 @@ private:
             noise, algorithm_name);
         std::unique_ptr<Evaluator> evaluator = make_evaluator(*modules.objective, index);
         evaluator->attach_journal(journal.get());
+        evaluator->attach_trial_ledger(&ledger);
         ledger.attach_journal(journal.get());
         RunContext context{*modules.objective,         *evaluator, rng, ledger, observer, registry_,
                            std::move(components.roles)};
@@ -377,7 +379,8 @@ private:
             result.evaluation_only.push_back(std::move(reference));
         }
         try {
-            result.privacy = ledger.statement_for(result.privacy);
+            result.privacy =
+                ledger.statement_for(trial_search_statement(result.privacy, *modules.objective, *evaluator, ledger));
             const std::vector<std::string> assumptions =
                 call_into_module(modules.objective->describe_origin(), "stating its privacy assumptions",
                                  [&] { return privacy_assumptions(*modules.objective); });
@@ -397,6 +400,8 @@ private:
             "run's timings, which depend on the data through the objective's cost)";
         add_provenance(out, experiment_seed, noise_source, *modules.objective);
         out["evaluations"] = result.evaluations;
+        // Trials that are private learners, composed one by one: each one's events, to compose again.
+        if (const auto trials = charged_trial_events(ledger); !trials.empty()) out["trial_events"] = trials;
         out["stop_reason"] = result.stop_reason;
         out["timing"] = {{"wall_seconds", wall_seconds}, {"cpu_seconds", cpu_seconds}, {"evaluation_only", true}};
         json columns = json::array();

@@ -9,7 +9,9 @@
 #include "dpbo/abi.hpp"
 #include "dpbo/accountant.hpp"
 #include "dpbo/algorithm.hpp"
+#include "dpbo/capability.hpp"
 #include "dpbo/errors.hpp"
+#include "dpbo/objective_capabilities.hpp"
 #include "dpbo/evaluation_contract.hpp"
 #include "dpbo/evaluator.hpp"
 #include "dpbo/host/job_modules.hpp"
@@ -21,6 +23,7 @@
 #include "dpbo/random.hpp"
 #include "journal_replay.hpp"
 #include "study_objective.hpp"
+#include "trial_statement.hpp"
 
 namespace dpbo {
 
@@ -121,6 +124,8 @@ public:
             const auto done = snapshot_.done_trials(index);
             if (!done) suspend(index);
             Evaluations e = journal::evaluations_of(*batch, *done, request.per_record);
+            // The events a client told with each trial (dpbo tell --event), for the host to charge.
+            e.trial_events = journal::trial_events_of(store_.trial_events(index, points.n_rows), index);
             if (objective_.space().is_finite() && e.candidate_rows.is_empty()) {
                 e.candidate_rows.set_size(points.n_rows);
                 for (std::size_t i = 0; i < points.n_rows; ++i) {
@@ -290,6 +295,7 @@ StudyState Study::replay_once(std::optional<std::size_t> hand_out) {
     SerialEvaluator evaluator;
     StudyJournal journal(*store_, *objective_);
     evaluator.attach_journal(&journal);
+    evaluator.attach_trial_ledger(&ledger);
     ledger.attach_journal(&journal);
     RunObserver observer;
     RunContext context{*objective_, evaluator, rng, ledger, observer, registry_, std::move(components.roles)};
@@ -309,7 +315,8 @@ StudyState Study::replay_once(std::optional<std::size_t> hand_out) {
     }
     if (result) {
         state.finished = true;
-        PrivacyStatement statement = ledger.statement_for(result->privacy);
+        PrivacyStatement statement =
+            ledger.statement_for(trial_search_statement(result->privacy, *objective_, evaluator, ledger));
         for (const std::string& assumption : privacy_assumptions(*objective_))
             statement.assumptions.push_back(assumption);
         statement.validate();
@@ -411,12 +418,40 @@ void Study::tell(std::int64_t id, const ToldValues& told) {
     if (e.values.is_empty())
         throw ValidationError(
             fmt::format("{}: no value told; expected {} value(s), one per output", who, outputs.size()));
+    // A study whose objective's trials are private learners is told what each trial spent; the
+    // study's statement composes them (the evaluator charges them when the batch is replayed).
+    const bool private_trials = capability<PrivateTrials>(*objective_) != nullptr;
+    if (!private_trials && !told.events.empty())
+        throw ValidationError(fmt::format(
+            "{}: --event given, but the study's objective does not declare trials that are private learners "
+            "(PrivateTrials); its trials spend nothing dpbo could charge",
+            who));
+    if (private_trials && told.events.empty())
+        throw ValidationError(
+            fmt::format("{}: the study's trials are private learners; tell what this trial spent with --event TEXT "
+                        "(one per event, e.g. --event subsampled-gaussian:q=0.01,sigma=1.1,sampling=poisson,steps=100)",
+                        who));
+    if (private_trials) {
+        e.trial_events.emplace_back();
+        for (const std::string& text : told.events) {
+            try {
+                e.trial_events.back().push_back(parse_builtin_event(text));
+            } catch (const ValidationError& error) {
+                throw ValidationError(fmt::format("{}: --event '{}': {}", who, text, error.what()));
+            }
+        }
+    }
     EvaluationRequest request;
     request.per_record = batch.per_record;
     try {
         check_evaluation_contract(*objective_, e.points, request, e);
     } catch (const RunError& error) {
         throw ValidationError(fmt::format("{}: {}", who, error.what()));
+    }
+    if (private_trials) {
+        nlohmann::json texts = nlohmann::json::array();
+        for (const PrivacyEvent& event : e.trial_events.front()) texts.push_back(event_text(event));
+        store_->set_trial_events(trial.batch, trial.position, texts.dump());
     }
     store_->mark_done(id, e.values.row(0), batch.per_record ? arma::rowvec(e.per_record.row(0)) : arma::rowvec(),
                       e.auxiliary.is_empty() ? arma::rowvec() : arma::rowvec(e.auxiliary.row(0)));

@@ -79,6 +79,14 @@ json objective_declaration(const Objective& objective) {
     for (const DeclaredConstant& c : declared_constants(objective))
         constants.push_back({{"name", c.name}, {"value", c.value}, {"doc", c.doc}});
     out["constants"] = constants;
+    // Only when declared: studies of other objectives keep the declaration they had.
+    if (const auto* trials = capability<PrivateTrials>(objective)) {
+        json bound = json::array();
+        for (const PrivacyEvent& event : trials->trial_bound()) bound.push_back(event_text(event));
+        out["trials"] = {{"neighbouring", trials->trial_neighbouring()},
+                         {"protected", trials->trial_protected_unit()},
+                         {"bound", bound}};
+    }
     return out;
 }
 
@@ -112,21 +120,38 @@ StudyObjective::StudyObjective(const json& d) {
         assumptions_ = d.at("privacy_assumptions").get<std::vector<std::string>>();
         for (const json& c : d.at("constants"))
             constants_.push_back({c.at("name"), c.at("value").get<double>(), c.at("doc")});
+        if (d.contains("trials")) {
+            Trials trials{
+                d["trials"].at("neighbouring").get<std::string>(), d["trials"].at("protected").get<std::string>(), {}};
+            for (const json& text : d["trials"].at("bound"))
+                trials.bound.push_back(parse_builtin_event(text.get<std::string>()));
+            trials_ = std::move(trials);
+        }
     } catch (const json::exception& e) {
         throw ValidationError(fmt::format("the study's objective declaration is damaged: {}", e.what()));
     }
     if (outputs_.empty()) throw ValidationError("the study's objective declaration names no output");
-    assumptions_.push_back(
-        "the study's values are computed and told by its ask/tell clients, which are inside the trust boundary: "
-        "they read the sensitive data, and what they tell is sensitive until the algorithm privatises it");
+    if (trials_)
+        assumptions_.push_back(
+            "the study's trials are private learners run by its ask/tell clients, which own their privacy noise: "
+            "dpbo charges the events each client tells with its trial (dpbo tell --event)");
+    else
+        assumptions_.push_back(
+            "the study's values are computed and told by its ask/tell clients, which are inside the trust boundary: "
+            "they read the sensitive data, and what they tell is sensitive until the algorithm privatises it");
 }
 
 std::shared_ptr<StudyObjective> make_study_objective(const json& declaration) {
     const auto space = declaration.find("space");
     const bool finite = space != declaration.end() && space->is_object() && space->contains("finite") &&
                         (*space)["finite"].is_boolean() && (*space)["finite"].get<bool>();
-    if (finite) return std::make_shared<FiniteStudyObjective>(declaration);
-    return std::make_shared<StudyObjective>(declaration);
+    const bool trials = declaration.contains("trials");
+    if (finite)
+        return trials ? std::shared_ptr<StudyObjective>(
+                            std::make_shared<TrialStudyObjective<FiniteStudyObjective>>(declaration))
+                      : std::make_shared<FiniteStudyObjective>(declaration);
+    return trials ? std::shared_ptr<StudyObjective>(std::make_shared<TrialStudyObjective<StudyObjective>>(declaration))
+                  : std::make_shared<StudyObjective>(declaration);
 }
 
 Evaluations StudyObjective::evaluate(const arma::mat&, const EvaluationRequest&) {

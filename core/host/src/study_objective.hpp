@@ -4,10 +4,15 @@
 // the study's clients do, and tell the values. An algorithm replayed over it sees the declaration and
 // the told values, nothing else.
 #include <memory>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "dpbo/objective.hpp"
+#include "dpbo/objective_capabilities.hpp"
+#include "dpbo/privacy_event.hpp"
 
 namespace dpbo {
 
@@ -39,6 +44,14 @@ public:
     std::vector<std::string> privacy_assumptions() const override { return assumptions_; }
     std::vector<DeclaredConstant> declared_constants() const override { return constants_; }
 
+    // What the declaration says of trials that are private learners (PrivateTrials), when it does.
+    struct Trials {
+        std::string neighbouring;
+        std::string protected_unit;
+        std::vector<PrivacyEvent> bound;
+    };
+    const std::optional<Trials>& trials() const { return trials_; }
+
 private:
     SearchSpace space_;
     std::vector<Output> outputs_;
@@ -48,18 +61,30 @@ private:
     std::string data_;
     std::vector<std::string> assumptions_;
     std::vector<DeclaredConstant> constants_;
+    std::optional<Trials> trials_;
 
 protected:
     RowStatus candidate_status_ = RowStatus::Sensitive;
 };
 
-class FiniteStudyObjective final : public StudyObjective, public FiniteCandidates {
+class FiniteStudyObjective : public StudyObjective, public FiniteCandidates {
 public:
     using StudyObjective::StudyObjective;
     CandidateRows candidates() const override { return {space().candidate_rows(), candidate_status_}; }
 };
 
-// A StudyObjective, or a FiniteStudyObjective for a finite space. ValidationError as the constructor.
+// A study's objective whose trials are private learners: the clients tell each trial's events.
+template <class Base>
+class TrialStudyObjective final : public Base, public PrivateTrials {
+public:
+    using Base::Base;
+    std::string trial_neighbouring() const override { return this->trials()->neighbouring; }
+    std::string trial_protected_unit() const override { return this->trials()->protected_unit; }
+    std::vector<PrivacyEvent> trial_bound() const override { return this->trials()->bound; }
+};
+
+// A StudyObjective, or a FiniteStudyObjective for a finite space (each a TrialStudyObjective when
+// the declaration has "trials"). ValidationError as the constructor.
 std::shared_ptr<StudyObjective> make_study_objective(const nlohmann::ordered_json& declaration);
 
 }  // namespace dpbo

@@ -6,6 +6,9 @@
 //   dpbo → program:  {"points":[[x11, ...], ...], "per_record":false}
 //   program → dpbo:  {"values":[v1, ...]} (one output) or {"values":[[v11, v12], ...]} (several),
 //                    with "per_record":[[l11, ..., l1n], ...] when asked; or {"error":"..."}
+//   A program whose every evaluation is a private learner adds to its handshake
+//       "trials":{"neighbouring":"...","protected":"...","bound":["EVENT", ...]} (bound optional)
+//   and to every answer "events":[["EVENT", ...], ...], one list per point (PrivateTrials).
 // Persistent mode keeps the program running across batches (dpbo closes its input at the end);
 // one-shot mode starts it for every batch, with the space from `spec`.
 #include <memory>
@@ -20,6 +23,7 @@
 #include "dpbo/errors.hpp"
 #include "dpbo/evaluation.hpp"
 #include "dpbo/objective.hpp"
+#include "dpbo/objective_capabilities.hpp"
 #include "dpbo/parameters.hpp"
 #include "dpbo/plugin.hpp"
 #include "line_process.hpp"
@@ -43,10 +47,55 @@ nlohmann::json read_spec_file(const std::string& path) {
     return spec;
 }
 
-class CommandObjective final : public dpbo::Objective,
-                               public dpbo::RecordDecomposable,
-                               public dpbo::SensitiveData,
-                               public dpbo::PrivacyAssumptions {
+// The program as started, with what it declared: built before the objective, whose class depends on
+// whether the program's trials are private learners.
+struct Program {
+    std::string command;
+    bool one_shot = false;
+    double timeout = 0.0;
+    dpbo::command_objective::ObjectiveSpec spec;
+    std::unique_ptr<LineProcess> process;  // persistent mode
+};
+
+Program open_program(const dpbo::ParameterSet& p) {
+    Program program{p.text("command"), p.text("mode") == "one-shot", p.real("timeout"), {}, nullptr};
+    // /bin/sh -c '' runs nothing and exits 0: a run would fail later with a puzzling message.
+    if (program.command.find_first_not_of(" \t") == std::string::npos)
+        throw dpbo::ValidationError(
+            fmt::format("{}: command = '{}' names no program; expected the program to run, e.g. command = python3 "
+                        "my_objective.py",
+                        kOwner, program.command));
+    if (program.one_shot && !p.has("spec"))
+        throw dpbo::ValidationError(
+            fmt::format("{}: mode = one-shot needs spec = FILE (the program, started for "
+                        "each batch, sends no handshake)",
+                        kOwner));
+    if (p.has("spec"))
+        program.spec = dpbo::command_objective::parse_spec(read_spec_file(p.text("spec")),
+                                                           fmt::format("{}: spec '{}'", kOwner, p.text("spec")));
+    if (!program.one_shot) {
+        program.process = std::make_unique<LineProcess>(program.command, program.timeout, kOwner, kRole);
+        if (!p.has("spec")) {
+            const std::string line = program.process->receive("handshake");
+            const auto hello = nlohmann::json::parse(line, nullptr, false);
+            if (hello.is_discarded())
+                throw dpbo::RunError(program.process->describe_failure(fmt::format(
+                    "began with '{}', which is not JSON; expected the dpbo-objective handshake", shortened(line))));
+            try {
+                program.spec =
+                    dpbo::command_objective::parse_spec(hello, program.process->describe_failure("sent a handshake"));
+            } catch (const dpbo::ValidationError& e) {
+                throw dpbo::RunError(e.what());
+            }
+        }
+    }
+    return program;
+}
+
+class CommandObjective : public dpbo::Objective,
+                         public dpbo::RecordDecomposable,
+                         public dpbo::SensitiveData,
+                         public dpbo::PrivacyAssumptions {
 public:
     static dpbo::ParameterSchema schema() {
         dpbo::ParameterSchema schema;
@@ -55,8 +104,8 @@ public:
                     "persistent: started once, it answers batch after batch; one-shot: started for every batch, "
                     "it reads one request and answers once (needs spec)")
             .text("spec", std::nullopt,
-                  "a file holding the handshake (space, outputs, records) as JSON: required in one-shot mode; in "
-                  "persistent mode the program then sends no handshake")
+                  "a file holding the handshake (space, outputs, records, trials) as JSON: required in one-shot mode; "
+                  "in persistent mode the program then sends no handshake")
             .real("timeout", {.fallback = 120.0,
                               .lower = 0.0,
                               .lower_inclusive = false,
@@ -65,38 +114,15 @@ public:
         return schema;
     }
 
-    explicit CommandObjective(const dpbo::ParameterSet& p)
-        : command_(p.text("command")), one_shot_(p.text("mode") == "one-shot"), timeout_(p.real("timeout")) {
-        // /bin/sh -c '' runs nothing and exits 0: a run would fail later with a puzzling message.
-        if (command_.find_first_not_of(" \t") == std::string::npos)
-            throw dpbo::ValidationError(
-                fmt::format("{}: command = '{}' names no program; expected the program to run, e.g. command = python3 "
-                            "my_objective.py",
-                            kOwner, command_));
-        if (one_shot_ && !p.has("spec"))
-            throw dpbo::ValidationError(
-                fmt::format("{}: mode = one-shot needs spec = FILE (the program, started for "
-                            "each batch, sends no handshake)",
-                            kOwner));
-        if (p.has("spec"))
-            spec_ = dpbo::command_objective::parse_spec(read_spec_file(p.text("spec")),
-                                                        fmt::format("{}: spec '{}'", kOwner, p.text("spec")));
-        if (!one_shot_) {
-            process_ = start();
-            if (!p.has("spec")) {
-                const std::string line = process_->receive("handshake");
-                const auto hello = nlohmann::json::parse(line, nullptr, false);
-                if (hello.is_discarded())
-                    throw dpbo::RunError(process_->describe_failure(fmt::format(
-                        "began with '{}', which is not JSON; expected the dpbo-objective handshake", shortened(line))));
-                try {
-                    spec_ = dpbo::command_objective::parse_spec(hello, process_->describe_failure("sent a handshake"));
-                } catch (const dpbo::ValidationError& e) {
-                    throw dpbo::RunError(e.what());
-                }
-            }
-        }
-    }
+    // A program that declares "trials" is a PrivateTrials objective: its answers carry their events.
+    static std::unique_ptr<dpbo::Module> create(const dpbo::ParameterSet& p);
+
+    explicit CommandObjective(Program program)
+        : command_(std::move(program.command)),
+          one_shot_(program.one_shot),
+          timeout_(program.timeout),
+          spec_(std::move(program.spec)),
+          process_(std::move(program.process)) {}
 
     const dpbo::SearchSpace& space() const override { return spec_.space; }
     dpbo::Sense sense() const override { return spec_.outputs.front().sense; }
@@ -107,6 +133,11 @@ public:
                            one_shot_ ? "one-shot" : "persistent");
     }
     std::vector<std::string> privacy_assumptions() const override {
+        if (spec_.trials)
+            return {fmt::format(
+                "the program `{}` is a private learner that owns its privacy noise: dpbo charges the events it "
+                "declares with each answer and cannot check that its training and score release spent no more",
+                command_)};
         return {
             fmt::format("the program `{}` computing the objective is inside the trust boundary: it reads the "
                         "sensitive data, and its answers are sensitive until the algorithm privatises them",
@@ -129,6 +160,9 @@ public:
         const std::string line = program.receive("answer", numbers);
         return parse_answer(program, line, points, request);
     }
+
+protected:
+    const dpbo::command_objective::ObjectiveSpec& spec() const { return spec_; }
 
 private:
     std::unique_ptr<LineProcess> start() const {
@@ -172,6 +206,7 @@ private:
                 out.values(i, j) = entry[j].get<double>();
             }
         }
+        parse_trial_events(reply, out, refuse);
         if (request.per_record) {
             if (!reply.contains("per_record") || !reply["per_record"].is_array() || reply["per_record"].size() != b)
                 throw refuse(fmt::format(
@@ -195,6 +230,35 @@ private:
         return out;
     }
 
+    // "events": one list of event texts per point for a program that declared trials; refused from
+    // any other program, whose events nobody would charge.
+    template <class Refuse>
+    void parse_trial_events(const nlohmann::json& reply, dpbo::Evaluations& out, const Refuse& refuse) const {
+        const std::size_t b = out.values.n_rows;
+        if (!spec_.trials) {
+            if (reply.contains("events"))
+                throw refuse(
+                    "answered \"events\", but its handshake declares no \"trials\"; a program whose evaluations "
+                    "are private learners declares \"trials\": {\"neighbouring\": ..., \"protected\": ...} so that "
+                    "dpbo charges them");
+            return;
+        }
+        if (!reply.contains("events") || !reply["events"].is_array() || reply["events"].size() != b)
+            throw refuse(fmt::format(
+                "declared trials and answered {} as \"events\" for {} points; expected one list of event texts per "
+                "point, e.g. [[\"subsampled-gaussian:q=0.01,sigma=1.1,sampling=poisson,steps=100\", \"laplace:scale=0.01,"
+                "sensitivity=0.001\"], ...]",
+                reply.contains("events") ? shortened(reply["events"].dump()) : "nothing", b));
+        for (std::size_t i = 0; i < b; ++i) {
+            try {
+                out.trial_events.push_back(dpbo::command_objective::parse_events(
+                    reply["events"][i], fmt::format("events[{}] (point {})", i, i)));
+            } catch (const dpbo::ValidationError& e) {
+                throw refuse(fmt::format("answered trial events that are not events: {}", e.what()));
+            }
+        }
+    }
+
     std::string output_names() const {
         std::vector<std::string> names;
         for (const auto& o : spec_.outputs) names.push_back(o.name);
@@ -207,6 +271,21 @@ private:
     dpbo::command_objective::ObjectiveSpec spec_;
     std::unique_ptr<LineProcess> process_;
 };
+
+// The same program, whose every evaluation is a private learner it declared (PrivateTrials).
+class TrialCommandObjective final : public CommandObjective, public dpbo::PrivateTrials {
+public:
+    explicit TrialCommandObjective(Program program) : CommandObjective(std::move(program)) {}
+    std::string trial_neighbouring() const override { return spec().trials->neighbouring; }
+    std::string trial_protected_unit() const override { return spec().trials->protected_unit; }
+    std::vector<dpbo::PrivacyEvent> trial_bound() const override { return spec().trials->bound; }
+};
+
+std::unique_ptr<dpbo::Module> CommandObjective::create(const dpbo::ParameterSet& p) {
+    Program program = open_program(p);
+    if (program.spec.trials) return std::make_unique<TrialCommandObjective>(std::move(program));
+    return std::make_unique<CommandObjective>(std::move(program));
+}
 
 }  // namespace
 

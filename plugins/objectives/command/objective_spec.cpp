@@ -23,7 +23,50 @@ std::string text(const nlohmann::json& object, const char* key, const std::strin
     return object[key].get<std::string>();
 }
 
+TrialDeclaration parse_trials(const nlohmann::json& trials, const std::string& where) {
+    if (!trials.is_object())
+        throw dpbo::ValidationError(
+            fmt::format("{}: \"trials\" is {}; expected {{\"neighbouring\": \"...\", \"protected\": \"...\", "
+                        "\"bound\": [\"EVENT\", ...]}}",
+                        where, trials.dump()));
+    for (const auto& [key, value] : trials.items())
+        if (key != "neighbouring" && key != "protected" && key != "bound")
+            throw dpbo::ValidationError(fmt::format(
+                "{}: trials.{} is not a key of the trials declaration; allowed: neighbouring, protected, bound", where,
+                key));
+    TrialDeclaration out;
+    out.neighbouring = text(trials, "neighbouring", "", where, "trials");
+    out.protected_unit = text(trials, "protected", "", where, "trials");
+    if (out.neighbouring.empty() || out.protected_unit.empty())
+        throw dpbo::ValidationError(
+            fmt::format("{}: trials needs \"neighbouring\" (e.g. \"add or remove one record\") and \"protected\" "
+                        "(e.g. \"one training row\"), both non-empty: what one trial's guarantee protects",
+                        where));
+    if (trials.contains("bound")) out.bound = parse_events(trials["bound"], fmt::format("{}: trials.bound", where));
+    return out;
+}
+
 }  // namespace
+
+std::vector<dpbo::PrivacyEvent> parse_events(const nlohmann::json& texts, const std::string& where) {
+    if (!texts.is_array() || texts.empty())
+        throw dpbo::ValidationError(fmt::format(
+            "{} is {}; expected a non-empty list of event texts such as [\"subsampled-gaussian:q=0.01,sigma=1.1,"
+            "steps=100\", \"laplace:scale=0.01,sensitivity=0.001\"]",
+            where, texts.dump().substr(0, 200)));
+    std::vector<dpbo::PrivacyEvent> events;
+    for (std::size_t e = 0; e < texts.size(); ++e) {
+        if (!texts[e].is_string())
+            throw dpbo::ValidationError(
+                fmt::format("{}[{}] is {}; expected an event text (KIND:key=value,...)", where, e, texts[e].dump()));
+        try {
+            events.push_back(dpbo::parse_builtin_event(texts[e].get<std::string>()));
+        } catch (const dpbo::ValidationError& error) {
+            throw dpbo::ValidationError(fmt::format("{}[{}]: {}", where, e, error.what()));
+        }
+    }
+    return events;
+}
 
 ObjectiveSpec parse_spec(const nlohmann::json& spec, const std::string& where) {
     if (!spec.is_object() || spec.value("protocol", "") != "dpbo-objective")
@@ -82,6 +125,7 @@ ObjectiveSpec parse_spec(const nlohmann::json& spec, const std::string& where) {
     } else {
         out.outputs.push_back({"value", dpbo::Sense::Minimise});
     }
+    if (spec.contains("trials")) out.trials = parse_trials(spec["trials"], where);
     if (spec.contains("records")) {
         if (!spec["records"].is_number_unsigned())
             throw dpbo::ValidationError(

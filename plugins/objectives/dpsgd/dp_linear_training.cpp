@@ -5,6 +5,8 @@
 #include <numeric>
 #include <vector>
 
+#include "dpbo/privacy/secure_sampling.hpp"
+
 namespace dpbo::dpsgd {
 
 namespace {
@@ -70,8 +72,13 @@ arma::vec clipped_mean_gradient(const dpbo::plugin_data::SparseRows& rows, std::
     return sum;
 }
 
-arma::vec train(const dpbo::plugin_data::SparseRows& rows, std::size_t features, const TrainingSettings& settings,
-                std::mt19937_64& engine) {
+namespace {
+
+// Algorithm 3 (DP-SGD) or 4 (DP-Adam), with the lot's indices drawn by `pick(i, n)` (uniform in
+// i..n−1) and the noise added to the clipped mean by `add_noise(gradient, scale)`.
+template <class Pick, class AddNoise>
+arma::vec train_with(const dpbo::plugin_data::SparseRows& rows, std::size_t features, const TrainingSettings& settings,
+                     Pick pick, AddNoise add_noise) {
     const std::size_t n = rows.rows();
     const std::size_t m = settings.lot.lot_size;
     const std::size_t steps = settings.lot.steps(n);
@@ -86,16 +93,12 @@ arma::vec train(const dpbo::plugin_data::SparseRows& rows, std::size_t features,
     arma::vec first_moment(features, arma::fill::zeros), second_moment(features, arma::fill::zeros);
     constexpr double kBeta1 = 0.9, kBeta2 = 0.999, kKappa = 1e-8;  // Algorithm 4's constants
     double beta1_power = 1.0, beta2_power = 1.0;
-    std::normal_distribution<double> normal;
     for (std::size_t step = 0; step < steps; ++step) {
         // A uniformly random m-subset: the first m entries of a partial Fisher–Yates shuffle.
-        for (std::size_t i = 0; i < m; ++i) {
-            std::uniform_int_distribution<std::size_t> pick(i, n - 1);
-            std::swap(pool[i], pool[pick(engine)]);
-        }
+        for (std::size_t i = 0; i < m; ++i) std::swap(pool[i], pool[pick(i, n)]);
         gradient.zeros();
         add_clipped_gradients(rows, norms, pool.data(), m, w, settings, gradient);
-        for (double& entry : gradient) entry += noise_scale * normal(engine);
+        add_noise(gradient, noise_scale);
         if (settings.optimiser == Optimiser::Sgd) {
             w -= settings.lot.learning_rate * gradient;
             continue;
@@ -108,6 +111,29 @@ arma::vec train(const dpbo::plugin_data::SparseRows& rows, std::size_t features,
              (arma::sqrt(second_moment / (1.0 - beta2_power)) + kKappa);
     }
     return w;
+}
+
+}  // namespace
+
+arma::vec train(const dpbo::plugin_data::SparseRows& rows, std::size_t features, const TrainingSettings& settings,
+                std::mt19937_64& engine) {
+    std::normal_distribution<double> normal;
+    return train_with(
+        rows, features, settings,
+        [&](std::size_t i, std::size_t n) { return std::uniform_int_distribution<std::size_t>(i, n - 1)(engine); },
+        [&](arma::vec& gradient, double scale) {
+            for (double& entry : gradient) entry += scale * normal(engine);
+        });
+}
+
+arma::vec train_private(const dpbo::plugin_data::SparseRows& rows, std::size_t features,
+                        const TrainingSettings& settings, dpbo::PrivacyNoiseSource& noise) {
+    return train_with(
+        rows, features, settings,
+        [&](std::size_t i, std::size_t n) {
+            return i + static_cast<std::size_t>(dpbo::privacy::uniform_below(n - i, noise));
+        },
+        [&](arma::vec& gradient, double scale) { gradient = dpbo::privacy::gaussian_release(gradient, scale, noise); });
 }
 
 }  // namespace dpbo::dpsgd

@@ -9,6 +9,7 @@
 
 #include <armadillo>
 
+#include "dpbo/random.hpp"
 #include "libsvm_reader.hpp"
 #include "lot_oracle.hpp"
 
@@ -27,6 +28,11 @@ struct TrainingSettings {
 // (a statistical sampler: the noise measures the learner's utility; dpbo releases no model).
 arma::vec train(const dpbo::plugin_data::SparseRows& rows, std::size_t features, const TrainingSettings& settings,
                 std::mt19937_64& engine);
+
+// The same training as a private learner (a trial, PrivateTrials): the lots drawn by the secure
+// layer's uniform integers and the noise by its Gaussian release, both from `noise`.
+arma::vec train_private(const dpbo::plugin_data::SparseRows& rows, std::size_t features,
+                        const TrainingSettings& settings, dpbo::PrivacyNoiseSource& noise);
 
 // The clipped per-row gradients' mean over `lot` (no noise) at w: what a step privatises.
 arma::vec clipped_mean_gradient(const dpbo::plugin_data::SparseRows& rows, std::size_t features,

@@ -10,6 +10,7 @@
 // testing), shipped with logreg-validation; the authors used the smaller a1a split. Rows are scaled by
 // the public bound 1/√14 (an a9a row has at most 14 ones).
 #include <cmath>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,7 @@
 #include <fmt/ranges.h>
 
 #include "dp_linear_training.hpp"
+#include "dpsgd_trial.hpp"
 #include "dpbo/errors.hpp"
 #include "dpbo/objective.hpp"
 #include "dpbo/parameters.hpp"
@@ -50,7 +52,14 @@ public:
                             .doc = "δ at which ε is reported (paper: 1e-5)"});
         dpbo::plugin_data::add_adult_split_parameters(schema, 512);
         dpbo::plugin_data::add_repetition_parameters(schema, 10);
+        dpbo::dpsgd::add_trial_parameters(schema);
         return schema;
+    }
+
+    // trial = private builds the trial-mode objective (dpsgd_trial.hpp); the oracle is the default.
+    static std::unique_ptr<dpbo::Module> create(const dpbo::ParameterSet& parameters) {
+        if (dpbo::dpsgd::trial_mode(parameters)) return dpbo::dpsgd::make_trial_objective(parameters, kOwner);
+        return std::make_unique<DpSgdOracle>(parameters);
     }
 
     explicit DpSgdOracle(const dpbo::ParameterSet& parameters)

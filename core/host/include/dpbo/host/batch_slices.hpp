@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "dpbo/evaluation.hpp"
+#include "dpbo/random.hpp"
 
 namespace dpbo {
 
@@ -25,9 +26,14 @@ std::vector<BatchSlice> batch_slices(std::size_t points, std::size_t workers);
 // own generator (`base`, distinct per batch: see Evaluator::evaluate).
 std::uint64_t slice_seed(std::uint64_t base, std::size_t slice);
 
+// For a request carrying trial noise (a PrivateTrials objective), one source per slice, each keyed
+// from the batch's trial stream in slice order (PrivacyNoiseSource::derive); empty otherwise.
+std::vector<PrivacyNoiseSource> slice_trial_noise_sources(const EvaluationRequest& request, std::size_t slices);
+
 // The slices' results merged in batch order onto `points`. Throws RunError naming `who` when a slice
 // returned another number of values than it had points, which would shift every later point's values
-// onto another point. Candidate rows are kept when every slice gave one per point.
+// onto another point. Candidate rows are kept when every slice gave one per point; trial events are
+// joined in batch order.
 Evaluations merge_slices(const arma::mat& points, const std::vector<BatchSlice>& slices,
                          const std::vector<Evaluations>& parts, const std::string& who);
 

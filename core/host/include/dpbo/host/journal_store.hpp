@@ -65,6 +65,7 @@ struct EvaluatedBatch {
     arma::mat per_record_values;  // size × n when per_record, else empty
     arma::mat auxiliary;
     arma::uvec candidate_rows;
+    std::vector<std::vector<std::string>> trial_events;  // event texts per point; empty unless PrivateTrials
 };
 
 class JournalStore {
@@ -121,6 +122,12 @@ public:
     std::optional<EvaluatedBatch> evaluated_batch(std::size_t index) const;
     // The digest a batch's points are recorded as: BLAKE2b-256 of their shape and exact bits.
     static std::string points_digest(const arma::mat& points);
+    // The events a trial that is a private learner declared (a JSON array of event_text texts), for
+    // point `position` of batch `batch`, replacing any recorded before.
+    void set_trial_events(std::size_t batch, std::size_t position, const std::string& events_json);
+    // Batch `batch`'s recorded trial events, one list of texts per point of its `size`; empty when
+    // it has none. RunError naming the file when some points have them and others not.
+    std::vector<std::vector<std::string>> trial_events(std::size_t batch, std::size_t size) const;
 
     // What this connection has done, for tests and benchmarks: rows inserted, updated or deleted
     // (SQLite's total_changes), transactions committed, statements prepared. A statement is prepared

@@ -36,6 +36,7 @@ struct ToldValues {
                                           // be left out: it is then their mean
     arma::rowvec per_record;              // n values, when the algorithm asked for them
     std::map<std::string, double> named;  // output or auxiliary output by name
+    std::vector<std::string> events;      // a trial that is a private learner: the events it spent (texts)
 };
 
 struct StudyState {

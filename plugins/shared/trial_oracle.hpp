@@ -1,6 +1,6 @@
 #pragma once
-// What the DP oracles mlp, bolt-on-logreg and svt share in trial mode (`trial = private`, issue 30):
-// each evaluation is then one private learner over the oracle's private rows (dpbo::PrivateTrials),
+// What the DP oracles mlp, bolt-on-logreg and svt share in trial mode (`trial = private`, a trial of
+// a private tuning): each evaluation is then one private learner over the oracle's private rows (dpbo::PrivateTrials),
 // whose value is its error on a validation part carved out of those rows, released through the
 // Laplace mechanism of the secure layer, and whose events (the learner's, then the score's) are
 // declared with the point. The default, `trial = dpareto`, keeps DPareto's two outputs (ε, error).

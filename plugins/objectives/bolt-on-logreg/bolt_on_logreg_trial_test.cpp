@@ -1,4 +1,4 @@
-// The bolt-on-logreg oracle in trial mode (issue 30): a PrivateTrials objective that trains on the
+// The bolt-on-logreg oracle in trial mode: a PrivateTrials objective that trains on the
 // training rows less the validation part, perturbs the weights by the secure layer's Gaussian at
 // the fixed μ, declares that μ-GDP event and the score's Laplace release, and releases the
 // validation error. DPareto mode keeps its two outputs and has no PrivateTrials capability.

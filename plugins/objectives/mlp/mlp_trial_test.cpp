@@ -1,4 +1,4 @@
-// The mlp oracle in trial mode (issue 30): a PrivateTrials objective whose DP-SGD draws its lots and
+// The mlp oracle in trial mode: a PrivateTrials objective whose DP-SGD draws its lots and
 // noise from the host's trial noise, declares the subsampled Gaussian its ε computation assumes
 // (lots without replacement, replace-one, q = m/n_t, T⌊n_t/m⌋ steps) and the score's Laplace
 // release, and releases the error on the carved validation images. DPareto mode keeps its two

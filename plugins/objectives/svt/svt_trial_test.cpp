@@ -1,4 +1,4 @@
-// The svt oracle in trial mode (issue 30): a PrivateTrials objective whose runs draw their Laplace
+// The svt oracle in trial mode: a PrivateTrials objective whose runs draw their Laplace
 // noise from the host's trial noise, declare the sparse vector technique's pure ε and the score's
 // Laplace release, and release the fraction of wrong answers with the Laplace scale they state.
 // DPareto mode keeps its two outputs and has no PrivateTrials capability. Also the shared

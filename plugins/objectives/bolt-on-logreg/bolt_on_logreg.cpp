@@ -10,13 +10,13 @@
 // scaled by the public bound 1/√14 (an a9a row has at most 14 ones) — the authors' code divided by
 // the largest row norm of both splits, a data-dependent constant.
 //
-// Trial mode (`trial = private`, each evaluation a trial of a private tuning):
-// one training per point on the training rows less the
-// last `validation_records` of them (a carve by position), its output perturbation drawn by the
-// secure layer at a fixed privacy `trial_mu`: σ = Δ(γ)/μ with Δ = 4/(γ n_t), so the release is
-// μ-GDP at every γ (a gdp event, the same for every trial, so it is its own bound) and the space is
-// the regularisation γ alone. The value is the error on the validation rows released by the
-// Laplace mechanism (score_epsilon, sensitivity 1/n_val, replace-one like Δ's).
+// Trial mode (`trial = private`, each evaluation a trial of a private tuning): one training per
+// point on the training rows less the last `validation_records` of them (a carve by position), its
+// output perturbation drawn by the secure layer at a fixed privacy `trial_mu`: σ = Δ(γ)/μ with Δ =
+// 4/(γ n_t), so the release is μ-GDP at every γ (a gdp event, the same for every trial, so it is
+// its own bound) and the space is the regularisation γ alone. The value is the error on the
+// validation rows released by the Laplace mechanism (score_epsilon, sensitivity 1/n_val,
+// replace-one like Δ's).
 #include <cmath>
 #include <limits>
 #include <memory>

@@ -11,14 +11,14 @@
 // Data: MNIST's 10 000 test images split into training and test images (mnist_split.hpp); the
 // paper trained on the 60 000 training images, which are not available here.
 //
-// Trial mode (`trial = private`, each evaluation a trial of a private tuning):
-// one DP-SGD (or DP-Adam) training per point, its lots
-// and noise from the secure layer, over the training images less the last `validation_images` of
-// them (a carve by position in the seeded permutation, so data-independent); the value is the error
-// on those validation images released by the Laplace mechanism (score_epsilon, sensitivity 1/n_val,
-// replace-one, as the training's accounting). The lot size and σ are fixed parameters there and the
-// space is (epochs, learning_rate, clipping_norm): ε depends on (m/n, σ, steps) only, so every
-// trial is covered by the one at the most epochs (trial_bound()).
+// Trial mode (`trial = private`, each evaluation a trial of a private tuning): one DP-SGD (or
+// DP-Adam) training per point, its lots and noise from the secure layer, over the training images
+// less the last `validation_images` of them (a carve by position in the seeded permutation, so
+// data-independent); the value is the error on those validation images released by the Laplace
+// mechanism (score_epsilon, sensitivity 1/n_val, replace-one, as the training's accounting). The
+// lot size and σ are fixed parameters there and the space is (epochs, learning_rate,
+// clipping_norm): ε depends on (m/n, σ, steps) only, so every trial is covered by the one at the
+// most epochs (trial_bound()).
 #include <cmath>
 #include <memory>
 #include <optional>

@@ -4,13 +4,13 @@
 // sensitive records — the queries' true answers are synthetic — so it is cheap enough for a
 // near-exact Pareto front by a fine grid.
 //
-// Trial mode (`trial = private`, each evaluation a trial of a private tuning):
-// the queries' true answers (in the order drawn from
-// `seed`) are the private data, one query's answer the unit. Each point runs Algorithm 1 once with
-// its noise from the secure layer at a fixed ε (`trial_epsilon`: b is calibrated from C, so every
-// trial spends the same pure ε-DP event, its own bound) and the space is the cutoff C alone. The
-// value is the fraction of wrong answers over the m queries released by the Laplace mechanism
-// (score_epsilon, sensitivity 1/m when one query's answer is replaced).
+// Trial mode (`trial = private`, each evaluation a trial of a private tuning): the queries' true
+// answers (in the order drawn from `seed`) are the private data, one query's answer the unit. Each
+// point runs Algorithm 1 once with its noise from the secure layer at a fixed ε (`trial_epsilon`: b
+// is calibrated from C, so every trial spends the same pure ε-DP event, its own bound) and the
+// space is the cutoff C alone. The value is the fraction of wrong answers over the m queries
+// released by the Laplace mechanism (score_epsilon, sensitivity 1/m when one query's answer is
+// replaced).
 #include <algorithm>
 #include <cmath>
 #include <memory>

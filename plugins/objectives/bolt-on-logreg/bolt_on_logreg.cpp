@@ -9,7 +9,18 @@
 // rows) for testing, shipped with logreg-validation; the authors used the smaller a1a split. Rows are
 // scaled by the public bound 1/√14 (an a9a row has at most 14 ones) — the authors' code divided by
 // the largest row norm of both splits, a data-dependent constant.
+//
+// Trial mode (`trial = private`, each evaluation a trial of a private tuning): one training per
+// point on the training rows less the last `validation_records` of them (a carve by position), its
+// output perturbation drawn by the secure layer at a fixed privacy `trial_mu`: σ = Δ(γ)/μ with Δ =
+// 4/(γ n_t), so the release is μ-GDP at every γ (a gdp event, the same for every trial, so it is
+// its own bound) and the space is the regularisation γ alone. The value is the error on the
+// validation rows released by the Laplace mechanism (score_epsilon, sensitivity 1/n_val,
+// replace-one like Δ's).
 #include <cmath>
+#include <limits>
+#include <memory>
+#include <optional>
 #include <list>
 #include <map>
 #include <random>
@@ -26,7 +37,9 @@
 #include "dpbo/privacy/gaussian_dp.hpp"
 #include "adult_split.hpp"
 #include "projected_sgd.hpp"
+#include "dpbo/privacy/secure_sampling.hpp"
 #include "repetitions.hpp"
+#include "trial_oracle.hpp"
 
 namespace {
 
@@ -34,8 +47,15 @@ constexpr const char* kOwner = "objective 'bolt-on-logreg'";
 // Trained weights are remembered per γ (R × 123 doubles each): a grid over (γ, σ) trains each γ once.
 constexpr std::size_t kCachedRegularisations = 128;
 
-class BoltOnLogreg final : public dpbo::Objective, public dpbo::SensitiveData {
+const std::vector<std::string> kDparetoOnlyKeys{"repetitions", "threads", "delta"};
+const std::vector<std::string> kTrialOnlyKeys{"score_epsilon", "validation_records", "trial_mu"};
+
+// DPareto's oracle, and the trial mode's evaluation; BoltOnLogregTrial adds the PrivateTrials
+// capability, so that only an objective made with trial = private has it.
+class BoltOnLogreg : public dpbo::Objective, public dpbo::SensitiveData {
 public:
+    static std::unique_ptr<dpbo::Module> create(const dpbo::ParameterSet& parameters);
+
     static dpbo::ParameterSchema schema() {
         dpbo::ParameterSchema schema;
         dpbo::plugin_data::add_adult_split_parameters(schema, 2);
@@ -51,6 +71,17 @@ public:
                             .lower_inclusive = false,
                             .upper_inclusive = false,
                             .doc = "δ at which ε is reported (paper: 1e-6)"});
+        dpbo::plugin_data::add_trial_mode_parameters(schema);
+        schema
+            .integer("validation_records", {.fallback = 4000,
+                                            .lower = 1,
+                                            .unit = "rows",
+                                            .doc = "trial mode: the last training rows, held out of training for "
+                                                   "the private score"})
+            .real("trial_mu", {.fallback = 1.0,
+                               .lower = 0.0,
+                               .lower_inclusive = false,
+                               .doc = "trial mode: μ-GDP of the output perturbation, fixed (σ = 4/(γ n μ))"});
         return schema;
     }
 
@@ -60,6 +91,7 @@ public:
           delta_(parameters.real("delta")),
           seed_(static_cast<std::uint64_t>(parameters.integer("seed"))),
           threads_(static_cast<std::size_t>(parameters.integer("threads"))),
+          mode_(dpbo::plugin_data::oracle_mode(parameters)),
           space_(dpbo::SearchSpace::box(
               {{.name = "regularisation", .lower = 1e-4, .upper = 1.0, .scale = dpbo::Scale::Log},
                {.name = "noise", .lower = 0.1, .upper = 10.0, .scale = dpbo::Scale::Log}})) {
@@ -67,18 +99,25 @@ public:
         training_ = std::move(split.training);
         test_ = std::move(split.test);
         description_ = std::move(split.description);
+        dpbo::plugin_data::refuse_keys_of_other_mode(parameters, mode_, kDparetoOnlyKeys, kTrialOnlyKeys, kOwner);
+        if (trial_mode()) set_up_trial_mode(parameters);
     }
 
     const dpbo::SearchSpace& space() const override { return space_; }
     std::vector<dpbo::Output> outputs() const override {
+        if (trial_mode()) return dpbo::plugin_data::trial_score_outputs();
         return {{"epsilon", dpbo::Sense::Minimise}, {"error", dpbo::Sense::Minimise}};
     }
     std::vector<dpbo::AuxiliaryOutput> auxiliary_outputs() const override {
+        if (trial_mode())
+            return {dpbo::plugin_data::trial_evaluation_output(
+                "test_error", fmt::format("the released weights' error on the {} test rows", test_.rows()))};
         return dpbo::plugin_data::repetition_auxiliary_outputs("test accuracy");
     }
     std::string data_description() const override { return description_; }
 
-    dpbo::Evaluations evaluate(const arma::mat& points, const dpbo::EvaluationRequest& /*request*/) override {
+    dpbo::Evaluations evaluate(const arma::mat& points, const dpbo::EvaluationRequest& request) override {
+        if (trial_mode()) return evaluate_trials(points, request);
         if (points.n_cols != 2)
             throw dpbo::RunError(
                 fmt::format("{}: points have {} columns; expected 2 (regularisation, noise)", kOwner, points.n_cols));
@@ -104,7 +143,72 @@ public:
         return result;
     }
 
+protected:
+    std::string protected_unit() const {
+        return fmt::format(
+            "one of the {} training rows of Adult (a9a) (one person), replaced; {} of them are trained on, "
+            "the other {} are the validation part",
+            training_.rows() + validation_.rows(), training_.rows(), validation_.rows());
+    }
+    // Every trial spends the same two events, so they are their own bound.
+    std::vector<dpbo::PrivacyEvent> trial_events() const {
+        return {dpbo::PrivacyEvent(dpbo::GdpEvent(trial_mu_), 1,
+                                   "bolt-on projected SGD, Gaussian output perturbation (noise 4/(gamma n mu))"),
+                score_->event()};
+    }
+
 private:
+    bool trial_mode() const { return mode_ == dpbo::plugin_data::OracleMode::PrivateTrial; }
+
+    void set_up_trial_mode(const dpbo::ParameterSet& parameters) {
+        const auto validation = static_cast<std::size_t>(parameters.integer("validation_records"));
+        if (validation + 2 > training_.rows())
+            throw dpbo::ValidationError(
+                fmt::format("{}: validation_records = {} leaves fewer than 2 of the training_records = {} to train on",
+                            kOwner, validation, training_.rows()));
+        trial_mu_ = parameters.real("trial_mu");
+        score_.emplace(validation, parameters.real("score_epsilon"), kOwner);
+        dpbo::plugin_data::CarvedRows carved = dpbo::plugin_data::carve_last_rows(training_, validation);
+        description_ += fmt::format(
+            "; trial mode: trains on the first {} training rows, the last {} are the validation part of the "
+            "private score",
+            carved.training.rows(), validation);
+        training_ = std::move(carved.training);
+        validation_ = std::move(carved.validation);
+        space_ = dpbo::SearchSpace::box({space_.dimensions()[0]});
+    }
+
+    dpbo::Evaluations evaluate_trials(const arma::mat& points, const dpbo::EvaluationRequest& request) const {
+        if (points.n_cols != 1)
+            throw dpbo::RunError(fmt::format(
+                "{}: points have {} columns; expected 1 (regularisation) with trial = private", kOwner, points.n_cols));
+        dpbo::PrivacyNoiseSource& noise = dpbo::plugin_data::require_trial_noise(request, kOwner);
+        dpbo::Evaluations result;
+        result.points = points;
+        result.values.set_size(points.n_rows, 1);
+        result.auxiliary.set_size(points.n_rows, 1);
+        for (arma::uword i = 0; i < points.n_rows; ++i) {
+            const double gamma = points(i, 0);
+            if (!(gamma > 0.0) || !std::isfinite(gamma))
+                throw dpbo::RunError(fmt::format("{}: point {} has regularisation = {}; expected a finite number > 0",
+                                                 kOwner, i, gamma));
+            // The pass order is public randomness: Wu et al.'s bound holds for every order.
+            std::mt19937_64 engine = dpbo::plugin_data::repetition_engine(seed_, 0, 0);
+            const arma::vec weights = dpbo::bolt_on_logreg::train_projected_sgd(
+                training_, dpbo::plugin_data::kAdultFeatures, {.regularisation = gamma, .passes = passes_}, engine);
+            // σ ≥ Δ/μ: Δ and the quotient are each rounded up by one step, so Δ/σ never exceeds μ.
+            const double sensitivity = std::nextafter(dpbo::bolt_on_logreg::weight_sensitivity(gamma, training_.rows()),
+                                                      std::numeric_limits<double>::max());
+            const double sigma = std::nextafter(sensitivity / trial_mu_, std::numeric_limits<double>::max());
+            const arma::vec released = dpbo::privacy::gaussian_release(weights, sigma, noise);
+            const double validation_error = 1.0 - dpbo::plugin_data::linear_accuracy(validation_, released);
+            result.values(i, 0) = score_->release(validation_error, noise);
+            result.auxiliary(i, 0) = 1.0 - dpbo::plugin_data::linear_accuracy(test_, released);
+            result.trial_events.push_back(trial_events());
+        }
+        return result;
+    }
+
     const std::vector<arma::vec>& trained(double gamma) {
         if (const auto found = cache_.find(gamma); found != cache_.end()) return found->second;
         std::vector<arma::vec> weights(repetitions_);
@@ -141,13 +245,34 @@ private:
     double delta_;
     std::uint64_t seed_;
     std::size_t threads_;
+    dpbo::plugin_data::OracleMode mode_;
     dpbo::SearchSpace space_;
     dpbo::plugin_data::SparseRows training_;
     dpbo::plugin_data::SparseRows test_;
     std::string description_;
+    // Trial mode only: training_ is then the rows trained on, validation_ the rest.
+    dpbo::plugin_data::SparseRows validation_;
+    double trial_mu_ = 0.0;
+    std::optional<dpbo::plugin_data::ErrorScoreRelease> score_;
     std::map<double, std::vector<arma::vec>> cache_;
     std::list<double> cache_order_;
 };
+
+class BoltOnLogregTrial final : public BoltOnLogreg, public dpbo::PrivateTrials {
+public:
+    using BoltOnLogreg::BoltOnLogreg;
+    std::string trial_neighbouring() const override {
+        return "replace one training row (replace-one), for which the trained weights' L2 sensitivity is 4/(gamma n)";
+    }
+    std::string trial_protected_unit() const override { return protected_unit(); }
+    std::vector<dpbo::PrivacyEvent> trial_bound() const override { return trial_events(); }
+};
+
+std::unique_ptr<dpbo::Module> BoltOnLogreg::create(const dpbo::ParameterSet& parameters) {
+    if (dpbo::plugin_data::oracle_mode(parameters) == dpbo::plugin_data::OracleMode::PrivateTrial)
+        return std::make_unique<BoltOnLogregTrial>(parameters);
+    return std::make_unique<BoltOnLogreg>(parameters);
+}
 
 }  // namespace
 
@@ -155,6 +280,8 @@ DPBO_PLUGIN(BoltOnLogreg, "bolt-on-logreg", "1.0.0",
             "privacy-utility oracle of logistic regression on Adult (a9a) by bolt-on projected SGD with Gaussian "
             "output perturbation: outputs epsilon (analytic Gaussian, delta = 1e-6, sensitivity 4/(gamma n)) and "
             "the test error averaged over 50 trainings; regularisation gamma in [1e-4, 1], noise sigma in [0.1, 10]; "
-            "the output noise here measures utility only and is drawn by a statistical sampler",
+            "the output noise here measures utility only and is drawn by a statistical sampler; with trial = private "
+            "each evaluation is one private training (mu-GDP output perturbation by the secure layer) whose "
+            "validation error is released by the Laplace mechanism, and it declares its events (PrivateTrials)",
             "Avent et al. (2020), §2 and Fig. 1; Wu, Li, Kumar, Chaudhuri, Jha & Naughton (2017), Algorithm 2; "
             "Balle & Wang (2018), Thm. 8")

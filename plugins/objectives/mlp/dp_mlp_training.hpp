@@ -9,9 +9,15 @@
 #include <random>
 
 #include <armadillo>
+#include <boost/random/mersenne_twister.hpp>
+#include <boost/random/normal_distribution.hpp>
 
 #include "lot_oracle.hpp"
 #include "mlp_network.hpp"
+
+namespace dpbo {
+class PrivacyNoiseSource;
+}
 
 namespace dpbo::mlp {
 
@@ -29,9 +35,54 @@ struct TrainingOutcome {
     bool diverged = false;
 };
 
-// θ after lot.steps(rows) noisy steps from `theta` on the images' columns. `engine` draws the lots
-// and seeds the noise's generator; both are statistical samplers (the noise by Boost's ziggurat):
-// the noise measures the learner's utility; dpbo releases no model.
+// Where a training's random choices come from: its lots and the Gaussian noise on each lot's mean.
+class TrainingRandomness {
+public:
+    virtual ~TrainingRandomness() = default;
+    // Uniform on first .. count − 1: the next slot of a partial Fisher–Yates shuffle.
+    virtual std::size_t pick(std::size_t first, std::size_t count) = 0;
+    // gradient ← gradient / lot + N(0, noise_scale² I): the clipped sum made a noisy mean.
+    virtual void privatise(arma::fvec& gradient, std::size_t lot, double noise_scale) = 0;
+
+protected:
+    TrainingRandomness() = default;
+    TrainingRandomness(const TrainingRandomness&) = default;
+    TrainingRandomness& operator=(const TrainingRandomness&) = default;
+};
+
+// DPareto's oracle: statistical samplers (the lots from `engine`, the noise by Boost's ziggurat
+// seeded from it), since that noise measures the learner's utility only and nothing is released.
+class StatisticalRandomness final : public TrainingRandomness {
+public:
+    explicit StatisticalRandomness(std::mt19937_64& engine);
+    std::size_t pick(std::size_t first, std::size_t count) override;
+    void privatise(arma::fvec& gradient, std::size_t lot, double noise_scale) override;
+
+private:
+    std::mt19937_64& engine_;
+    boost::random::mt19937_64 noise_engine_;
+    boost::random::normal_distribution<float> normal_;
+};
+
+// A private trial: the lots by uniform_below and the noise by gaussian_release, both from the
+// secure layer's `noise`, so the subsampled Gaussian's guarantee holds for the draws made. The mean
+// is formed and released in double precision, then rounded to the network's single precision
+// (post-processing).
+class SecureRandomness final : public TrainingRandomness {
+public:
+    explicit SecureRandomness(PrivacyNoiseSource& noise) : noise_(noise) {}
+    std::size_t pick(std::size_t first, std::size_t count) override;
+    void privatise(arma::fvec& gradient, std::size_t lot, double noise_scale) override;
+
+private:
+    PrivacyNoiseSource& noise_;
+};
+
+// θ after lot.steps(rows) noisy steps from `theta` on the images' columns, its lots and noise from
+// `randomness`.
+TrainingOutcome train(const Architecture& architecture, arma::fvec theta, const arma::fmat& images,
+                      const arma::uvec& labels, const TrainingSettings& settings, TrainingRandomness& randomness);
+// The same with StatisticalRandomness(engine): DPareto's oracle; dpbo releases no model.
 TrainingOutcome train(const Architecture& architecture, arma::fvec theta, const arma::fmat& images,
                       const arma::uvec& labels, const TrainingSettings& settings, std::mt19937_64& engine);
 

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "dpbo/privacy/secure_sampling.hpp"
+
 namespace dpbo::svt {
 
 namespace {
@@ -22,15 +24,37 @@ double privacy_oracle(double noise, double cutoff) {
     return (1.0 + root) * (1.0 + root * root) / noise;
 }
 
-std::vector<int> run(const std::vector<int>& truth, double noise, int cutoff, std::mt19937_64& engine) {
-    // Algorithm 1, lines 2–3: the split of Lyu et al. 2017 §4.2 (ε₁ : ε₂ = 1 : (2C)^{2/3}).
+NoiseSplit split_noise(double noise, int cutoff) {
+    // Algorithm 1, lines 2–3.
     const double threshold_noise = noise / (1.0 + std::cbrt(2.0 * cutoff));
-    const double answer_noise = noise - threshold_noise;
-    const double rho = laplace(threshold_noise, engine);
+    return {threshold_noise, noise - threshold_noise};
+}
+
+double noise_for_epsilon(double epsilon, int cutoff) {
+    return privacy_oracle(1.0, static_cast<double>(cutoff)) / epsilon * (1.0 + 1e-12);
+}
+
+std::vector<int> run(const std::vector<int>& truth, double noise, int cutoff, PrivacyNoiseSource& source) {
+    const NoiseSplit split = split_noise(noise, cutoff);
+    const double noisy_threshold = privacy::laplace_release(0.5, split.threshold, source);
     std::vector<int> answers(truth.size(), 0);
     int positives = 0;
     for (std::size_t i = 0; i < truth.size(); ++i) {
-        const double nu = laplace(answer_noise, engine);
+        if (privacy::laplace_release(static_cast<double>(truth[i]), split.answer, source) >= noisy_threshold) {
+            answers[i] = 1;
+            if (++positives >= cutoff) break;  // line 8: stop after C positive answers
+        }
+    }
+    return answers;
+}
+
+std::vector<int> run(const std::vector<int>& truth, double noise, int cutoff, std::mt19937_64& engine) {
+    const NoiseSplit split = split_noise(noise, cutoff);
+    const double rho = laplace(split.threshold, engine);
+    std::vector<int> answers(truth.size(), 0);
+    int positives = 0;
+    for (std::size_t i = 0; i < truth.size(); ++i) {
+        const double nu = laplace(split.answer, engine);
         if (truth[i] + nu >= 0.5 + rho) {
             answers[i] = 1;
             if (++positives >= cutoff) break;  // line 8: stop after C positive answers

@@ -104,6 +104,15 @@ public:
         }
     }
 
+    std::vector<dpbo::Role> roles() const override {
+        return {{.name = "accountant",
+                 .kind = dpbo::ModuleKind::Accountant,
+                 .required = true,
+                 .default_module = "rdp",
+                 .doc = "composes the selection: Papernot & Steinke's RDP bound over the trial's RDP curve, stated "
+                        "as (ε, δ) at its delta"}};
+    }
+
     dpbo::RunResult run(dpbo::RunContext& context) override {
         dpbo::Objective& objective = context.objective;
         const dpbo::PrivateTrials* trials = dpbo::capability<dpbo::PrivateTrials>(objective);

@@ -46,7 +46,7 @@ using Release = dpbo::RepeatAndSelectEvent::Release;
 constexpr const char* kOwner = "algorithm 'private-search'";
 // K × d hyperparameters are drawn before the first trial; beyond this many trials a run is refused
 // rather than allowed to exhaust memory on an unlucky tail draw.
-constexpr std::uint64_t kMostTrials = 10'000'000;
+constexpr std::uint64_t kMostTrials = 1'000'000;
 
 class PrivateSearch final : public dpbo::Algorithm {
 public:
@@ -202,6 +202,21 @@ private:
                                          : fmt::format("selection of the first trial scoring past τ = {}", *threshold_);
     }
 
+    // Which theorem the ledger's numbers rest on, in the words of the statement.
+    std::string mechanism_words() const {
+        using Family = dpbo::TrialCount::Family;
+        if (release_ == Release::FirstAboveThreshold)
+            return fmt::format(
+                "{}, stopping with probability 1/{} after each trial below it (Liu & Talwar 2019, "
+                "thresholded random stopping; the stop drawn first as K ~ geometric)",
+                selection_words(), count_.mean);
+        const char* theorem = count_.family == Family::Fixed     ? "a fixed K: composition of the K trials"
+                              : count_.family == Family::Poisson ? "Papernot & Steinke 2022, Thm 6"
+                                                                 : "Papernot & Steinke 2022, Thm 2";
+        return fmt::format("{} of K trials, {}, drawn by the secure layer before the first ({})", selection_words(),
+                           count_.describe(), theorem);
+    }
+
     static std::vector<dpbo::TraceColumn> trace_columns(std::size_t dim) {
         // Every trial's hyperparameters and score: the run's own records, never released.
         std::vector<dpbo::TraceColumn> columns = {{"trial", true}};
@@ -231,16 +246,7 @@ private:
             "visible to whoever watches the compute, and kept in the run's evaluation-only records)",
             fmt::format("the trials' hyperparameters are drawn independently from a prior fixed before the data: {}",
                         prior.describe())};
-        words.mechanism =
-            release_ == Release::Best
-                ? fmt::format(
-                      "{} of K trials, {}, drawn by the secure layer before the first (Papernot & Steinke "
-                      "2022, Thm 2 and Thm 6)",
-                      selection_words(), count_.describe())
-                : fmt::format(
-                      "{}, stopping with probability 1/{} after each trial below it (Liu & Talwar 2019, "
-                      "thresholded random stopping), K ~ geometric drawn before the first trial",
-                      selection_words(), count_.mean);
+        words.mechanism = mechanism_words();
         return words;
     }
 

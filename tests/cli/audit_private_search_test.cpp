@@ -1,11 +1,11 @@
-// `dpbo audit` on private selection among private trials (issue 30): private-search over the
+// `dpbo audit` on private selection among private trials (private selection among trials): private-search over the
 // Laplace-scored threshold-count-trial with geometric K stays within its claim; the deliberately
 // unaccounted best of a fixed k (tests/test_plugins/unaccounted_best_of_k.cpp), which charges one
 // trial's ε for k trials, is refuted.
 //
-// Both need the host's trial streams (issue 30's `trials` branch: the evaluator hands a PrivateTrials
+// Both need the host's trial streams (the private-trials work: the evaluator hands a PrivateTrials
 // objective its noise from the run's ledger) and private-search needs TrialCount and
-// RepeatAndSelectEvent (its `select` branch); until both are merged these cases are marked skip.
+// RepeatAndSelectEvent (the private-selection work); until both are merged these cases are marked skip.
 // Unskip them after the merge.
 #include <string>
 

@@ -2,8 +2,8 @@
 // same seeded run releases the same trial (K and every trial are drawn before the first batch), and
 // result.json releases only the selected trial under an (ε, δ) statement from the rdp accountant.
 //
-// These need the host's trial streams and charges (issue 30's `trials` branch) and TrialCount and
-// RepeatAndSelectEvent (its `select` branch); until both are merged they are marked skip. Unskip them
+// These need the host's trial streams and charges (the private-trials work) and TrialCount and
+// RepeatAndSelectEvent (the private-selection work); until both are merged they are marked skip. Unskip them
 // after the merge.
 #include <filesystem>
 #include <fstream>

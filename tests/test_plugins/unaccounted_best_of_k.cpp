@@ -66,4 +66,4 @@ private:
 
 DPBO_PLUGIN(UnaccountedBestOfK, "unaccounted-best-of-k", "1.0.0",
             "TEST ONLY: the best of k private trials, charged as one trial; the audit must refute it",
-            "a known positive for dpbo audit (issue 30)")
+            "a known positive for dpbo audit (private selection among trials)")

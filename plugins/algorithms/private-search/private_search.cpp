@@ -153,6 +153,7 @@ public:
         dpbo::RunResult result;
         result.trace.set_columns(trace_columns(space.dim()));
         arma::vec scores(points.n_rows, arma::fill::zeros);
+        arma::mat evaluated = points;  // as the objective evaluated them
         std::optional<std::size_t> chosen;
         std::size_t run_trials = 0;
         for (std::size_t first = 0; first < points.n_rows && !chosen; first += batch_) {
@@ -161,6 +162,7 @@ public:
                 context.evaluator.evaluate(objective, points.rows(first, last), {.rng = &context.rng});
             for (std::size_t i = 0; i < batch.size(); ++i) {
                 scores(first + i) = batch.values(i, 0);
+                evaluated.row(first + i) = batch.points.row(i);
                 add_trace_row(result.trace, first + i, batch.points.row(i), batch.values(i, 0));
             }
             run_trials = last + 1;
@@ -179,7 +181,7 @@ public:
                                    arma::mat{chosen ? 1.0 : 0.0}});
         if (chosen) {
             result.released.push_back(
-                {"best_point", "the released trial's hyperparameters", arma::mat(points.row(*chosen))});
+                {"best_point", "the released trial's hyperparameters", arma::mat(evaluated.row(*chosen))});
             result.released.push_back({"best_score", "the released trial's privatised score, as the trial released it",
                                        arma::mat{scores(*chosen)}});
         }

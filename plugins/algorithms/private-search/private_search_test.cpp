@@ -3,9 +3,9 @@
 // prior drawn from the charge's stream, only the selected trial released, the statement's words,
 // the thresholded variant, and the refusals.
 //
-// These cases need TrialCount and RepeatAndSelectEvent implemented in libdpbo (issue 30's `select`
-// branch) and the host's trial streams (its `trials` branch): until both are merged the plugin cannot
-// be loaded, and the cases are marked skip. Unskip them after the merge.
+// These cases need TrialCount and RepeatAndSelectEvent implemented in libdpbo (the private-selection
+// work) and the host's trial streams (the private-trials work): until both are merged the plugin
+// cannot be loaded, and the cases are marked skip. Unskip them after the merge.
 #include <cmath>
 #include <map>
 #include <memory>

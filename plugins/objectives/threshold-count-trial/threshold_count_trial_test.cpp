@@ -51,7 +51,7 @@ TEST_CASE("threshold-count-trial: a private trial declaring one Laplace release 
     CHECK(laplace->sensitivity == doctest::Approx(1.0 / 50));
     CHECK(laplace->scale == doctest::Approx(1.0 / (50 * 0.5)));
 
-    const arma::mat points = {{-1.0}, {0.0}, {2.5}};
+    const arma::mat points = arma::vec{-1.0, 0.0, 2.5};
     const auto result = evaluate_with_noise(*objective, points, 7);
     REQUIRE(result.trial_events.size() == 3);
     for (const auto& events : result.trial_events) {
@@ -64,7 +64,7 @@ TEST_CASE("threshold-count-trial: a private trial declaring one Laplace release 
 TEST_CASE("threshold-count-trial: refuses to evaluate without the host's trial noise") {
     auto objective = make_trial();
     try {
-        objective->evaluate(arma::mat{{0.0}}, {});
+        objective->evaluate(arma::mat(1, 1, arma::fill::zeros), {});
         FAIL("evaluated without trial noise");
     } catch (const dpbo::RunError& error) {
         CHECK(std::string(error.what()).find("trial_noise") != std::string::npos);

@@ -226,6 +226,8 @@ const std::vector<PrivateConfig>& private_configs() {
          {{"variant", "lipschitz"}, {"epsilon", "1"}, {"budget", "4"}, {"initial_points", "2"}},
          {},
          {{"gain", "ramp"}}},
+        // Private selection among trials that are private learners: over PrivateTrials objectives only.
+        {"private-search", "private-search", {{"count", "geometric:mean=3"}}, {}, {}},
         {"po-gp-ucb + noisy-projection",
          "po-gp-ucb",
          {{"budget", "4"}, {"initial_points", "2"}},

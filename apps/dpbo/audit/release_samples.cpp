@@ -95,7 +95,8 @@ RunResult AlgorithmWorld::run(std::uint64_t experiment_seed, PrivacyNoiseSource&
     const std::string who = fmt::format("algorithm '{}'", modules_.algorithm().name);
     PrivacyLedger ledger(create_run_accountant(registry_, who, modules_.declared_roles(), components.roles),
                          std::nullopt, noise, who);
-    // Trials that are private learners draw their noise from, and are charged to, this run's ledger.
+    // Trials that are private learners (PrivateTrials) draw their noise from this run's ledger and are
+    // charged to it, or checked against the selection that covers them: each run is one use of the claim.
     evaluator.attach_trial_ledger(&ledger);
     RunContext context{*objective_, evaluator, rng, ledger, silent, registry_, std::move(components.roles)};
     RunResult result = call_into_module(components.algorithm->describe_origin(), "running",

@@ -29,9 +29,13 @@ constexpr std::size_t kBatch = 3;
 
 Evaluations evaluate_seeded(Objective& objective, const arma::mat& points, std::uint64_t seed) {
     ExperimentRng rng(seed);
+    // A private trial (PrivateTrials) draws its privacy noise from the trial stream a run hands it; a
+    // stream seeded like the generator here, so the same seed must give the same values.
+    PrivacyNoiseSource trial_noise = PrivacyNoiseSource::from_seed(seed);
     EvaluationRequest request;
     request.per_record = record_count(objective) > 0;
     request.rng = &rng;
+    if (capability<PrivateTrials>(objective) != nullptr) request.trial_noise = &trial_noise;
     return objective.evaluate(points, request);
 }
 

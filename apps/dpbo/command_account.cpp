@@ -82,7 +82,7 @@ json events_json(const std::vector<PrivacyEvent>& events) {
 json selection_comparison(const std::function<std::shared_ptr<Accountant>()>& make,
                           const std::vector<PrivacyEvent>& trial, const TrialCount& count,
                           const std::vector<double>& deltas) {
-    const AccountantFactory fresh = [&] { return std::unique_ptr<Accountant>(make()->clone()); };
+    const AccountantFactory fresh = [&] { return make(); };
     const std::uint64_t k = compared_trials(count);
     json rows = json::array();
     for (const double delta : deltas) {

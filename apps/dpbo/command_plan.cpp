@@ -115,7 +115,7 @@ FreeEvents find_free(const std::vector<std::string>& texts, PluginRegistry& regi
         std::vector<PrivacyEvent> out;
         for (std::size_t i = 0; i < texts.size(); ++i) {
             std::string text = texts[i];
-            if (i == index) text.replace(text.find("=?"), 2, "=" + fmt::format("{:.17g}", value));
+            if (i == index) text.replace(text.find("=?"), 2, fmt::format("={:.17g}", value));
             out.push_back(parse_privacy_event(text, registry));
         }
         return out;
@@ -129,23 +129,54 @@ struct Solution {
     double epsilon = 0.0;  // of the selection at `value`, ≤ the target
 };
 
-// Bisection between the bracket's ends for the value at the boundary of the target: the least
-// noise, or the most steps (rate, ε) that meets it. The answer is always a value whose ε was
-// computed and checked ≤ target. `relative` is the bracket's final relative width (reals).
+// The value at the boundary of the target: the least noise, or the most steps (rate, ε), that meets
+// it. From `guess`, steps of ×4 toward the side that changes the answer find a bracket inside the
+// key's range; bisection then narrows it to a relative width `relative` (whole numbers: to 1). The
+// answer is always a value whose ε was computed and checked ≤ target.
 Solution solve(const FreeEvents& free, const std::function<double(const std::vector<PrivacyEvent>&)>& cost,
-               const Target& target, double relative) {
+               const Target& target, double relative, double guess) {
     const FreeKey& rule = free.rule;
-    const double safe_end = rule.larger_is_cheaper ? rule.highest : rule.lowest;
-    const double risky_end = rule.larger_is_cheaper ? rule.lowest : rule.highest;
-    const double safe_epsilon = cost(free.build(safe_end));
-    if (!(safe_epsilon <= target.epsilon))
-        throw ValidationError(fmt::format(
-            "target epsilon {} at delta {} is unreachable: even {} = {:g} (the bracket's {} end) gives epsilon {:.6g}",
-            target.epsilon, target.delta, free.key, safe_end, rule.larger_is_cheaper ? "upper" : "lower",
-            safe_epsilon));
-    const double risky_epsilon = cost(free.build(risky_end));
-    if (risky_epsilon <= target.epsilon) return {risky_end, risky_epsilon};
-    double good = safe_end, bad = risky_end, good_epsilon = safe_epsilon;
+    const auto clamp = [&](double v) {
+        v = std::min(rule.highest, std::max(rule.lowest, v));
+        return rule.integer ? std::round(v) : v;
+    };
+    // Toward cheaper (safe) or costlier (risky) values.
+    const auto step = [&](double v, bool cheaper) { return clamp(cheaper == rule.larger_is_cheaper ? v * 4 : v / 4); };
+    double value = clamp(guess);
+    double epsilon = cost(free.build(value));
+    double good = 0.0, bad = 0.0, good_epsilon = 0.0;
+    if (epsilon <= target.epsilon) {
+        good = value;
+        good_epsilon = epsilon;
+        for (;;) {
+            const double next = step(good, false);
+            if (next == good) return {good, good_epsilon};  // the range's costliest end meets the target
+            const double e = cost(free.build(next));
+            if (e > target.epsilon) {
+                bad = next;
+                break;
+            }
+            good = next;
+            good_epsilon = e;
+        }
+    } else {
+        bad = value;
+        for (;;) {
+            const double next = step(bad, true);
+            if (next == bad)
+                throw ValidationError(fmt::format(
+                    "target epsilon {} at delta {} is unreachable: even {} = {:g} (the bracket's {} end) gives "
+                    "epsilon {:.6g}",
+                    target.epsilon, target.delta, free.key, bad, rule.larger_is_cheaper ? "upper" : "lower", epsilon));
+            epsilon = cost(free.build(next));
+            if (epsilon <= target.epsilon) {
+                good = next;
+                good_epsilon = epsilon;
+                break;
+            }
+            bad = next;
+        }
+    }
     for (int i = 0; i < 200; ++i) {
         double middle;
         if (rule.integer) {
@@ -220,12 +251,15 @@ int command_plan(const std::vector<std::string>& arguments) {
         };
     };
 
-    const Solution main = solve(free, selection_cost(count), target, 1e-6);
+    // The first guess: the middle of the key's range (geometrically); the table's cells start from
+    // the answer.
+    const double middle_of_range = std::sqrt(free.rule.lowest * free.rule.highest);
+    const Solution main = solve(free, selection_cost(count), target, 1e-6, middle_of_range);
     const std::uint64_t p99 = count.quantile(0.99);
     const double one_trial = epsilon_of(fresh, free.build(main.value), target.delta);
 
     // The trade-off: each distribution at the given mean, half and double it (a fixed k is the
-    // composition of k trials), each solved to 1e-4.
+    // composition of k trials), each solved to a relative 1e-3.
     json table = json::array();
     const TrialCount base_geometric = TrialCount::parse("geometric:mean=1");
     std::vector<TrialCount> families = {TrialCount::parse("logarithmic:mean=1"), base_geometric,
@@ -239,7 +273,7 @@ int command_plan(const std::vector<std::string>& arguments) {
                      {"mean", k.mean},
                      {"p99_trials", k.quantile(0.99)}};
             try {
-                const Solution s = solve(free, selection_cost(k), target, 1e-4);
+                const Solution s = solve(free, selection_cost(k), target, 1e-3, main.value);
                 row[free.key] = s.value;
                 row["epsilon"] = s.epsilon;
             } catch (const ValidationError&) {

@@ -13,7 +13,7 @@
 
 namespace dpbo::cli {
 
-using AccountantFactory = std::function<std::unique_ptr<Accountant>()>;
+using AccountantFactory = std::function<std::shared_ptr<Accountant>()>;
 
 // --select's text read into K's distribution; ValidationError naming --select, the text and what is
 // allowed.

@@ -14,8 +14,10 @@ so this script recomputes its procedure in mpmath, written from its documented m
     same orders, then monotonicity in the order; Thm. 6 with delta-hat by its compute_delta (the
     KL bound and Canonne, Kamath & Steinke 2020, Prop. 12); composition of k trials = k x RDP;
   - epsilon at delta by its compute_epsilon (Canonne, Kamath & Steinke 2020, Prop. 12; KL shortcut).
-The "fine" column applies the same theorems over a finer grid of orders (1.05 to 10.95 by 0.05,
-every integer 11..256, then 260..2000 by 20): dpbo may beat the default grid, never the theorem itself.
+The "fine" column applies the same theorems (Thm. 2's inner order also at 1, the limit of orders
+above 1) over a finer grid of orders (1.05 to 10.95 by 0.05,
+every integer 11..256, then 260..2000 by 20; for the closed-form Laplace and Gaussian trials also
+2000 growing by 5 % to about 10^10): dpbo may beat the default grid, never the theorem itself.
 
 Run: python3 tests/reference/dp_accounting_repeat_and_select.py > tests/reference/dp_accounting_repeat_and_select.txt
 (needs python3 and mpmath only; about a minute.)
@@ -28,6 +30,9 @@ mp.mp.dps = 25
 
 DEFAULT_ORDERS = [1 + x / 10.0 for x in range(1, 100)] + list(range(11, 64)) + [128, 256, 512, 1024]
 FINE_ORDERS = [1 + x / 20.0 for x in range(1, 200)] + list(range(11, 257)) + list(range(260, 2001, 20))
+# The closed-form trials (Laplace, Gaussian) also get 1.001 to 1.299 by 0.001 and orders up to about
+# 10^10, where their extreme cases are best.
+WIDE_ORDERS = sorted(set([1 + x / 1000.0 for x in range(1, 300)] + FINE_ORDERS + [2000 * 1.05**i for i in range(1, 320)]))
 
 
 # --- one trial's RDP ---------------------------------------------------------------------------
@@ -111,8 +116,11 @@ def tnb_gamma(shape, mean, tolerance=1e-9):
     return low
 
 
-def repeat_and_select(orders, rdp, mean, shape):
-    """shape = math.inf: Poisson (Thm. 6); otherwise truncated negative binomial (Thm. 2)."""
+def repeat_and_select(orders, rdp, mean, shape, with_order_one=False):
+    """shape = math.inf: Poisson (Thm. 6); otherwise truncated negative binomial (Thm. 2).
+
+    with_order_one: Thm. 2's inner order also takes 1, the limit of orders above 1, where its first
+    term vanishes (the fine optimum; dp_accounting's default grid has no order 1)."""
     out = [math.inf] * len(orders)
     if shape == math.inf:
         for i, a in enumerate(orders):
@@ -122,21 +130,24 @@ def repeat_and_select(orders, rdp, mean, shape):
             out[i] = rdp[i] + mean * delta_hat + math.log(mean) / (a - 1)
         return out
     gamma = tnb_gamma(shape, mean)
-    c = (1 + shape) * min((1 - 1 / a) * r - math.log(gamma) / a for a, r in zip(orders, rdp))
+    inner = min((1 - 1 / a) * r - math.log(gamma) / a for a, r in zip(orders, rdp))
+    if with_order_one:
+        inner = min(inner, -math.log(gamma))
+    c = (1 + shape) * inner
     for i, a in enumerate(orders):
         if a > 1:
             out[i] = rdp[i] + math.log(mean) / (a - 1) + c
     return [min(out[j] for j in range(len(orders)) if orders[j] >= orders[i]) for i in range(len(orders))]
 
 
-def selection_epsilon(rdp_of, mean, shape, delta, orders):
+def selection_epsilon(rdp_of, mean, shape, delta, orders, with_order_one=False):
     rdp = rdp_of(orders)
-    return epsilon_at(orders, repeat_and_select(orders, rdp, mean, shape), delta)
+    return epsilon_at(orders, repeat_and_select(orders, rdp, mean, shape, with_order_one), delta)
 
 
-def row(name, trial_text, select_text, rdp_of, mean, shape, delta):
+def row(name, trial_text, select_text, rdp_of, mean, shape, delta, fine_orders=FINE_ORDERS):
     default = selection_epsilon(rdp_of, mean, shape, delta, DEFAULT_ORDERS)
-    fine = selection_epsilon(rdp_of, mean, shape, delta, FINE_ORDERS)
+    fine = selection_epsilon(rdp_of, mean, shape, delta, fine_orders, with_order_one=True)
     print(f"{name}\t{trial_text}\t{select_text}\t{delta:g}\t{default:.6f}\t{fine:.6f}", flush=True)
 
 
@@ -180,7 +191,8 @@ def main():
         text = {0: f"logarithmic:mean={mean}", 1: f"geometric:mean={mean}"}.get(
             shape, f"negative-binomial:mean={mean},eta={shape:g}")
         rdp_of = memo(lambda orders, e=eps: laplace_rdp(e, orders))
-        row(f"test-pure-{label}", f"laplace:scale={1 / eps:g},sensitivity=1", text, rdp_of, mean, shape, delta)
+        row(f"test-pure-{label}", f"laplace:scale={1 / eps:g},sensitivity=1", text, rdp_of, mean, shape, delta,
+            WIDE_ORDERS)
     for label, rho, gamma, shape in (("small0", 0.01, 0.01, 0), ("med0", 1, 0.1, 0), ("large0", 10, 0.99, 0),
                                      ("small1", 0.01, 0.01, 1), ("med1", 1, 0.1, 1), ("large1", 10, 0.99, 1),
                                      ("small5", 0.01, 0.01, 5), ("med5", 1, 0.1, 5), ("large5", 10, 0.99, 5)):
@@ -189,11 +201,12 @@ def main():
         text = {0: f"logarithmic:mean={mean!r}", 1: f"geometric:mean={mean!r}"}.get(
             shape, f"negative-binomial:mean={mean!r},eta={shape:g}")
         rdp_of = memo(lambda orders, s=sigma: gaussian_rdp(s, orders))
-        row(f"test-gaussian-{label}", f"gaussian:sigma={sigma!r},sensitivity=1", text, rdp_of, mean, shape, delta)
+        row(f"test-gaussian-{label}", f"gaussian:sigma={sigma!r},sensitivity=1", text, rdp_of, mean, shape,
+            delta, WIDE_ORDERS)
     for label, eps, mean in (("mean2", 0.1, 2), ("mean10", 10, 10), ("mean100", 0.001, 100), ("mean1000", 2, 1000)):
         rdp_of = memo(lambda orders, e=eps: laplace_rdp(e, orders))
         row(f"test-poisson-{label}", f"laplace:scale={1 / eps!r},sensitivity=1", f"poisson:mean={mean}", rdp_of,
-            mean, math.inf, delta)
+            mean, math.inf, delta, WIDE_ORDERS)
 
 
 if __name__ == "__main__":

@@ -50,9 +50,17 @@ std::optional<ApproximateDp> trial_cost(const std::vector<PrivacyEvent>& trial) 
         if (!one) return std::nullopt;
         const double r = static_cast<double>(event.repetitions);
         total.epsilon = up(total.epsilon + up(r * one->epsilon));
-        total.delta = up(total.delta + up(r * one->delta));
+        // A pure trial stays pure: 0 is exact and must not round up to the least denormal.
+        if (one->delta != 0.0) total.delta = up(total.delta + up(r * one->delta));
     }
     return total;
+}
+
+// The schema's texts have no "required" flag: a missing one is refused here, by name.
+const std::string& required_text(const ParameterSet& p, const char* key) {
+    if (!p.has(key))
+        throw ValidationError(fmt::format("privacy event '{}' needs key '{}'", RepeatAndSelectEvent::kind_name, key));
+    return p.text(key);
 }
 
 bool geometric(const TrialCount& count) {
@@ -80,8 +88,8 @@ RepeatAndSelectEvent::RepeatAndSelectEvent(std::vector<PrivacyEvent> trial_, Tri
     : trial(std::move(trial_)), count(count_), release(release_) {}
 
 RepeatAndSelectEvent::RepeatAndSelectEvent(const ParameterSet& p)
-    : trial(parse_trial(p.text("trial"))),
-      count(TrialCount::parse(p.text("count"))),
+    : trial(parse_trial(required_text(p, "trial"))),
+      count(TrialCount::parse(required_text(p, "count"))),
       release(p.text("release") == kBest ? Release::Best : Release::FirstAboveThreshold) {}
 
 std::string_view RepeatAndSelectEvent::kind() const { return kind_name; }
@@ -138,7 +146,7 @@ std::optional<ApproximateDp> RepeatAndSelectEvent::approximate_dp() const {
     const auto cost = trial_cost(trial);
     if (!cost) return std::nullopt;
     if (count.family == TrialCount::Family::Fixed)
-        return ApproximateDp{up(count.mean * cost->epsilon), up(count.mean * cost->delta)};
+        return ApproximateDp{up(count.mean * cost->epsilon), cost->delta == 0.0 ? 0.0 : up(count.mean * cost->delta)};
     if (cost->delta != 0.0) return std::nullopt;
     if (release == Release::FirstAboveThreshold)
         return geometric(count) ? std::optional<ApproximateDp>(ApproximateDp{up(2.0 * cost->epsilon), 0.0})

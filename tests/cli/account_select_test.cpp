@@ -71,7 +71,8 @@ TEST_CASE("account --select: the selection's epsilon beside one trial's and the 
 TEST_CASE(
     "account --select: more trials on average cost more; logarithmic K costs less than geometric, which costs "
     "less than Poisson (Papernot & Steinke 2022, Table 1 ordering)") {
-    const std::string trial = "subsampled-gaussian:q=0.01,sigma=4,steps=1000,sampling=poisson";
+    // A closed-form trial (4 Gaussian releases, μ = 0.5) keeps this fast; the DP-SGD table is in the docs.
+    const std::string trial = "gaussian:sigma=4,sensitivity=1x4";
     const double logarithmic = selection_epsilon(trial, "logarithmic:mean=10");
     const double geometric = selection_epsilon(trial, "geometric:mean=10");
     const double poisson = selection_epsilon(trial, "poisson:mean=10");
@@ -147,21 +148,16 @@ TEST_CASE("plan: the sigma it prints meets the target by dpbo account, and a sli
     CHECK(table[5]["sigma"].get<double>() < table[7]["sigma"].get<double>());
 }
 
-TEST_CASE("plan: steps as the free parameter, and the errors") {
-    const auto steps = run_dpbo({"plan", "--target", "epsilon=3,delta=1e-5", "--event",
-                                 "subsampled-gaussian:q=0.01,sigma=2,steps=?,sampling=poisson", "--select",
-                                 "logarithmic:mean=10", "--json"});
-    CAPTURE(steps.err);
-    REQUIRE(steps.exit_code == 0);
-    const auto out = nlohmann::json::parse(steps.out);
-    const double n = out["value"].get<double>();
-    CHECK(n == std::floor(n));
-    const auto at = [](double s) {
-        return selection_epsilon(fmt::format("subsampled-gaussian:q=0.01,sigma=2,steps={},sampling=poisson", s),
-                                 "logarithmic:mean=10");
-    };
-    CHECK(at(n) <= 3.0);
-    CHECK(at(n + 1) > 3.0);
+TEST_CASE("plan: a parameter that costs more when larger (mu), and the errors") {
+    const auto mu = run_dpbo({"plan", "--target", "epsilon=3,delta=1e-5", "--event", "gdp:mu=?", "--select",
+                              "logarithmic:mean=10", "--json"});
+    CAPTURE(mu.err);
+    REQUIRE(mu.exit_code == 0);
+    const auto out = nlohmann::json::parse(mu.out);
+    const double value = out["value"].get<double>();
+    const auto at = [](double m) { return selection_epsilon(fmt::format("gdp:mu={:.17g}", m), "logarithmic:mean=10"); };
+    CHECK(at(value) <= 3.0);
+    CHECK(at(value * (1 + 1e-5)) > 3.0);
 
     const auto none = run_dpbo({"plan", "--target", "epsilon=1,delta=1e-5", "--event", "gaussian:sigma=1,sensitivity=1",
                                 "--select", "geometric:mean=10"});
@@ -171,12 +167,11 @@ TEST_CASE("plan: steps as the free parameter, and the errors") {
                                "--select", "geometric:mean=10"});
     CHECK(two.exit_code == 2);
     CHECK(contains(two.err, "second one"));
-    // One full-batch step at noise 0.1 already costs more than the target: no step count meets it.
+    // Thm. 6's log(μ)/(λ − 1) and μ·δ̂ keep a Poisson selection above 1e-9 however small the trial's μ.
     const auto unreachable =
-        run_dpbo({"plan", "--target", "epsilon=0.5,delta=1e-5", "--event",
-                  "subsampled-gaussian:q=1,sigma=0.1,steps=?,sampling=poisson", "--select", "geometric:mean=10"});
+        run_dpbo({"plan", "--target", "epsilon=1e-9,delta=1e-5", "--event", "gdp:mu=?", "--select", "poisson:mean=10"});
     CHECK(unreachable.exit_code == 2);
-    CHECK(contains(unreachable.err, "unreachable: even steps = 1 (the bracket's lower end)"));
+    CHECK(contains(unreachable.err, "unreachable: even mu = 1e-09 (the bracket's lower end)"));
     const auto target = run_dpbo({"plan", "--target", "epsilon=1", "--event", "gaussian:sigma=?,sensitivity=1",
                                   "--select", "geometric:mean=10"});
     CHECK(target.exit_code == 2);

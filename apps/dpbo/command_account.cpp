@@ -3,6 +3,7 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <optional>
 #include <memory>
 #include <string>
 #include <variant>
@@ -19,6 +20,7 @@
 #include "job_options.hpp"
 #include "noise_calibration.hpp"
 #include "privacy_event_text.hpp"
+#include "selection_accounting.hpp"
 
 namespace dpbo::cli {
 
@@ -75,11 +77,35 @@ json events_json(const std::vector<PrivacyEvent>& events) {
     return out;
 }
 
+// Beside a selection's ε (epsilon_delta): the ε of one trial (what a report of one training would
+// claim) and of the composition of E[K] trials (what plain composition charges), at each δ asked.
+json selection_comparison(const std::function<std::shared_ptr<Accountant>()>& make,
+                          const std::vector<PrivacyEvent>& trial, const TrialCount& count,
+                          const std::vector<double>& deltas) {
+    const AccountantFactory fresh = [&] { return make(); };
+    const std::uint64_t k = compared_trials(count);
+    json rows = json::array();
+    for (const double delta : deltas) {
+        rows.push_back({{"delta", delta},
+                        {"selection_epsilon", epsilon_of(fresh, {selection_event(trial, count)}, delta)},
+                        {"one_trial_epsilon", epsilon_of(fresh, trial, delta)},
+                        {"composition_epsilon", epsilon_of(fresh, repeated(trial, k), delta)}});
+    }
+    return json{{"count", count.text()},
+                {"describes", count.describe()},
+                {"released", "only the best trial"},
+                {"composed_trials", k},
+                {"note",
+                 "epsilon_delta is the selection's; one_trial_epsilon is one trial alone; "
+                 "composition_epsilon composes E[K] (rounded up) trials, all released"},
+                {"compared", rows}};
+}
+
 }  // namespace
 
 int command_account(const std::vector<std::string>& arguments) {
     CommonOptions common;
-    std::string accountant_name, conversion;
+    std::string accountant_name, conversion, select;
     bool calibrate = false;
     std::vector<std::string> mus, events, epsilons, deltas;
     po::options_description options("options");
@@ -95,11 +121,16 @@ int command_account(const std::vector<std::string>& arguments) {
                     "{}, and the kinds plugins add (dpbo list --kind event; dpbo info KIND)",
                     describe_builtin_event_kinds())
             .c_str())("epsilon", po::value(&epsilons)->composing(), "report the delta at this epsilon (repeatable)")(
-        "delta", po::value(&deltas)->composing(), "report the epsilon at this delta (repeatable)");
+        "delta", po::value(&deltas)->composing(), "report the epsilon at this delta (repeatable)")(
+        "select", po::value(&select),
+        "the events are ONE trial's; account the best of K such trials, K drawn from DIST: geometric:mean=M, "
+        "logarithmic:mean=M, negative-binomial:mean=M,eta=E, poisson:mean=M or fixed:k=K (composition); "
+        "compared with one trial and with the composition of E[K] trials");
     options.add(common_options(common));
     parse_command(arguments, options);
     if (common.help) {
-        print_help("dpbo account [--mu M ...] [--event KIND:k=v,...] [--epsilon E ...] [--delta D ...]", options,
+        print_help("dpbo account [--mu M ...] [--event KIND:k=v,...] [--select DIST] [--epsilon E ...] [--delta D ...]",
+                   options,
                    "Composes the privacy events with an accountant plugin and states the result as (epsilon, delta) "
                    "pairs; or, with --calibrate-sigma, finds the noise multiplier that meets a target.");
         return kSuccess;
@@ -122,6 +153,17 @@ int command_account(const std::vector<std::string>& arguments) {
         const bool needs_sigma = calibrate && text.find("sigma=") == std::string::npos &&
                                  text.find("noise_multiplier=") == std::string::npos;
         to_compose.push_back(parse_privacy_event(needs_sigma ? text + ",sigma=1" : text, registry));
+    }
+
+    // --select: the events so far are one trial's; the selection among K trials wraps them.
+    const std::vector<PrivacyEvent> trial = to_compose;
+    std::optional<TrialCount> count;
+    if (!select.empty()) {
+        if (calibrate)
+            throw ValidationError(
+                "--calibrate-sigma does not take --select; dpbo plan calibrates a trial under a selection");
+        count = parse_select(select);
+        to_compose = {selection_event(trial, *count)};
     }
 
     std::vector<double> epsilon_values, delta_values;
@@ -200,6 +242,7 @@ int command_account(const std::vector<std::string>& arguments) {
         }
         out["epsilon_delta"] = pairs;
         out["events"] = events_json(to_compose);
+        if (count) out["selection"] = selection_comparison(make, trial, *count, delta_values);
         print_json(out);
         return kSuccess;
     }
@@ -208,6 +251,17 @@ int command_account(const std::vector<std::string>& arguments) {
     for (const auto& p : pairs)
         std::cout << fmt::format("  ({:.6g}, {:.6g})-DP{}\n", p["epsilon"].get<double>(), p["delta"].get<double>(),
                                  p["given"] == "epsilon" ? "   [delta at this epsilon]" : "   [epsilon at this delta]");
+    if (count) {
+        const json comparison = selection_comparison(make, trial, *count, delta_values);
+        std::cout << fmt::format("  selection: {}, only the best trial released\n", count->describe());
+        for (const json& row : comparison["compared"])
+            std::cout << fmt::format(
+                "  at delta {:.6g}: selection epsilon {:.6g}; one trial {:.6g}; composition of "
+                "{} trials {:.6g}\n",
+                row["delta"].get<double>(), row["selection_epsilon"].get<double>(),
+                row["one_trial_epsilon"].get<double>(), comparison["composed_trials"].get<int>(),
+                row["composition_epsilon"].get<double>());
+    }
     return kSuccess;
 }
 

@@ -11,6 +11,7 @@ int command_list(const std::vector<std::string>& arguments);
 int command_info(const std::vector<std::string>& arguments);
 int command_run(const std::vector<std::string>& arguments);
 int command_account(const std::vector<std::string>& arguments);
+int command_plan(const std::vector<std::string>& arguments);
 int command_summary(const std::vector<std::string>& arguments);
 int command_report(const std::vector<std::string>& arguments);
 int command_audit(const std::vector<std::string>& arguments);
@@ -34,6 +35,10 @@ constexpr Command kCommands[] = {
     {.name = "account",
      .summary = "privacy calculator over the accountant plugins (GDP: mu -> (epsilon, delta))",
      .run = &command_account},
+    {.name = "plan",
+     .summary = "budget-first tuning: the trial's noise (or steps) meeting a target (epsilon, delta) under private "
+                "selection among K trials, and the trade-off across K's distributions",
+     .run = &command_plan},
     {.name = "summary",
      .summary = "medians and ranges of a finished job's released and evaluation-only values over its repeats",
      .run = &command_summary},

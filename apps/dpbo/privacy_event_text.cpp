@@ -17,53 +17,9 @@ namespace dpbo::cli {
 
 namespace {
 
-std::size_t parse_count(const std::string& text, const std::string& where) {
-    const double value = parse_finite_number(text, where);
-    if (value < 1 || std::floor(value) != value || value > 1e15)
-        throw ValidationError(fmt::format("{}: '{}' is not a whole number >= 1", where, text));
-    return static_cast<std::size_t>(value);
-}
-
-// The text's parts: KIND, its key=value pairs, and the repetitions after a final 'x'.
-struct EventText {
-    std::string kind;
-    std::map<std::string, std::string> values;
-    std::size_t repetitions = 1;
-};
-
-EventText split(const std::string& text) {
-    const auto colon = text.find(':');
-    if (colon == std::string::npos || colon == 0)
-        throw ValidationError(fmt::format("--event '{}' is not of the form KIND:key=value,...[xREPEATS]", text));
-    EventText out;
-    out.kind = text.substr(0, colon);
-    std::string body = text.substr(colon + 1);
-    if (const auto x = body.rfind('x'); x != std::string::npos && body.find('=', x) == std::string::npos) {
-        out.repetitions = parse_count(body.substr(x + 1), fmt::format("--event '{}' repetitions", text));
-        body = body.substr(0, x);
-    }
-    std::size_t start = 0;
-    // Every comma separates two items, so "mu=1," has an empty second item, refused below.
-    while (!body.empty()) {
-        const std::size_t end = std::min(body.find(',', start), body.size());
-        const std::string item = body.substr(start, end - start);
-        const auto eq = item.find('=');
-        if (item.empty())
-            throw ValidationError(fmt::format("--event '{}': item {} is empty (a stray comma?); expected key=value",
-                                              text, out.values.size() + 1));
-        if (eq == std::string::npos || eq == 0)
-            throw ValidationError(fmt::format("--event '{}': '{}' is not key=value", text, item));
-        if (!out.values.emplace(item.substr(0, eq), item.substr(eq + 1)).second)
-            throw ValidationError(fmt::format("--event '{}': key '{}' is given twice", text, item.substr(0, eq)));
-        if (end == body.size()) break;
-        start = end + 1;
-    }
-    return out;
-}
-
 // The checks a user reads first, in the words of the event syntax (the schema's own messages speak
 // of module parameters): unknown and missing keys, and a choice outside its options.
-void check_keys(const std::string& text, const EventText& event, const ParameterSchema& schema) {
+void check_keys(const std::string& text, const EventTextParts& event, const ParameterSchema& schema) {
     std::vector<std::string> keys;
     for (const ParameterSpec& spec : schema.specs()) keys.push_back(spec.name);
     for (const auto& [key, value] : event.values) {
@@ -96,7 +52,7 @@ std::vector<std::string> known_kinds(const PluginRegistry& registry) {
 
 // A plugin's event: its module is created with the parameters (validated by the registry against
 // the same schema) and asked for the event, under the module call guard.
-std::shared_ptr<const EventDescription> plugin_event(const std::string& text, const EventText& event,
+std::shared_ptr<const EventDescription> plugin_event(const std::string& text, const EventTextParts& event,
                                                      PluginRegistry& registry) {
     const auto module = registry.create_as<EventKind>(event.kind, event.values);
     const std::string who = module->describe_origin();
@@ -113,26 +69,17 @@ std::shared_ptr<const EventDescription> plugin_event(const std::string& text, co
 }  // namespace
 
 PrivacyEvent parse_privacy_event(const std::string& text, PluginRegistry& registry) {
-    const EventText event = split(text);
-    const EventKindEntry* builtin = find_builtin_event_kind(event.kind);
-    const LoadedPlugin* plugin = builtin ? nullptr : registry.find(ModuleKind::Event, event.kind);
-    if (!builtin && !plugin)
+    // The built-in kinds are read by the library's own parser (privacy_event.hpp); the same splitter
+    // reads a plugin kind's text here.
+    const EventTextParts event = split_event_text(text);
+    if (find_builtin_event_kind(event.kind)) return parse_builtin_event(text);
+    const LoadedPlugin* plugin = registry.find(ModuleKind::Event, event.kind);
+    if (!plugin)
         throw ValidationError(fmt::format("--event '{}': unknown kind '{}'; allowed kinds: {}", text, event.kind,
                                           fmt::join(known_kinds(registry), ", ")));
-    const ParameterSchema& schema = builtin ? builtin->schema : plugin->manifest.schema;
-    check_keys(text, event, schema);
-    const ParameterSet parameters = validate_parameters(schema, event.values, fmt::format("--event '{}'", text));
-    std::shared_ptr<const EventDescription> description;
-    if (builtin) {
-        try {
-            description = builtin->build(parameters);
-        } catch (const ValidationError& e) {
-            throw ValidationError(fmt::format("--event '{}': {}", text, e.what()));
-        }
-    } else {
-        description = plugin_event(text, event, registry);
-    }
-    PrivacyEvent out(std::move(description), event.repetitions);
+    check_keys(text, event, plugin->manifest.schema);
+    validate_parameters(plugin->manifest.schema, event.values, fmt::format("--event '{}'", text));
+    PrivacyEvent out(plugin_event(text, event, registry), event.repetitions);
     out.validate();
     return out;
 }

@@ -11,8 +11,16 @@ namespace dpbo {
 
 namespace {
 
+// A selection's views depend on its trial: this one, over a pure trial, offers (ε, δ).
+PrivacyEvent selection_example() {
+    TrialCount geometric;
+    geometric.family = TrialCount::Family::TruncatedNegativeBinomial;
+    geometric.mean = 10.0;
+    return PrivacyEvent{RepeatAndSelectEvent{{PrivacyEvent{PureDpEvent{1.0}}}, geometric}};
+}
+
 // One valid event of every built-in kind, in the order of builtin_event_kinds(): the views a kind
-// offers do not depend on its values.
+// offers do not depend on its values (but for the selection's, above).
 const std::vector<PrivacyEvent>& builtin_examples() {
     static const std::vector<PrivacyEvent> examples = {PrivacyEvent{GaussianEvent{1.0, 1.0}},
                                                        PrivacyEvent{GdpEvent{1.0}},
@@ -20,7 +28,8 @@ const std::vector<PrivacyEvent>& builtin_examples() {
                                                        PrivacyEvent{ExponentialEvent{1.0, 1.0}},
                                                        PrivacyEvent{SubsampledGaussianEvent{0.5, 1.0, 1}},
                                                        PrivacyEvent{PureDpEvent{1.0}},
-                                                       PrivacyEvent{ApproxDpEvent{1.0, 1e-6}}};
+                                                       PrivacyEvent{ApproxDpEvent{1.0, 1e-6}},
+                                                       selection_example()};
     return examples;
 }
 

@@ -26,6 +26,8 @@ const std::vector<EventKindEntry>& builtin_event_kinds() {
         entry<SubsampledGaussianEvent>("subsampled Gaussian releases (DP-SGD steps)"),
         entry<PureDpEvent>("a release stated as ε-DP"),
         entry<ApproxDpEvent>("a release stated as (ε, δ)-DP"),
+        entry<RepeatAndSelectEvent>("the best of K trials, K random (Papernot & Steinke 2022), or the first above a "
+                                    "threshold (Liu & Talwar 2019)"),
     };
     return kinds;
 }

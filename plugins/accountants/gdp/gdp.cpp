@@ -50,6 +50,12 @@ public:
     dpbo::AcceptedEvents accepted_events() const override { return {{}, {dpbo::EventView::GaussianDp}}; }
 
     void compose(const dpbo::PrivacyEvent& event) override {
+        // No GDP theorem bounds the best of a random number of trials: say so by name.
+        if (event.kind() == dpbo::RepeatAndSelectEvent::kind_name)
+            throw dpbo::ValidationError(fmt::format(
+                "{}: cannot account a 'repeat-and-select' event: no theorem states a selection among repeated "
+                "trials as μ-GDP; use --accountant rdp (Papernot & Steinke 2022) or basic (pure trials)",
+                kOwner));
         check_event(event, kOwner);
         const double mu = event_mu(event);
         // Releases at the same μ (a run's T steps, charged one by one) form one group of r

@@ -16,6 +16,7 @@
 #include "dpbo/privacy_statement.hpp"
 #include "rdp_conversion.hpp"
 #include "rdp_curve.hpp"
+#include "selection_curve.hpp"
 
 namespace {
 
@@ -40,7 +41,8 @@ public:
     explicit RdpAccountant(const dpbo::ParameterSet& parameters)
         : report_delta_(parameters.real("delta")),
           conversion_(parameters.text("conversion") == "classic" ? dpbo::rdp::Conversion::Classic
-                                                                 : dpbo::rdp::Conversion::Tight) {}
+                                                                 : dpbo::rdp::Conversion::Tight),
+          curve_(conversion_) {}
 
     RdpAccountant(const RdpAccountant& other)
         : report_delta_(other.report_delta_), conversion_(other.conversion_), curve_(other.curve_) {}
@@ -49,7 +51,8 @@ public:
     // its RDP curve.
     dpbo::AcceptedEvents accepted_events() const override {
         return {{std::string(dpbo::GaussianEvent::kind_name), std::string(dpbo::GdpEvent::kind_name),
-                 std::string(dpbo::LaplaceEvent::kind_name), std::string(dpbo::SubsampledGaussianEvent::kind_name)},
+                 std::string(dpbo::LaplaceEvent::kind_name), std::string(dpbo::SubsampledGaussianEvent::kind_name),
+                 std::string(dpbo::RepeatAndSelectEvent::kind_name)},
                 {dpbo::EventView::Renyi}};
     }
 
@@ -96,6 +99,11 @@ public:
             "ε = {} at δ = {} attained at order α = {}",
             curve_.releases(), curve_.events().size(), dpbo::rdp::to_string(conversion_), reference(), best.value,
             report_delta_, best.order);
+        for (const dpbo::PrivacyEvent& event : curve_.events())
+            if (const auto* selection = event.as<dpbo::RepeatAndSelectEvent>())
+                statement.mechanism +=
+                    fmt::format("; a selection among trials ({}) by {}, releasing only the selected trial",
+                                selection->count.describe(), dpbo::rdp::selection_theorem(*selection));
         return statement;
     }
 
@@ -129,7 +137,8 @@ private:
 }  // namespace
 
 DPBO_PLUGIN(RdpAccountant, "rdp", "1.0.0",
-            "Rényi-DP composition of Gaussian, Laplace and subsampled-Gaussian releases, with (ε, δ) conversion",
+            "Rényi-DP composition of Gaussian, Laplace and subsampled-Gaussian releases and of selections among "
+            "repeated trials, with (ε, δ) conversion",
             "Mironov 2017 (RDP; Gaussian, Laplace); Mironov, Talwar & Zhang 2019 (Poisson-subsampled Gaussian); "
             "Wang, Balle & Kasiviswanathan 2019, Thm. 9 (without replacement); Canonne, Kamath & Steinke 2020, "
-            "Prop. 12 (conversion)")
+            "Prop. 12 (conversion); Papernot & Steinke 2022, Thm. 2 and 6 (selection among trials)")

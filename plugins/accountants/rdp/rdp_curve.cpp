@@ -6,8 +6,9 @@
 #include <fmt/format.h>
 
 #include "dpbo/errors.hpp"
-#include "subsampled_gaussian.hpp"
 #include "rdp_mechanisms.hpp"
+#include "selection_curve.hpp"
+#include "subsampled_gaussian.hpp"
 
 namespace dpbo::rdp {
 
@@ -16,6 +17,22 @@ double up(double x) { return std::nextafter(x, std::numeric_limits<double>::infi
 }  // namespace
 
 void RdpCurve::add(const PrivacyEvent& event, const std::string& owner) {
+    note_sampling(event, owner);
+    std::shared_ptr<const SelectionCurve> selection;
+    if (const auto* s = event.as<RepeatAndSelectEvent>()) {
+        selection = std::make_shared<const SelectionCurve>(*s, owner, conversion_);
+        if (!selection->real_orders()) real_orders_ = false;
+    }
+    events_.push_back(event);
+    selections_.push_back(std::move(selection));
+    releases_ += event.repetitions;
+}
+
+void RdpCurve::note_sampling(const PrivacyEvent& event, const std::string& owner) {
+    if (const auto* s = event.as<RepeatAndSelectEvent>()) {
+        for (const PrivacyEvent& inner : s->trial) note_sampling(inner, owner);
+        return;
+    }
     if (const auto* sub = event.as<SubsampledGaussianEvent>()) {
         using S = SubsampledGaussianEvent;
         const bool poisson = sub->sampling == S::Sampling::Poisson;
@@ -40,17 +57,18 @@ void RdpCurve::add(const PrivacyEvent& event, const std::string& owner) {
         (poisson ? poisson_ : without_replacement_) = true;
         if (!poisson) real_orders_ = false;
     }
-    events_.push_back(event);
-    releases_ += event.repetitions;
 }
 
 double RdpCurve::at(double alpha) const {
     double total = 0.0;
-    for (const PrivacyEvent& event : events_) {
+    for (std::size_t i = 0; i < events_.size(); ++i) {
+        const PrivacyEvent& event = events_[i];
         double one = 0.0;
         // The built-in kinds with this accountant's own numerics (its numbers predate the views);
         // any other kind through its RDP curve view.
-        if (const auto* g = event.as<GaussianEvent>()) {
+        if (selections_[i]) {
+            one = selections_[i]->at(alpha);
+        } else if (const auto* g = event.as<GaussianEvent>()) {
             one = gaussian_rdp(up(g->sensitivity / g->sigma), alpha);
         } else if (const auto* gdp = event.as<GdpEvent>()) {
             // μ-GDP is exactly the Gaussian mechanism with Δ/σ = μ (Dong, Roth & Su 2022, Thm. 2.7).

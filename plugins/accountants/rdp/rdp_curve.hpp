@@ -1,16 +1,23 @@
 #pragma once
 // The RDP curve of a composition of privacy events: RDP adds order by order (Mironov 2017, Prop. 1).
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "dpbo/privacy_event.hpp"
+#include "rdp_conversion.hpp"
 
 namespace dpbo::rdp {
+
+class SelectionCurve;
 
 // The composed events; each is checked on add() against the neighbouring relation its bound is proved
 // for. Throws dpbo::ValidationError naming the event and the relation when it does not match.
 class RdpCurve {
 public:
+    // A selection among trials (repeat-and-select) finds δ̂ of Papernot & Steinke's Thm. 6 by this
+    // conversion; set it before adding events.
+    explicit RdpCurve(Conversion conversion = Conversion::Tight) : conversion_(conversion) {}
     void add(const PrivacyEvent& event, const std::string& owner);
     bool empty() const { return events_.empty(); }
     // True when every event's RDP is defined at real orders α > 1 (no without-replacement event,
@@ -24,7 +31,13 @@ public:
     const std::vector<PrivacyEvent>& events() const { return events_; }
 
 private:
+    // Checks a subsampled event's neighbouring relation against the ones already composed (and,
+    // for a selection, every event of its trial).
+    void note_sampling(const PrivacyEvent& event, const std::string& owner);
+
+    Conversion conversion_;
     std::vector<PrivacyEvent> events_;
+    std::vector<std::shared_ptr<const SelectionCurve>> selections_;  // parallel to events_; null but for selections
     bool real_orders_ = true;
     bool poisson_ = false, without_replacement_ = false;
     std::size_t releases_ = 0;

@@ -56,7 +56,7 @@ struct EventKindEntry {
 };
 
 // The built-in kinds, in the order messages list them: gaussian, gdp, laplace, exponential,
-// subsampled-gaussian, pure, approx.
+// subsampled-gaussian, pure, approx, repeat-and-select.
 const std::vector<EventKindEntry>& builtin_event_kinds();
 const EventKindEntry* find_builtin_event_kind(std::string_view name);
 

@@ -321,6 +321,17 @@ public:
 
 std::string_view to_string(RepeatAndSelectEvent::Release release);
 
+// An event text's parts: KIND, its key=value items and the repetitions after a final 'x'. A value in
+// parentheses may hold commas, colons and an 'x' ("trial=(gaussian:sigma=2,sensitivity=1)"); the
+// outer pair is removed. Throws ValidationError naming the text and the malformed item. The one
+// splitter behind parse_builtin_event and the CLI's reading of plugin kinds.
+struct EventTextParts {
+    std::string kind;
+    std::map<std::string, std::string> values;
+    std::size_t repetitions = 1;
+};
+EventTextParts split_event_text(std::string_view text);
+
 // An event as the text `dpbo account --event` reads: "gaussian:sigma=2,sensitivity=1" (kind, then
 // parameters() in order; repetitions as "x3"). parse_builtin_event(event_text(e)) rebuilds a
 // built-in event.

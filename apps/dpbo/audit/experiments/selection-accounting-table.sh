@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# The table of docs/private-selection.md, "Against dp_accounting": `dpbo account --select` on every
+# case of tests/reference/dp_accounting_repeat_and_select.txt (the DP-SGD table and the
+# RepeatAndSelect cases of dp_accounting's tests), beside the values dp_accounting's procedure gives
+# and the same theorem's optimum over a finer grid of orders (that file's script says how they were
+# computed). dpbo must never exceed the first and never fall (materially) below the second.
+# A minute or two.
+#
+#   apps/dpbo/audit/experiments/selection-accounting-table.sh [DPBO]   (default build/bin/dpbo; from the source root)
+set -euo pipefail
+
+dpbo=${1:-build/bin/dpbo}
+reference=tests/reference/dp_accounting_repeat_and_select.txt
+
+echo "| case | trial | K | δ | dp_accounting ε | finer-grid ε (same theorem) | dpbo ε |"
+echo "|---|---|---|---|---|---|---|"
+grep -v '^#' "$reference" | while IFS=$'\t' read -r name trial select delta theirs fine; do
+  ours=$("$dpbo" account --event "$trial" --select "$select" --delta "$delta" --json |
+    jq -r '.epsilon_delta[] | select(.given == "delta") | .epsilon * 10000 | round / 10000')
+  echo "| $name | \`$trial\` | \`$select\` | $delta | $theirs | $fine | $ours |"
+done

@@ -150,9 +150,9 @@ TEST_CASE("plan: the sigma it prints meets the target by dpbo account, and a sli
     const auto& table = out["trade_off"];
     REQUIRE(table.size() == 12);
     CHECK(table[4]["distribution"] == "logarithmic");
-    CHECK(table[4]["sigma"].get<double>() < table[5]["sigma"].get<double>());
-    CHECK(table[5]["sigma"].get<double>() == doctest::Approx(sigma).epsilon(1e-3));
-    CHECK(table[5]["sigma"].get<double>() < table[7]["sigma"].get<double>());
+    CHECK(table[4]["value"].get<double>() < table[5]["value"].get<double>());
+    CHECK(table[5]["value"].get<double>() == doctest::Approx(sigma).epsilon(1e-3));
+    CHECK(table[5]["value"].get<double>() < table[7]["value"].get<double>());
 }
 
 TEST_CASE("plan: a parameter that costs more when larger (mu), and the errors") {
@@ -174,9 +174,9 @@ TEST_CASE("plan: a parameter that costs more when larger (mu), and the errors") 
                                "--select", "geometric:mean=10"});
     CHECK(two.exit_code == 2);
     CHECK(contains(two.err, "second one"));
-    // Thm. 6's log(μ)/(λ − 1) and μ·δ̂ keep a Poisson selection above 1e-9 however small the trial's μ.
+    // At δ = 1e-300 even the smallest μ of the bracket costs more than ε = 1e-12.
     const auto unreachable =
-        run_dpbo({"plan", "--target", "epsilon=1e-9,delta=1e-5", "--event", "gdp:mu=?", "--select", "poisson:mean=10"});
+        run_dpbo({"plan", "--target", "epsilon=1e-12,delta=1e-300", "--event", "gdp:mu=?", "--select", "fixed:k=10"});
     CHECK(unreachable.exit_code == 2);
     CHECK(contains(unreachable.err, "unreachable: even mu = 1e-09 (the bracket's lower end)"));
     const auto target = run_dpbo({"plan", "--target", "epsilon=1", "--event", "gaussian:sigma=?,sensitivity=1",

@@ -303,11 +303,11 @@ int command_plan(const std::vector<std::string>& arguments) {
         free.key, main.value, count.describe(), main.epsilon, target.delta, accountant_name, target.epsilon);
     std::cout << fmt::format("  compute: E[K] = {:g} trials, 99th percentile K = {}; one trial alone: epsilon {:.6g}\n",
                              count.mean, p99, one_trial);
-    std::cout << fmt::format("\n| distribution | E[K] | 99th pct K | {} | epsilon |\n|---|---|---|---|---|\n",
+    std::cout << fmt::format("\n| distribution | E[K] | 99th pct K | {} | epsilon reached |\n|---|---|---|---|---|\n",
                              free.key);
     for (const json& row : table) {
         const std::string value =
-            row[free.key].is_null() ? std::string("unreachable") : fmt::format("{:.6g}", row[free.key].get<double>());
+            row["value"].is_null() ? std::string("unreachable") : fmt::format("{:.6g}", row["value"].get<double>());
         const std::string eps =
             row["value"].is_null() ? std::string("-") : fmt::format("{:.4g}", row["epsilon"].get<double>());
         std::cout << fmt::format("| {} | {:g} | {} | {} | {} |\n", row["distribution"].get<std::string>(),

@@ -147,6 +147,13 @@ TEST_CASE("plan: the sigma it prints meets the target by dpbo account, and a sli
     CHECK(at(sigma * (1 - 1e-5)) > 2.0);
     // The trade-off: every distribution at mean 5, 10 and 20; at one mean, the logarithmic K needs the
     // least noise, the composition of E[K] trials the most.
+    // The text form prints the same table, the solved value under the free key's name.
+    const auto text = run_dpbo({"plan", "--target", "epsilon=2,delta=1e-5", "--event",
+                                "gaussian:sigma=?,sensitivity=1x4", "--select", select});
+    CAPTURE(text.err);
+    REQUIRE(text.exit_code == 0);
+    CHECK(contains(text.out, "| distribution | E[K] | 99th pct K | sigma | epsilon reached |"));
+    CHECK(contains(text.out, "| logarithmic | 10 | 81 | "));
     const auto& table = out["trade_off"];
     REQUIRE(table.size() == 12);
     CHECK(table[4]["distribution"] == "logarithmic");

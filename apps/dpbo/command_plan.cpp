@@ -274,10 +274,10 @@ int command_plan(const std::vector<std::string>& arguments) {
                      {"p99_trials", k.quantile(0.99)}};
             try {
                 const Solution s = solve(free, selection_cost(k), target, 1e-3, main.value);
-                row[free.key] = s.value;
+                row["value"] = s.value;
                 row["epsilon"] = s.epsilon;
             } catch (const ValidationError&) {
-                row[free.key] = nullptr;  // unreachable in the bracket
+                row["value"] = nullptr;  // unreachable in the bracket
             }
             table.push_back(row);
         }
@@ -303,13 +303,13 @@ int command_plan(const std::vector<std::string>& arguments) {
         free.key, main.value, count.describe(), main.epsilon, target.delta, accountant_name, target.epsilon);
     std::cout << fmt::format("  compute: E[K] = {:g} trials, 99th percentile K = {}; one trial alone: epsilon {:.6g}\n",
                              count.mean, p99, one_trial);
-    std::cout << fmt::format("\n| distribution | E[K] | 99th pct K | {} | epsilon |\n|---|---|---|---|---|\n",
+    std::cout << fmt::format("\n| distribution | E[K] | 99th pct K | {} | epsilon reached |\n|---|---|---|---|---|\n",
                              free.key);
     for (const json& row : table) {
         const std::string value =
-            row[free.key].is_null() ? std::string("unreachable") : fmt::format("{:.6g}", row[free.key].get<double>());
+            row["value"].is_null() ? std::string("unreachable") : fmt::format("{:.6g}", row["value"].get<double>());
         const std::string eps =
-            row.contains("epsilon") ? fmt::format("{:.4g}", row["epsilon"].get<double>()) : std::string("-");
+            row["value"].is_null() ? std::string("-") : fmt::format("{:.4g}", row["epsilon"].get<double>());
         std::cout << fmt::format("| {} | {:g} | {} | {} | {} |\n", row["distribution"].get<std::string>(),
                                  row["mean"].get<double>(), row["p99_trials"].get<std::uint64_t>(), value, eps);
     }

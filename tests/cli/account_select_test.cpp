@@ -3,9 +3,9 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <string>
 
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "test_support.hpp"
@@ -15,6 +15,13 @@ using dpbo::test::run_dpbo;
 namespace {
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// A number written so that it reads back exactly (as plan prints its answer).
+std::string exact(double value) {
+    char text[40];
+    std::snprintf(text, sizeof text, "%.17g", value);
+    return text;
+}
 
 double epsilon_at_delta(const nlohmann::json& out) {
     for (const auto& pair : out["epsilon_delta"])
@@ -134,18 +141,25 @@ TEST_CASE("plan: the sigma it prints meets the target by dpbo account, and a sli
     CHECK(out["p99_trials"] == 44);  // ⌈log 0.01 / log 0.9⌉
     CHECK(out["expected_trials"].get<double>() == 10.0);
     const auto at = [&](double s) {
-        return selection_epsilon(fmt::format("gaussian:sigma={:.17g},sensitivity=1x4", s), select);
+        return selection_epsilon("gaussian:sigma=" + exact(s) + ",sensitivity=1x4", select);
     };
     CHECK(at(sigma) <= 2.0);
     CHECK(at(sigma * (1 - 1e-5)) > 2.0);
     // The trade-off: every distribution at mean 5, 10 and 20; at one mean, the logarithmic K needs the
     // least noise, the composition of E[K] trials the most.
+    // The text form prints the same table, the solved value under the free key's name.
+    const auto text = run_dpbo({"plan", "--target", "epsilon=2,delta=1e-5", "--event",
+                                "gaussian:sigma=?,sensitivity=1x4", "--select", select});
+    CAPTURE(text.err);
+    REQUIRE(text.exit_code == 0);
+    CHECK(contains(text.out, "| distribution | E[K] | 99th pct K | sigma | epsilon reached |"));
+    CHECK(contains(text.out, "| logarithmic | 10 | 81 | "));
     const auto& table = out["trade_off"];
     REQUIRE(table.size() == 12);
     CHECK(table[4]["distribution"] == "logarithmic");
-    CHECK(table[4]["sigma"].get<double>() < table[5]["sigma"].get<double>());
-    CHECK(table[5]["sigma"].get<double>() == doctest::Approx(sigma).epsilon(1e-3));
-    CHECK(table[5]["sigma"].get<double>() < table[7]["sigma"].get<double>());
+    CHECK(table[4]["value"].get<double>() < table[5]["value"].get<double>());
+    CHECK(table[5]["value"].get<double>() == doctest::Approx(sigma).epsilon(1e-3));
+    CHECK(table[5]["value"].get<double>() < table[7]["value"].get<double>());
 }
 
 TEST_CASE("plan: a parameter that costs more when larger (mu), and the errors") {
@@ -155,7 +169,7 @@ TEST_CASE("plan: a parameter that costs more when larger (mu), and the errors") 
     REQUIRE(mu.exit_code == 0);
     const auto out = nlohmann::json::parse(mu.out);
     const double value = out["value"].get<double>();
-    const auto at = [](double m) { return selection_epsilon(fmt::format("gdp:mu={:.17g}", m), "logarithmic:mean=10"); };
+    const auto at = [](double m) { return selection_epsilon("gdp:mu=" + exact(m), "logarithmic:mean=10"); };
     CHECK(at(value) <= 3.0);
     CHECK(at(value * (1 + 1e-5)) > 3.0);
 
@@ -167,9 +181,9 @@ TEST_CASE("plan: a parameter that costs more when larger (mu), and the errors") 
                                "--select", "geometric:mean=10"});
     CHECK(two.exit_code == 2);
     CHECK(contains(two.err, "second one"));
-    // Thm. 6's log(μ)/(λ − 1) and μ·δ̂ keep a Poisson selection above 1e-9 however small the trial's μ.
+    // At δ = 1e-300 even the smallest μ of the bracket costs more than ε = 1e-12.
     const auto unreachable =
-        run_dpbo({"plan", "--target", "epsilon=1e-9,delta=1e-5", "--event", "gdp:mu=?", "--select", "poisson:mean=10"});
+        run_dpbo({"plan", "--target", "epsilon=1e-12,delta=1e-300", "--event", "gdp:mu=?", "--select", "fixed:k=10"});
     CHECK(unreachable.exit_code == 2);
     CHECK(contains(unreachable.err, "unreachable: even mu = 1e-09 (the bracket's lower end)"));
     const auto target = run_dpbo({"plan", "--target", "epsilon=1", "--event", "gaussian:sigma=?,sensitivity=1",

@@ -131,7 +131,7 @@ TEST_CASE("privacy events: the built-in kinds' table, in the order messages list
     std::vector<std::string> names;
     for (const auto& kind : dpbo::builtin_event_kinds()) names.push_back(kind.name);
     CHECK(names == std::vector<std::string>{"gaussian", "gdp", "laplace", "exponential", "subsampled-gaussian", "pure",
-                                            "approx"});
+                                            "approx", "repeat-and-select"});
     const auto* subsampled = dpbo::find_builtin_event_kind("subsampled-gaussian");
     REQUIRE(subsampled != nullptr);
     // The aliases and the neighbouring default by sampling, from parameters as a user gives them.
@@ -178,15 +178,18 @@ TEST_CASE("accountants: an event they cannot compose is refused by its kind's na
         refusal_of(*basic, PrivacyEvent{LineEvent{0.1}}) ==
         "accountant 'basic': cannot account a 'line-rdp' event: it composes any event offering an (ε, δ)-DP statement "
         "(approximate_dp), and 'line-rdp' offers only an RDP curve (rdp_epsilon); it accepts: laplace, exponential, "
-        "pure, approx");
+        "pure, approx, repeat-and-select");
     auto rdp = accountant("rdp");
     CHECK(
         refusal_of(*rdp, PrivacyEvent{OpaqueEvent{}}) ==
         "accountant 'rdp': cannot account a 'opaque' event: it composes any event offering an RDP curve (rdp_epsilon), "
-        "and 'opaque' offers none of the views; it accepts: gaussian, gdp, laplace, subsampled-gaussian");
+        "and 'opaque' offers none of the views; it accepts: gaussian, gdp, laplace, subsampled-gaussian, "
+        "repeat-and-select");
     // The built-in accountants' lists, read by `dpbo account` and the refusals.
-    CHECK(rdp->accepted_kind_names() == std::vector<std::string>{"gaussian", "gdp", "laplace", "subsampled-gaussian"});
-    CHECK(basic->accepted_kind_names() == std::vector<std::string>{"laplace", "exponential", "pure", "approx"});
+    CHECK(rdp->accepted_kind_names() ==
+          std::vector<std::string>{"gaussian", "gdp", "laplace", "subsampled-gaussian", "repeat-and-select"});
+    CHECK(basic->accepted_kind_names() ==
+          std::vector<std::string>{"laplace", "exponential", "pure", "approx", "repeat-and-select"});
     // A refused event leaves nothing behind.
     CHECK_THROWS_AS(gdp->total(), dpbo::RunError);
     CHECK_THROWS_AS(rdp->total(), dpbo::RunError);

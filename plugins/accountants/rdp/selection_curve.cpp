@@ -84,21 +84,14 @@ double SelectionCurve::trial_at(double alpha) const {
 }
 
 // δ̂ of Thm. 6: the trial is (ε̂, δ̂)-DP at ε̂ = log(1 + 1/(λ − 1)) (rounded down, which only raises
-// δ̂), δ̂ by this accountant's conversion minimised over a fixed grid of orders (1.02 growing by 5 %
-// to 2^13; whole orders only when the trial's curve is), whose trial values are computed once for
-// every λ: any order gives a valid δ̂, so the grid costs tightness only, and a refined order per λ
-// would cost a new trial evaluation each time.
+// δ̂), δ̂ by this accountant's conversion minimised over its orders (refined per λ: μ·δ̂ multiplies
+// any slack by E[K]).
 double SelectionCurve::poisson_delta_hat(double alpha) const {
     const double epsilon_hat = down(std::log1p(1.0 / (alpha - 1.0)));
-    double best = 1.0;
-    double previous = 0.0;
-    for (double g = 1.02; g < 8192.0; g *= 1.05) {
-        const double order = trial_->real_orders() ? g : std::max(2.0, std::ceil(g));
-        if (order == previous) continue;
-        previous = order;
-        best = std::min(best, delta_at_order(trial_at(order), order, epsilon_hat, conversion_));
-    }
-    return best;
+    return minimise_over_orders(
+               [&](double order) { return delta_at_order(trial_at(order), order, epsilon_hat, conversion_); },
+               trial_->real_orders())
+        .value;
 }
 
 double SelectionCurve::formula(double alpha) const {
@@ -129,6 +122,9 @@ double SelectionCurve::formula(double alpha) const {
 // orders only when the trial's curve is), computed once. The grid is coarse on purpose: it can only
 // lower a bound, never raise one, and each of its orders costs a trial evaluation.
 double SelectionCurve::at(double alpha) const {
+    // Thm. 6's bound is applied order by order, as dp_accounting does: its δ̂ makes every grid order
+    // cost a minimisation of its own.
+    if (selection_.count.family == Family::Poisson) return formula(alpha);
     std::call_once(suffix_once_, [&] {
         std::vector<double> grid;
         for (double g = 1.05; g < 65536.0; g *= 1.5) {

@@ -1,12 +1,7 @@
-// `dpbo audit` on private selection among private trials (private selection among trials): private-search over the
+// `dpbo audit` on private selection among private trials private-search over the
 // Laplace-scored threshold-count-trial with geometric K stays within its claim; the deliberately
 // unaccounted best of a fixed k (tests/test_plugins/unaccounted_best_of_k.cpp), which charges one
 // trial's ε for k trials, is refuted.
-//
-// Both need the host's trial streams (the private-trials work: the evaluator hands a PrivateTrials
-// objective its noise from the run's ledger) and private-search needs TrialCount and
-// RepeatAndSelectEvent (the private-selection work); until both are merged these cases are marked skip.
-// Unskip them after the merge.
 #include <string>
 
 #include <doctest/doctest.h>
@@ -22,7 +17,7 @@ bool contains(const std::string& text, const std::string& part) { return text.fi
 
 }  // namespace
 
-TEST_CASE("audit private-search: geometric K over an ε = 0.5 Laplace trial stays within its claim" * doctest::skip()) {
+TEST_CASE("audit private-search: geometric K over an ε = 0.5 Laplace trial stays within its claim") {
     const auto r =
         run_dpbo({"audit", "--algorithm", "private-search", "--objective", "threshold-count-trial", "--set",
                   "objective.records=10", "--set", "objective.epsilon=0.5", "--set", "algorithm.count=geometric:mean=4",
@@ -35,7 +30,7 @@ TEST_CASE("audit private-search: geometric K over an ε = 0.5 Laplace trial stay
     CHECK(out["lower_bound"]["epsilon"].get<double>() <= out["claim"]["epsilon"].get<double>());
 }
 
-TEST_CASE("audit private-search: the best of a fixed k charged as one trial is refuted" * doctest::skip()) {
+TEST_CASE("audit private-search: the best of a fixed k charged as one trial is refuted") {
     // One trial claims (α, ε(α))-RDP of Laplace at ε = 1; the best of k = 4 is 4-DP in its lower tail,
     // where P(best ≤ t) carries the ratio e^{kε} with probability about 2^-k: clear at 4000 runs.
     const auto r = run_dpbo({"audit",

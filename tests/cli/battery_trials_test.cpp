@@ -146,6 +146,7 @@ TEST_CASE("cli trials: bad or missing events are refused naming the point and th
     TemporaryDirectory dir;
     const std::string program = "python3 " + write_program(dir);
     const auto bad = run_dpbo(search(program + " bad-event", dir.path() + "/bad"), {}, 60);
+    CAPTURE(bad.err);
     CHECK(bad.exit_code == 1);
     CHECK(contains(bad.err, "events[1] (point 1)[0]"));
     CHECK(contains(bad.err, "laplace:scale=0,sensitivity=1"));
@@ -200,15 +201,17 @@ TEST_CASE("cli trials: a study's clients tell each trial's events, and the study
     CHECK(contains(state["result"]["privacy"]["mechanism"].get<std::string>(), "composition of 2 trials"));
 }
 
-TEST_CASE("cli trials: a search whose own mechanism protects other data than the trials is refused by name") {
+TEST_CASE("cli trials: a search with a mechanism of its own over private trials is refused before it runs") {
     TemporaryDirectory dir;
     const std::string program = "python3 " + write_program(dir);
     const auto run = run_dpbo(
         search(program, dir.path() + "/run",
                {"--set", "algorithm.value_sensitivity=0.1", "--mechanism", "laplace", "--set", "mechanism.epsilon=1"}),
         {}, 60);
-    CHECK(run.exit_code == 1);
-    CHECK(contains(run.err,
-                   "the privacy scope was stated as 'add or remove one record' protecting 'one row of the "
-                   "test's table' and again as 'replace one record'"));
+    CAPTURE(run.err);
+    // Refused before anything runs: one run states one guarantee.
+    CHECK(run.exit_code == 2);
+    CHECK(contains(run.err, "runs trials that are private learners"));
+    CHECK(contains(run.err, "mechanism 'laplace' for its role 'mechanism'"));
+    CHECK_FALSE(std::filesystem::exists(std::filesystem::path(dir.path()) / "run" / "result.json"));
 }

@@ -69,9 +69,12 @@ RunResult run_algorithm(Algorithm& algorithm, Objective& objective, std::uint64_
         components.accountant ? components.accountant
                               : dpbo::create_run_accountant(registry(), owner, algorithm.roles(), roles);
     PrivacyLedger ledger(accountant, components.budget, noise, owner);
-    RunContext context{objective,       components.evaluator != nullptr ? *components.evaluator : serial, rng,
-                       ledger,          components.observer != nullptr ? *components.observer : quiet,    registry(),
-                       std::move(roles)};
+    Evaluator& evaluator = components.evaluator != nullptr ? *components.evaluator : serial;
+    // Trials that are private learners draw their noise from, and are charged to, the run's ledger.
+    evaluator.attach_trial_ledger(&ledger);
+    RunContext context{
+        objective,  evaluator,       rng, ledger, components.observer != nullptr ? *components.observer : quiet,
+        registry(), std::move(roles)};
     RunResult result = algorithm.run(context);
     result.privacy = ledger.statement_for(result.privacy);
     return result;

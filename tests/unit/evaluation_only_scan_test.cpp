@@ -135,9 +135,7 @@ TEST_CASE("evaluation-only scan: random-search with a mechanism") { scan_algorit
 TEST_CASE("evaluation-only scan: grid-search with a mechanism") { scan_algorithm("grid-search"); }
 TEST_CASE("evaluation-only scan: dp-ucb, every variant") { scan_algorithm("dp-ucb"); }
 TEST_CASE("evaluation-only scan: po-gp-ucb") { scan_algorithm("po-gp-ucb"); }
-// Needs TrialCount and RepeatAndSelectEvent and the host's trial streams (the private-selection and
-// private-trials work); unskip after they merge.
-TEST_CASE("evaluation-only scan: private-search" * doctest::skip()) { scan_algorithm("private-search"); }
+TEST_CASE("evaluation-only scan: private-search") { scan_algorithm("private-search"); }
 
 TEST_CASE("evaluation-only scan: po-gp-ucb searches every row objective, its curator releasing the rows first") {
     for (const scan::ScanObjective* objective : row_objectives()) {

@@ -27,10 +27,16 @@ AuditClaim audit_claim(const PrivacyStatement& statement, double gdp_delta, cons
             throw ValidationError(fmt::format("{} states '{}': there is no privacy claim to audit ({})", who,
                                               claim.headline, statement.mechanism));
         case PrivacyNotion::Renyi:
-            break;
+            // An RDP curve claims an (ε, δ) at every δ; the audit tests the one the statement reports
+            // (the tight conversion at the run's δ), which the curve must honour like any other.
+            if (statement.equivalent_epsilon_delta.empty()) break;
+            claim.epsilon = statement.equivalent_epsilon_delta.front().first;
+            claim.delta = statement.equivalent_epsilon_delta.front().second;
+            return claim;
     }
-    throw ValidationError(fmt::format("{} states '{}' ({}); the audit tests ε-DP, (ε, δ)-DP and μ-GDP claims", who,
-                                      claim.headline, to_string(statement.notion)));
+    throw ValidationError(fmt::format(
+        "{} states '{}' ({}); the audit tests ε-DP, (ε, δ)-DP and μ-GDP claims, and RDP curves through their (ε, δ) equivalent",
+        who, claim.headline, to_string(statement.notion)));
 }
 
 bool refutes(const AuditClaim& claim, double epsilon_lower_bound, double mu_lower_bound) {

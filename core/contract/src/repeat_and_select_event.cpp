@@ -140,8 +140,8 @@ std::map<std::string, ParameterValue> RepeatAndSelectEvent::parameters() const {
 // The (ε, δ) statements that are theorems for this selection: a fixed k is basic composition of k
 // trials; over pure ε-DP trials, thresholded stopping with a geometric K is 2ε-DP (Liu & Talwar
 // 2019, Thm. 3.1), and the best of K trials with K truncated negative binomial of shape η is
-// (2 + η)ε-DP (Papernot & Steinke 2022, Cor. 3; η = 1, a geometric K, is Liu & Talwar's 3ε,
-// Thm. 3.4). Nothing else is stated here: the rdp accountant applies the RDP theorems.
+// (2 + η)ε-DP (Papernot & Steinke 2022, Cor. 3; η = 1, a geometric K, gives the 3ε of Liu & Talwar
+// 2019). Nothing else is stated here: the rdp accountant applies the RDP theorems.
 std::optional<ApproximateDp> RepeatAndSelectEvent::approximate_dp() const {
     const auto cost = trial_cost(trial);
     if (!cost) return std::nullopt;

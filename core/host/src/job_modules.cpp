@@ -7,7 +7,9 @@
 #include "dpbo/errors.hpp"
 #include "dpbo/module_call_guard.hpp"
 #include "dpbo/host/registry.hpp"
+#include "dpbo/capability.hpp"
 #include "dpbo/objective.hpp"
+#include "dpbo/objective_capabilities.hpp"
 
 namespace dpbo {
 
@@ -149,6 +151,23 @@ std::shared_ptr<Objective> JobModules::create_objective() const {
     // A finite space's rows must come with their status before any algorithm can search them.
     call_into_module(objective->describe_origin(), "declaring its capabilities",
                      [&] { check_objective_capabilities(*objective); });
+    // Trials that are private learners protect the objective's training records; a release of the
+    // search's own (a mechanism on the values, a selection, a row release) protects whatever its
+    // sensitivity was stated for. One run states one guarantee, so the two are refused together.
+    if (capability<PrivateTrials>(*objective) != nullptr)
+        for (const auto& [name, choice] : roles_) {
+            const auto role =
+                std::find_if(declared_.begin(), declared_.end(), [&](const Role& r) { return r.name == name; });
+            if (role == declared_.end()) continue;
+            if (role->kind == ModuleKind::Mechanism || role->kind == ModuleKind::Selection ||
+                role->kind == ModuleKind::RowRelease)
+                throw ValidationError(fmt::format(
+                    "objective '{}' runs trials that are private learners (their events are composed, or covered by a "
+                    "private selection), and algorithm '{}' was also given {} '{}' for its role '{}': one run states "
+                    "one guarantee; drop the {} (each trial's score is already privatised) or select privately "
+                    "with private-search",
+                    objective_.name, algorithm_.name, to_string(role->kind), choice.name, name, to_string(role->kind)));
+        }
     return objective;
 }
 

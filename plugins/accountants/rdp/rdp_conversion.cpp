@@ -116,6 +116,20 @@ std::size_t search_grid(Search& search, const std::vector<double>& grid, std::si
     return best;
 }
 
+// The same ternary search over the whole numbers lo..hi, without listing them: between neighbours of
+// the doubled grid there can be millions (an order of 2^23 and its half), and a list of them cost more
+// than the objective's few dozen evaluations.
+void search_integers(Search& search, double lo, double hi) {
+    while (hi - lo > 2.0) {
+        const double m1 = lo + std::floor((hi - lo) / 3.0), m2 = hi - std::floor((hi - lo) / 3.0);
+        if (search.at(m1) <= search.at(m2))
+            hi = m2;
+        else
+            lo = m1;
+    }
+    for (double a = lo; a <= hi; a += 1.0) search.at(a);
+}
+
 }  // namespace
 
 OrderChoice minimise_over_orders(const std::function<double(double)>& objective, bool real_orders) {
@@ -148,9 +162,7 @@ OrderChoice minimise_over_orders(const std::function<double(double)>& objective,
         }
     } else if (right - left > 2.0) {
         // Integer orders only (or large orders): ternary search over the integers between the neighbours.
-        std::vector<double> integers;
-        for (double a = std::ceil(left); a <= right; a += 1.0) integers.push_back(a);
-        search_grid(search, integers, 0, integers.size() - 1);
+        search_integers(search, std::ceil(left), std::floor(right));
     }
     return search.best();
 }

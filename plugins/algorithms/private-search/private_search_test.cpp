@@ -2,10 +2,6 @@
 // one RepeatAndSelectEvent charged before the first trial, the trials covered by its bound, K and the
 // prior drawn from the charge's stream, only the selected trial released, the statement's words,
 // the thresholded variant, and the refusals.
-//
-// These cases need TrialCount and RepeatAndSelectEvent implemented in libdpbo (the private-selection
-// work) and the host's trial streams (the private-trials work): until both are merged the plugin
-// cannot be loaded, and the cases are marked skip. Unskip them after the merge.
 #include <cmath>
 #include <map>
 #include <memory>
@@ -71,6 +67,7 @@ SearchRun run_search(const Parameters& algorithm_parameters, const Parameters& o
     auto noise = dpbo::PrivacyNoiseSource::from_seed(seed);
     dpbo::PrivacyLedger ledger(dpbo::test::make<dpbo::Accountant>("rdp"), std::nullopt, noise, "private-search");
     RecordingEvaluator evaluator(ledger);
+    evaluator.attach_trial_ledger(&ledger);
     dpbo::ExperimentRng rng(seed);
     dpbo::RunObserver quiet;
     dpbo::RunContext context{*objective, evaluator, rng, ledger, quiet, dpbo::test::registry(), {}};
@@ -94,7 +91,7 @@ bool any_contains(const std::vector<std::string>& lines, const std::string& part
 
 }  // namespace
 
-TEST_CASE("private-search: one selection charged and the trials covered before the first trial" * doctest::skip()) {
+TEST_CASE("private-search: one selection charged and the trials covered before the first trial") {
     const SearchRun run = run_search({{"count", "geometric:mean=6"}, {"batch", "2"}}, {{"epsilon", "0.5"}}, 21);
     REQUIRE(run.log.size() == 1);
     CHECK(run.log.front().event.kind() == "repeat-and-select");
@@ -107,8 +104,7 @@ TEST_CASE("private-search: one selection charged and the trials covered before t
     CHECK(run.result.trace.rows().size() == run.result.evaluations);
 }
 
-TEST_CASE("private-search: only the best trial is released; every trial's record is evaluation-only" *
-          doctest::skip()) {
+TEST_CASE("private-search: only the best trial is released; every trial's record is evaluation-only") {
     const SearchRun run = run_search({{"count", "fixed:k=8"}}, {{"epsilon", "1"}}, 5);
     REQUIRE(run.result.evaluations == 8);
     const arma::vec scores = dpbo::test::trace_column(run.result.trace, "score");
@@ -121,8 +117,7 @@ TEST_CASE("private-search: only the best trial is released; every trial's record
     for (const auto& column : run.result.trace.columns()) CHECK(column.evaluation_only);
 }
 
-TEST_CASE("private-search: K and the hyperparameters come from the selection's stream, not the experiment seed" *
-          doctest::skip()) {
+TEST_CASE("private-search: K and the hyperparameters come from the selection's stream, not the experiment seed") {
     // The same privacy key: the same K and trials whatever the experiment generator would give.
     const SearchRun first = run_search({{"count", "poisson:mean=5"}}, {}, 8);
     const SearchRun again = run_search({{"count", "poisson:mean=5"}}, {}, 8);
@@ -131,8 +126,7 @@ TEST_CASE("private-search: K and the hyperparameters come from the selection's s
                              dpbo::test::trace_column(again.result.trace, "x[0]"), "absdiff", 0.0));
 }
 
-TEST_CASE("private-search: the statement names the selection, what a trial protects and that K is hidden" *
-          doctest::skip()) {
+TEST_CASE("private-search: the statement names the selection, what a trial protects and that K is hidden") {
     const SearchRun run = run_search({{"count", "geometric:mean=10"}}, {{"epsilon", "0.5"}}, 3);
     const dpbo::PrivacyStatement& statement = run.result.privacy;
     CHECK(statement.notion != dpbo::PrivacyNotion::NotPrivate);
@@ -146,8 +140,7 @@ TEST_CASE("private-search: the statement names the selection, what a trial prote
     CHECK_NOTHROW(statement.validate());
 }
 
-TEST_CASE("private-search: thresholded stopping releases the first trial past τ and runs none after it" *
-          doctest::skip()) {
+TEST_CASE("private-search: thresholded stopping releases the first trial past τ and runs none after it") {
     // τ = −0.25 is passed by most thresholds near the median, so some trial passes within K.
     const SearchRun run =
         run_search({{"count", "geometric:mean=50"}, {"release", "first-above-threshold"}, {"threshold", "-0.25"}},
@@ -164,7 +157,7 @@ TEST_CASE("private-search: thresholded stopping releases the first trial past τ
     CHECK(contains(run.result.privacy.mechanism, "Liu & Talwar"));
 }
 
-TEST_CASE("private-search: refusals name what is wrong" * doctest::skip()) {
+TEST_CASE("private-search: refusals name what is wrong") {
     CHECK_THROWS_WITH_AS(run_search({}, {}, 1, "quadratic"), doctest::Contains("PrivateTrials"), dpbo::ValidationError);
     CHECK_THROWS_WITH_AS(run_search({}, {}, 1, "quadratic"), doctest::Contains("random-search"), dpbo::ValidationError);
     CHECK_THROWS_WITH_AS(dpbo::test::make<dpbo::Algorithm>("private-search", {{"release", "first-above-threshold"}}),

@@ -62,7 +62,8 @@ std::vector<dpbo::PrivacyEvent> parse_events(const nlohmann::json& texts, const 
         try {
             events.push_back(dpbo::parse_builtin_event(texts[e].get<std::string>()));
         } catch (const dpbo::ValidationError& error) {
-            throw dpbo::ValidationError(fmt::format("{}[{}]: {}", where, e, error.what()));
+            throw dpbo::ValidationError(
+                fmt::format("{}[{}] = \"{}\": {}", where, e, texts[e].get<std::string>(), error.what()));
         }
     }
     return events;

@@ -71,7 +71,7 @@ TrainingOutcome train(const Architecture& architecture, arma::fvec theta, const 
         }
         ClippedLotGradient lot_gradient =
             clipped_gradient_sum(architecture, theta, images.cols(lot), labels.elem(lot), clipping_norm);
-        if (!lot_gradient.norms.is_finite()) return {std::move(theta), true};
+        if (!lot_gradient.norms.is_finite() && randomness.stops_on_overflow()) return {std::move(theta), true};
         arma::fvec& gradient = lot_gradient.sum;
         randomness.privatise(gradient, m, noise_scale);
         if (settings.optimiser == Optimiser::Sgd) {

@@ -43,6 +43,11 @@ public:
     virtual std::size_t pick(std::size_t first, std::size_t count) = 0;
     // gradient ← gradient / lot + N(0, noise_scale² I): the clipped sum made a noisy mean.
     virtual void privatise(arma::fvec& gradient, std::size_t lot, double noise_scale) = 0;
+    // Whether a lot whose gradient overflows ends the training (DPareto's oracle, whose values stay
+    // what they were), or its overflowing examples add nothing and the training goes on (a private
+    // trial: stopping would be a data-dependent release its event does not cover, while an example
+    // that adds nothing stays within the clipping bound the event's sensitivity rests on).
+    virtual bool stops_on_overflow() const { return true; }
 
 protected:
     TrainingRandomness() = default;
@@ -73,6 +78,7 @@ public:
     explicit SecureRandomness(PrivacyNoiseSource& noise) : noise_(noise) {}
     std::size_t pick(std::size_t first, std::size_t count) override;
     void privatise(arma::fvec& gradient, std::size_t lot, double noise_scale) override;
+    bool stops_on_overflow() const override { return false; }
 
 private:
     PrivacyNoiseSource& noise_;

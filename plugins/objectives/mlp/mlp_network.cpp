@@ -107,7 +107,17 @@ ClippedLotGradient clipped_gradient_sum(const Architecture& architecture, const 
     result.norms = arma::sqrt(squared);
     arma::frowvec scale(images.n_cols);
     for (arma::uword i = 0; i < scale.n_elem; ++i)
-        scale(i) = result.norms(i) > clipping_norm ? clipping_norm / result.norms(i) : 1.0f;
+        // An example whose gradient overflows adds nothing (0·inf would be NaN): within the bound.
+        scale(i) = !std::isfinite(result.norms(i))   ? 0.0f
+                   : result.norms(i) > clipping_norm ? clipping_norm / result.norms(i)
+                                                     : 1.0f;
+    for (arma::uword i = 0; i < scale.n_elem; ++i) {
+        if (scale(i) != 0.0f) continue;
+        for (std::size_t l = 0; l < layers; ++l) {
+            errors[l].col(i).zeros();
+            if (l > 0) hidden[l].col(i).zeros();
+        }
+    }
     result.sum.set_size(architecture.parameter_count());
     for (std::size_t l = 0; l < layers; ++l) {
         errors[l].each_row() %= scale;

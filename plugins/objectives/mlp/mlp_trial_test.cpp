@@ -150,3 +150,30 @@ TEST_CASE("mlp trial: keys of the other mode, a missing trial noise and a too la
     CHECK_THROWS_WITH_AS(evaluate_trials(*objective, arma::mat{{1.5, 0.1, 1.0}}, 1), doctest::Contains("outside"),
                          dpbo::RunError);
 }
+
+TEST_CASE("mlp trial: an example whose gradient overflows adds nothing and the private training goes on") {
+    const dpbo::mlp::Architecture architecture({4, 3, 2});
+    // Weights of 1e30 make the logits overflow: every example's gradient norm is inf or NaN.
+    const arma::fvec huge(architecture.parameter_count(), arma::fill::value(1e30f));
+    arma::fmat images(4, 6, arma::fill::ones);
+    const arma::uvec labels = {0, 1, 0, 1, 0, 1};
+    const dpbo::mlp::ClippedLotGradient lot = dpbo::mlp::clipped_gradient_sum(architecture, huge, images, labels, 1.0f);
+    CHECK_FALSE(lot.norms.is_finite());
+    REQUIRE(lot.sum.is_finite());
+    CHECK(arma::accu(arma::abs(lot.sum)) == 0.0f);
+
+    // DPareto's oracle stops there; a private trial runs every step (its stop would be a release).
+    dpbo::mlp::TrainingSettings settings;
+    settings.lot.lot_size = 2;
+    settings.lot.epochs = 2;
+    settings.lot.learning_rate = 0.1;
+    settings.lot.noise_multiplier = 1.0;
+    settings.lot.clipping_norm = 1.0;
+    dpbo::PrivacyNoiseSource noise = dpbo::PrivacyNoiseSource::from_seed(3);
+    dpbo::mlp::SecureRandomness secure(noise);
+    const dpbo::mlp::TrainingOutcome outcome = dpbo::mlp::train(architecture, huge, images, labels, settings, secure);
+    CHECK_FALSE(outcome.diverged);
+    CHECK(outcome.theta.is_finite());
+    std::mt19937_64 engine(1);
+    CHECK(dpbo::mlp::train(architecture, huge, images, labels, settings, engine).diverged);
+}

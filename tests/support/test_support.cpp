@@ -16,6 +16,8 @@
 
 #include <doctest/doctest.h>
 
+#include "dpbo/capability.hpp"
+#include "dpbo/objective_capabilities.hpp"
 #include "dpbo/accountant.hpp"
 #include "dpbo/acquisition.hpp"
 #include "dpbo/algorithm.hpp"
@@ -67,7 +69,8 @@ RunResult run_algorithm(Algorithm& algorithm, Objective& objective, std::uint64_
     const std::string owner = "the algorithm under test";
     const std::shared_ptr<Accountant> accountant =
         components.accountant ? components.accountant
-                              : dpbo::create_run_accountant(registry(), owner, algorithm.roles(), roles);
+                              : dpbo::create_run_accountant(registry(), owner, algorithm.roles(), roles,
+                                                            capability<PrivateTrials>(objective) != nullptr);
     PrivacyLedger ledger(accountant, components.budget, noise, owner);
     Evaluator& evaluator = components.evaluator != nullptr ? *components.evaluator : serial;
     // Trials that are private learners draw their noise from, and are charged to, the run's ledger.

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "dpbo/capability.hpp"
+#include "dpbo/objective_capabilities.hpp"
 #include "dpbo/algorithm.hpp"
 #include "dpbo/errors.hpp"
 #include "dpbo/evaluator.hpp"
@@ -93,7 +95,8 @@ RunResult AlgorithmWorld::run(std::uint64_t experiment_seed, PrivacyNoiseSource&
     SerialEvaluator evaluator;
     RunObserver silent;
     const std::string who = fmt::format("algorithm '{}'", modules_.algorithm().name);
-    PrivacyLedger ledger(create_run_accountant(registry_, who, modules_.declared_roles(), components.roles),
+    PrivacyLedger ledger(create_run_accountant(registry_, who, modules_.declared_roles(), components.roles,
+                                               capability<PrivateTrials>(*objective_) != nullptr),
                          std::nullopt, noise, who);
     // Trials that are private learners (PrivateTrials) draw their noise from this run's ledger and are
     // charged to it, or checked against the selection that covers them: each run is one use of the claim.

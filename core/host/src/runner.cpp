@@ -1,3 +1,5 @@
+#include "dpbo/capability.hpp"
+#include "dpbo/objective_capabilities.hpp"
 #include "dpbo/host/runner.hpp"
 
 #include <chrono>
@@ -98,7 +100,8 @@ std::shared_ptr<const PrivateRelease> private_release_of(const Role& role, const
 }  // namespace
 
 std::shared_ptr<Accountant> create_run_accountant(ModuleFactory& factory, const std::string& owner,
-                                                  const std::vector<Role>& declared, const RoleModules& roles) {
+                                                  const std::vector<Role>& declared, const RoleModules& roles,
+                                                  bool private_trials) {
     for (const Role& role : declared)
         if (role.kind == ModuleKind::Accountant && roles.has(role.name)) return roles.get<Accountant>(role.name);
     std::optional<AccountantChoice> chosen;
@@ -116,7 +119,7 @@ std::shared_ptr<Accountant> create_run_accountant(ModuleFactory& factory, const 
         if (!chosen) chosen = wanted, chosen_by = fmt::format("'{}'", role.name);
     }
     if (chosen) return factory.create_as<Accountant>(chosen->name, chosen->parameters);
-    return factory.create_as<Accountant>("gdp", {});
+    return factory.create_as<Accountant>(private_trials ? "rdp" : "gdp", {});
 }
 
 namespace {
@@ -325,8 +328,9 @@ private:
                                               : PrivacyNoiseSource::from_os();
         const std::string algorithm_name = fmt::format("algorithm '{}'", spec_.algorithm.name);
         PrivacyLedger ledger(
-            create_run_accountant(registry_, algorithm_name, modules_.declared_roles(), components.roles), spec_.budget,
-            noise, algorithm_name);
+            create_run_accountant(registry_, algorithm_name, modules_.declared_roles(), components.roles,
+                                  capability<PrivateTrials>(*modules.objective) != nullptr),
+            spec_.budget, noise, algorithm_name);
         std::unique_ptr<Evaluator> evaluator = make_evaluator(*modules.objective, index);
         evaluator->attach_journal(journal.get());
         evaluator->attach_trial_ledger(&ledger);

@@ -290,7 +290,8 @@ StudyState Study::replay_once(std::optional<std::size_t> hand_out) {
     PrivacyNoiseSource noise =
         spec_.seed ? PrivacyNoiseSource::from_seed(repeat_seed(*spec_.seed, 0, 2)) : PrivacyNoiseSource::from_os();
     const std::string owner = fmt::format("algorithm '{}'", spec_.algorithm.name);
-    PrivacyLedger ledger(create_run_accountant(registry_, owner, modules.declared_roles(), components.roles),
+    PrivacyLedger ledger(create_run_accountant(registry_, owner, modules.declared_roles(), components.roles,
+                                               capability<PrivateTrials>(*objective_) != nullptr),
                          spec_.budget, noise, owner);
     SerialEvaluator evaluator;
     StudyJournal journal(*store_, *objective_);

@@ -151,7 +151,8 @@ public:
 
         const dpbo::Sense sense = outputs.front().sense;
         dpbo::RunResult result;
-        result.trace.set_columns(trace_columns(space.dim()));
+        const std::vector<dpbo::AuxiliaryOutput> auxiliary = objective.auxiliary_outputs();
+        result.trace.set_columns(trace_columns(space.dim(), auxiliary));
         arma::vec scores(points.n_rows, arma::fill::zeros);
         arma::mat evaluated = points;  // as the objective evaluated them
         std::optional<std::size_t> chosen;
@@ -163,7 +164,8 @@ public:
             for (std::size_t i = 0; i < batch.size(); ++i) {
                 scores(first + i) = batch.values(i, 0);
                 evaluated.row(first + i) = batch.points.row(i);
-                add_trace_row(result.trace, first + i, batch.points.row(i), batch.values(i, 0));
+                add_trace_row(result.trace, first + i, batch.points.row(i), batch.values(i, 0),
+                              batch.auxiliary.n_cols == 0 ? arma::rowvec() : arma::rowvec(batch.auxiliary.row(i)));
             }
             run_trials = last + 1;
             if (release_ == Release::FirstAboveThreshold) {
@@ -219,18 +221,23 @@ private:
                            count_.describe(), theorem);
     }
 
-    static std::vector<dpbo::TraceColumn> trace_columns(std::size_t dim) {
-        // Every trial's hyperparameters and score: the run's own records, never released.
+    static std::vector<dpbo::TraceColumn> trace_columns(std::size_t dim,
+                                                        const std::vector<dpbo::AuxiliaryOutput>& auxiliary) {
+        // Every trial's hyperparameters, score and auxiliary outputs (a test error, for experiments):
+        // the run's own records, never released.
         std::vector<dpbo::TraceColumn> columns = {{"trial", true}};
         for (auto& column : dpbo::Trace::vector_columns("x", dim, true)) columns.push_back(column);
         columns.push_back({"score", true});
+        for (const auto& output : auxiliary) columns.push_back({output.name, true});
         return columns;
     }
 
-    static void add_trace_row(dpbo::Trace& trace, std::size_t trial, const arma::rowvec& point, double score) {
+    static void add_trace_row(dpbo::Trace& trace, std::size_t trial, const arma::rowvec& point, double score,
+                              const arma::rowvec& auxiliary) {
         std::vector<double> row = {static_cast<double>(trial + 1)};
         row.insert(row.end(), point.begin(), point.end());
         row.push_back(score);
+        row.insert(row.end(), auxiliary.begin(), auxiliary.end());
         trace.add_row(std::move(row));
     }
 

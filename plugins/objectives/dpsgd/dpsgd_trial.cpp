@@ -143,8 +143,8 @@ private:
 
 void add_trial_parameters(ParameterSchema& schema) {
     schema
-        .choice("trial", {"oracle", "private"}, "oracle",
-                "oracle: DPareto's privacy-utility oracle (outputs epsilon and error); private: each evaluation is a "
+        .choice("trial", {"dpareto", "private"}, "dpareto",
+                "dpareto: DPareto's privacy-utility oracle (outputs epsilon and error); private: each evaluation is a "
                 "private learner (PrivateTrials) over epochs, learning rate and clipping norm, releasing its "
                 "validation error through the Laplace mechanism and declaring its events")
         .real("trial_noise_multiplier", {.fallback = 1.0,

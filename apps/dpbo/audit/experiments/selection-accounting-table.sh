@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The table of docs/private-selection.md, "Against dp_accounting": `dpbo account --select` on every
 # case of tests/reference/dp_accounting_repeat_and_select.txt (the DP-SGD table and the
-# RepeatAndSelect cases of dp_accounting's tests), beside the values dp_accounting's procedure gives
+# RepeatAndSelect cases of dp_accounting's tests), beside the values dp_accounting itself gives
 # and the same theorem's optimum over a finer grid of orders (that file's script says how they were
 # computed). dpbo must never exceed the first and never fall (materially) below the second.
 # About ten minutes on a quiet machine (the DP-SGD rows take seconds each).

@@ -236,6 +236,7 @@ RunResult run_data_independent_search(RunContext& context, const DataIndependent
     std::size_t evaluated = 0;
     double best_so_far = 0.0;
     arma::rowvec best_point_so_far;
+    arma::rowvec best_auxiliary_so_far;  // the objective's auxiliary outputs at the best (a test error)
     for (std::size_t iteration = 1; evaluated < search.point_count; ++iteration) {
         const std::size_t count = std::min(search.batch_size, search.point_count - evaluated);
         const Evaluations batch = context.evaluator.evaluate(objective, search.points(evaluated, count), request);
@@ -252,6 +253,7 @@ RunResult run_data_independent_search(RunContext& context, const DataIndependent
         if (evaluated == 0 || is_better(sense, batch.values(batch_best), best_so_far)) {
             best_so_far = batch.values(batch_best);
             best_point_so_far = batch.points.row(batch_best);
+            if (batch.auxiliary.n_cols > 0) best_auxiliary_so_far = batch.auxiliary.row(batch_best);
         }
         evaluated += count;
 
@@ -297,6 +299,15 @@ RunResult run_data_independent_search(RunContext& context, const DataIndependent
         result.evaluation_only.push_back({"simple_regret",
                                           "distance of best_point_true_value from the known optimum value",
                                           scalar(*objective.regret(true_best))});
+    }
+    if (!is_private) {
+        // The auxiliary outputs of the best point (e.g. a private trial's test error), for judging.
+        const std::vector<AuxiliaryOutput> auxiliary = objective.auxiliary_outputs();
+        for (std::size_t a = 0; a < auxiliary.size() && a < best_auxiliary_so_far.n_elem; ++a)
+            result.evaluation_only.push_back(
+                {"best_point_" + auxiliary[a].name,
+                 "the objective's auxiliary output '" + auxiliary[a].name + "' at best_point: " + auxiliary[a].doc,
+                 scalar(best_auxiliary_so_far(a))});
     }
     result.privacy = std::move(release.privacy);
     result.evaluations = context.evaluator.evaluations();

@@ -85,11 +85,13 @@ std::uint64_t repeat_seed(std::uint64_t seed, std::size_t index, std::uint64_t s
 // The run's accountant: the module of the algorithm's accountant role when it declares one (DP-GIBO,
 // DP-GD: gdp, reporting at their equivalent_delta); otherwise the accountant the run's mechanisms ask
 // for (PrivateRelease::accountant() of its mechanism and selection roles: gdp for μ-GDP releases,
-// basic for ε- or (ε, δ)-DP ones), refusing releases that ask for different ones; otherwise gdp.
+// basic for ε- or (ε, δ)-DP ones), refusing releases that ask for different ones; otherwise rdp when
+// the objective's trials are private learners (their DP-SGD events need it), and gdp for the rest.
 // `dpbo audit` and the test helpers run algorithms with the same rule.
 // `owner` names the algorithm in errors ("algorithm 'dp-gibo'").
 std::shared_ptr<Accountant> create_run_accountant(ModuleFactory& factory, const std::string& owner,
-                                                  const std::vector<Role>& declared, const RoleModules& roles);
+                                                  const std::vector<Role>& declared, const RoleModules& roles,
+                                                  bool private_trials = false);
 
 // The job as every result records it: each module with its validated parameters and defaults, the
 // seed, the budget. ValidationError for bad names or parameters.

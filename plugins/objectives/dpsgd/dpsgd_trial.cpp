@@ -13,6 +13,7 @@
 #include "dpbo/privacy_event.hpp"
 #include "dpbo/space.hpp"
 #include "libsvm_reader.hpp"
+#include "trial_oracle.hpp"
 #include "trial_score.hpp"
 
 namespace dpbo::dpsgd {
@@ -142,11 +143,9 @@ private:
 }  // namespace
 
 void add_trial_parameters(ParameterSchema& schema) {
+    // `trial` and `score_epsilon` as every shipped oracle declares them; then what DP-SGD's trial fixes.
+    plugin_data::add_trial_mode_parameters(schema);
     schema
-        .choice("trial", {"dpareto", "private"}, "dpareto",
-                "dpareto: DPareto's privacy-utility oracle (outputs epsilon and error); private: each evaluation is a "
-                "private learner (PrivateTrials) over epochs, learning rate and clipping norm, releasing its "
-                "validation error through the Laplace mechanism and declaring its events")
         .real("trial_noise_multiplier", {.fallback = 1.0,
                                          .lower = 0.0,
                                          .lower_inclusive = false,
@@ -154,10 +153,6 @@ void add_trial_parameters(ParameterSchema& schema) {
         .integer(
             "trial_lot_size",
             {.fallback = 256, .lower = 1, .unit = "rows", .doc = "trial = private: the lot size m (sampling rate m/n)"})
-        .real("score_epsilon", {.fallback = 0.1,
-                                .lower = 0.0,
-                                .lower_inclusive = false,
-                                .doc = "trial = private: ε of the Laplace release of each trial's validation error"})
         .integer("validation_records",
                  {.fallback = 2000,
                   .lower = 1,
@@ -165,7 +160,9 @@ void add_trial_parameters(ParameterSchema& schema) {
                   .doc = "trial = private: the last training records, carved out as the private validation part"});
 }
 
-bool trial_mode(const ParameterSet& parameters) { return parameters.text("trial") == "private"; }
+bool trial_mode(const ParameterSet& parameters) {
+    return plugin_data::oracle_mode(parameters) == plugin_data::OracleMode::PrivateTrial;
+}
 
 std::unique_ptr<Objective> make_trial_objective(const ParameterSet& parameters, const std::string& owner) {
     return std::make_unique<DpSgdTrials>(parameters, owner);

@@ -20,6 +20,7 @@
 #include "dpbo/objective.hpp"
 #include "dpbo/objective_capabilities.hpp"
 #include "job_options.hpp"
+#include "ledger_option.hpp"
 
 namespace dpbo::cli {
 
@@ -116,9 +117,10 @@ std::string one_positional(const po::variables_map& given, const char* what) {
 int study_create(const std::vector<std::string>& arguments) {
     CommonOptions common;
     JobOptions options;
-    std::string file, space;
+    std::string file, space, ledger_text;
     po::options_description described("options");
     add_module_options(described, options);
+    add_ledger_option(described, ledger_text);
     described.add_options()("study", po::value(&file), "the study file to create (SQLite)")(
         "space", po::value(&space),
         "the objective's declaration as a dpbo-objective spec file (space, outputs, records; README 'Objectives in any "
@@ -157,6 +159,7 @@ int study_create(const std::vector<std::string>& arguments) {
     name_roles(job, options);
     job.seed = given_seed(options);
     if (options.given("budget")) job.budget = PrivacyBudget::parse(options.budget);
+    job.ledger = read_ledger_option(given, ledger_text);
 
     PluginRegistry registry;
     load_plugins(registry, common);

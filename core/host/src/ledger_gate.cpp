@@ -75,9 +75,15 @@ std::vector<double> lifetime_cost(const PrivacyFilter& filter, const PrivacyStat
     throw refuse("its filter's notion");
 }
 
-LedgerGate::LedgerGate(LifetimeLedger& ledger, std::unique_ptr<Accountant> fresh, std::string run, std::string source)
-    : ledger_(ledger), fresh_(std::move(fresh)), run_(std::move(run)), source_(std::move(source)) {
-    if (!fresh_) throw RunError("a lifetime ledger gate was given no accountant");
+LedgerGate::LedgerGate(LifetimeLedger& ledger, const Accountant& accountant, std::string run, std::string source)
+    : ledger_(ledger),
+      origin_(accountant.describe_origin()),
+      name_(accountant.origin().name.empty() ? std::string("accountant")
+                                             : fmt::format("accountant '{}'", accountant.origin().name)),
+      run_(std::move(run)),
+      source_(std::move(source)) {
+    fresh_ = call_into_module(origin_, "copying itself", [&] { return accountant.clone(); });
+    if (!fresh_) throw RunError(fmt::format("{} gave no copy of itself for the lifetime ledger", origin_));
     // A tampered ledger admits nothing: its sums could not be trusted.
     ledger_.verify();
     recorded_ = ledger_.charged(run_);
@@ -96,16 +102,15 @@ void LedgerGate::admit(std::size_t charge, const PrivacyEvent& event) {
         ++recognised_;
         return;
     }
-    const std::string origin = fresh_->describe_origin();
-    const PrivacyStatement single = call_into_module(origin, "pricing a release for the lifetime ledger", [&] {
+    const PrivacyStatement single = call_into_module(origin_, "pricing a release for the lifetime ledger", [&] {
         std::unique_ptr<Accountant> alone = fresh_->clone();
         alone->compose(event);
         return alone->total();
     });
-    const std::vector<double> cost = lifetime_cost(ledger_.filter(), single, ledger_.file().string(), origin);
+    const std::vector<double> cost = lifetime_cost(ledger_.filter(), single, ledger_.file().string(), name_);
     const std::string what =
         event.what.empty() ? event.describe() : fmt::format("'{}' ({})", event.what, event.describe());
-    const ChargeOutcome outcome = ledger_.charge(run_, source_, charge, text, what, origin, cost);
+    const ChargeOutcome outcome = ledger_.charge(run_, source_, charge, text, what, name_, cost);
     if (outcome.counted_before)
         ++recognised_;
     else

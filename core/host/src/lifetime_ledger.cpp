@@ -177,6 +177,10 @@ void LifetimeLedger::create(const fs::path& file, const PrivacyBudget& budget) {
                             "INSERT INTO state(id, entries, sums, last_hash) VALUES(1, 0, ?, ?)", kNoun);
             state.bind(1, numbers_text(std::vector<double>(filter.size(), 0.0))).bind_bytes(2, genesis).run();
             exec(db, temporary, "COMMIT;");
+            // WAL from the start, switched while no other process can have it open; checkpointed
+            // so that the file linked below holds everything.
+            exec(db, temporary, "PRAGMA journal_mode=WAL;");
+            exec(db, temporary, "PRAGMA wal_checkpoint(TRUNCATE);");
         } catch (...) {
             sqlite3_close(db);
             throw;
@@ -241,9 +245,11 @@ std::unique_ptr<LifetimeLedger> LifetimeLedger::open(const fs::path& file) {
                 "it was written",
                 file.string(), budget_text));
         const std::string header_hash = sha256({}, header_text(budget_text, filter, meta("created_at")));
-        exec(db, file, "PRAGMA journal_mode=WAL;");
         // A charge must survive a power cut once its release may have been made.
         exec(db, file, "PRAGMA synchronous=FULL;");
+        // The last connection to close folds the WAL into the file, so that a copy of the file alone
+        // (a backup) holds every charge.
+        sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 0, nullptr);
         return std::unique_ptr<LifetimeLedger>(new LifetimeLedger(file, db, std::move(filter), header_hash));
     } catch (...) {
         sqlite3_close(db);
@@ -311,8 +317,7 @@ ChargeOutcome LifetimeLedger::charge(const std::string& run, const std::string& 
         throw BudgetExceeded(fmt::format(
             "lifetime ledger '{}' (budget {}, {}): release refused before its noise was drawn: {} would spend {} and "
             "bring the dataset's spend to {}, which the {} filter does not admit; the {} earlier charge(s) stand",
-            file_.string(), filter_.budget().text(), filter_.budget().describe(), what,
-            filter_.describe_spend(filter_.add(std::vector<double>(filter_.size(), 0.0), cost)),
+            file_.string(), filter_.budget().text(), filter_.budget().describe(), what, filter_.describe_cost(cost),
             filter_.describe_spend(after), filter_.name(), entries));
     }
     LifetimeCharge entry{entries + 1, run, source, charge, event, accountant, cost, utc_now(), {}};

@@ -139,6 +139,19 @@ std::string PrivacyFilter::describe_spend(const std::vector<double>& sums) const
     return {};
 }
 
+std::string PrivacyFilter::describe_cost(const std::vector<double>& cost) const {
+    switch (kind_) {
+        case Kind::Gdp:
+            return fmt::format("mu = {:.6g}", std::sqrt(cost.at(0)));
+        case Kind::PureBasic:
+            return fmt::format("epsilon = {:.6g}", cost.at(0));
+        case Kind::Renyi:
+            return fmt::format("eps({}) = {:.6g} .. eps({}) = {:.6g} over {} orders", orders_.front(), cost.at(0),
+                               orders_.back(), cost.at(size() - 1), size());
+    }
+    return {};
+}
+
 std::string PrivacyFilter::describe_left(const std::vector<double>& sums) const {
     switch (kind_) {
         case Kind::Gdp:

@@ -354,9 +354,7 @@ private:
             lifetime = LifetimeLedger::open(spec_.ledger);
             ledger_run = journal->bind_ledger(spec_.ledger);
             gate = std::make_unique<LedgerGate>(
-                *lifetime,
-                call_into_module(accountant->describe_origin(), "copying", [&] { return accountant->clone(); }),
-                ledger_run,
+                *lifetime, *accountant, ledger_run,
                 spec_.repeat == 1 ? fmt::format("run {}", dir.string())
                                   : fmt::format("run {} (repeat {})", spec_.out_dir.string(), index + 1));
         } else if (journal) {

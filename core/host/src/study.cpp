@@ -312,9 +312,8 @@ StudyState Study::replay_once(std::optional<std::size_t> hand_out) {
     std::unique_ptr<LedgerGate> gate;
     if (!ledger_file_.empty()) {
         lifetime = LifetimeLedger::open(ledger_file_);
-        gate = std::make_unique<LedgerGate>(
-            *lifetime, call_into_module(accountant->describe_origin(), "copying", [&] { return accountant->clone(); }),
-            ledger_run_, fmt::format("study {}", store_->file().string()));
+        gate = std::make_unique<LedgerGate>(*lifetime, *accountant, ledger_run_,
+                                            fmt::format("study {}", store_->file().string()));
     }
     PrivacyLedger ledger(accountant, spec_.budget, noise, owner);
     if (gate) ledger.set_charge_gate(gate.get());

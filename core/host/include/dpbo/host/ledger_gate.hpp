@@ -29,9 +29,10 @@ std::vector<double> lifetime_cost(const PrivacyFilter& filter, const PrivacyStat
 
 class LedgerGate final : public ChargeGate {
 public:
-    // `fresh` is a copy of the run's accountant before anything was composed; `run` the token the
-    // run's journal or study file keeps; `source` names the run in the ledger ("run results/x").
-    LedgerGate(LifetimeLedger& ledger, std::unique_ptr<Accountant> fresh, std::string run, std::string source);
+    // `fresh` is a copy of `accountant` (the run's) before anything was composed — a copy has no
+    // origin, so the run's accountant names it in errors and entries; `run` is the token the run's
+    // journal or study file keeps; `source` names the run in the ledger ("run results/x").
+    LedgerGate(LifetimeLedger& ledger, const Accountant& accountant, std::string run, std::string source);
     ~LedgerGate() override;
 
     void admit(std::size_t charge, const PrivacyEvent& event) override;
@@ -43,6 +44,8 @@ public:
 private:
     LifetimeLedger& ledger_;
     std::unique_ptr<Accountant> fresh_;
+    std::string origin_;  // "accountant 'gdp' (from ...)": for module errors
+    std::string name_;    // "accountant 'gdp'": for messages and entries
     std::string run_;
     std::string source_;
     std::vector<std::string> recorded_;  // the run's charges in the file when it started

@@ -58,6 +58,8 @@ public:
     // "mu = 0.7 of 1 (Σμ² = 0.49)", "share 0.42 at order 8 (Σε(8) = 0.5 of 1.19)", "epsilon = 0.3 of 1".
     std::string describe_spend(const std::vector<double>& sums) const;
 
+    // One release's cost: "mu = 0.3", "epsilon = 0.1", "eps(8) = 0.02 .. eps(256) = 0.6 over 15 orders".
+    std::string describe_cost(const std::vector<double>& cost) const;
     // What is left: "mu = 0.71" (sqrt(M² − Σμ²)), "epsilon = 0.7", "share 0.58 (at order 8)".
     std::string describe_left(const std::vector<double>& sums) const;
 

@@ -12,10 +12,10 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "test_support.hpp"
@@ -154,7 +154,7 @@ TEST_CASE("cli ledger: a run charges each release once; show lists it with what 
     for (std::size_t i = 0; i < 9; ++i) {
         const json& charge = shown["runs"][0]["charges"][i];
         CHECK(charge["charge"] == i + 1);
-        CHECK(contains(charge["event"].get<std::string>(), fmt::format("gradient at step {}", i + 1)));
+        CHECK(contains(charge["event"].get<std::string>(), "gradient at step " + std::to_string(i + 1)));
         // 0.3² rounded up, never below.
         CHECK(charge["cost"][0].get<double>() >= 0.09);
         CHECK(charge["cost"][0].get<double>() <= 0.09 * (1 + 1e-15));
@@ -164,7 +164,9 @@ TEST_CASE("cli ledger: a run charges each release once; show lists it with what 
     CHECK(sum >= 0.81);
     CHECK(sum <= 0.81 * (1 + 1e-14));
     CHECK(contains(shown["spent"]["describes"].get<std::string>(), "mu = 0.9 of 2"));
-    CHECK(contains(shown["left"].get<std::string>(), fmt::format("mu = {:.6g}", std::sqrt(4 - 0.81))));
+    std::ostringstream left;
+    left << "mu = " << std::sqrt(4 - 0.81);  // six significant digits, as %g
+    CHECK(contains(shown["left"].get<std::string>(), left.str()));
     CHECK(shown["chain"]["verified"] == true);
 
     // Run again into the same folder: its result is kept, nothing is charged again.
@@ -226,16 +228,21 @@ TEST_CASE("cli ledger: two runs at once on one ledger never exceed its budget to
     CHECK(shown["entries"] == 11);
     CHECK(shown["sums"][0].get<double>() <= 1.0);
     std::size_t refusals = 0;
+    std::size_t made_in_all = 0;
     for (const std::string& out : {a, b}) {
         CAPTURE(out);
         const json result = read_json(fs::path(out) / "result.json");
         const std::size_t made =
             result.value("status", "") == "refused" ? result["budget"]["releases_made"].get<std::size_t>() : 9;
         if (result.value("status", "") == "refused") ++refusals;
+        made_in_all += made;
         // Every release made is charged once, and nothing refused is.
         CHECK(charges_of(shown, result["lifetime_ledger"]["run"]) == made);
     }
-    CHECK(refusals == 1);
+    CHECK(made_in_all == 11);
+    // One run refused, or both when their charges interleaved (each then made part of the 11).
+    CHECK(refusals >= 1);
+    MESSAGE(refusals, " of the two runs refused");
 }
 
 TEST_CASE("cli ledger: a changed entry is named by show and verify, and the ledger admits no run") {

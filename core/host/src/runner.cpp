@@ -487,6 +487,11 @@ private:
         outcome.summary.emplace_back("time (evaluation only)",
                                      fmt::format("{:.3f} s wall, {:.3f} s CPU", wall_seconds, cpu_seconds));
         outcome.summary.emplace_back("privacy noise", noise_source);
+        if (gate)
+            outcome.summary.emplace_back(
+                "lifetime ledger", fmt::format("{}: {} release(s) charged now, {} recognised from before (budget {})",
+                                               lifetime->file().string(), gate->counted(), gate->recognised(),
+                                               lifetime->filter().budget().text()));
         return outcome;
     }
 

@@ -225,6 +225,8 @@ int study_show(const std::vector<std::string>& arguments) {
     for (const StoredTrial& t : trials) listed.push_back(trial_json(t, true));
     out["trials"] = listed;
     if (state.finished) out["result"] = state.result;
+    if (!study.ledger_file().empty())
+        out["lifetime_ledger"] = {{"file", study.ledger_file().string()}, {"run", study.ledger_run()}};
     if (common.json) {
         print_json(out);
         return kSuccess;
@@ -238,6 +240,9 @@ int study_show(const std::vector<std::string>& arguments) {
     std::cout << fmt::format("  privacy spent: {}\n", state.privacy_so_far.is_null()
                                                           ? std::string("nothing released privately yet")
                                                           : state.privacy_so_far["headline"].get<std::string>());
+    if (!study.ledger_file().empty())
+        std::cout << fmt::format("  lifetime ledger: {} (the study's token there: {})\n", study.ledger_file().string(),
+                                 study.ledger_run());
     if (state.finished) std::cout << "  finished; result:\n" << state.result.dump(2) << "\n";
     return kSuccess;
 }

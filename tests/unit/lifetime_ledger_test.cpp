@@ -44,14 +44,22 @@ TEST_CASE("lifetime ledger: the GDP filter admits while the sum of squares stays
     const PrivacyFilter filter = PrivacyFilter::for_budget(PrivacyBudget::parse("mu=1"));
     CHECK(filter.kind() == PrivacyFilter::Kind::Gdp);
     REQUIRE(filter.size() == 1);
-    // 25 releases of 0.2-GDP compose to exactly 1-GDP: the last one is admitted (within the run
-    // budget's tolerance of 4 ulps), a 26th is not.
+    // 25 releases of 0.2-GDP compose to exactly 1-GDP: the last one is admitted although each
+    // addition was rounded up, a 26th is not.
     std::vector<double> sums{0.0};
-    for (int i = 0; i < 25; ++i) {
+    for (std::size_t i = 1; i <= 25; ++i) {
         sums = filter.add(sums, {0.2 * 0.2});
-        CHECK(filter.admits(sums));
+        CHECK(sums[0] > 0.04 * static_cast<double>(i) * (1 - 1e-15));
+        CHECK(filter.admits(sums, i));
     }
-    CHECK_FALSE(filter.admits(filter.add(sums, {0.2 * 0.2})));
+    CHECK_FALSE(filter.admits(filter.add(sums, {0.2 * 0.2}), 26));
+    // 150 releases of 2/√150 (the default job's) fill mu=2 and are admitted.
+    const PrivacyFilter two = PrivacyFilter::for_budget(PrivacyBudget::parse("mu=2"));
+    std::vector<double> path{0.0};
+    const double step = 2.0 / std::sqrt(150.0);
+    for (std::size_t i = 1; i <= 150; ++i) path = two.add(path, {step * step});
+    CHECK(two.admits(path, 150));
+    CHECK_FALSE(two.admits(two.add(path, {1e-6}), 151));
     CHECK(filter.used(sums) == doctest::Approx(1.0).epsilon(1e-12));
 }
 
@@ -92,8 +100,8 @@ TEST_CASE("lifetime ledger: the Rényi filter's limits are E - log(K/D)/(a - 1) 
     cost.back() = filter.limits().back() / 2;
     std::vector<double> sums(filter.size(), 0.0);
     sums = filter.add(sums, cost);
-    CHECK(filter.admits(sums));
-    CHECK_FALSE(filter.admits(filter.add(sums, cost)));
+    CHECK(filter.admits(sums, 1));
+    CHECK_FALSE(filter.admits(filter.add(sums, cost), 2));
 }
 
 TEST_CASE("lifetime ledger: a release is priced in the filter's coordinates from its statement alone") {

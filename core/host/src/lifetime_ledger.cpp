@@ -313,7 +313,7 @@ ChargeOutcome LifetimeLedger::charge(const std::string& run, const std::string& 
                                    file_.string(), run, charge + 1, count.integer(0)));
 
     const std::vector<double> after = filter_.add(sums, cost);
-    if (!filter_.admits(after)) {
+    if (!filter_.admits(after, entries + 1)) {
         throw BudgetExceeded(fmt::format(
             "lifetime ledger '{}' (budget {}, {}): release refused before its noise was drawn: {} would spend {} and "
             "bring the dataset's spend to {}, which the {} filter does not admit; the {} earlier charge(s) stand",
@@ -381,7 +381,8 @@ LedgerContents LifetimeLedger::verify() const {
             throw broken(fmt::format("has {} cost coordinates for a filter of {}", c.cost.size(), filter_.size()));
         if (sha256(previous, entry_text(c)) != c.hash) throw broken("does not match its hash in the chain");
         sums = filter_.add(sums, c.cost);
-        if (!filter_.admits(sums)) throw broken("brings the spend beyond the budget, which no charge may");
+        if (!filter_.admits(sums, contents.charges.size() + 1))
+            throw broken("brings the spend beyond the budget, which no charge may");
         previous = c.hash;
         contents.charges.push_back(std::move(c));
     }

@@ -13,7 +13,6 @@ namespace dpbo {
 namespace {
 
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
-constexpr double kSlack = 1.0 + PrivacyBudget::kRelativeTolerance;
 
 // Two units in the last place toward zero: the limits come from log and a division, each within an
 // ulp of the exact value, and a limit must never be above the exact one.
@@ -107,9 +106,12 @@ std::vector<double> PrivacyFilter::add(const std::vector<double>& sums, const st
     return out;
 }
 
-bool PrivacyFilter::admits(const std::vector<double>& sums) const {
+bool PrivacyFilter::admits(const std::vector<double>& sums, std::size_t additions) const {
     if (sums.size() != size()) return false;
-    if (kind_ != Kind::Renyi) return sums[0] <= limits_[0] * kSlack;
+    if (kind_ != Kind::Renyi) {
+        const double slack = PrivacyBudget::kRelativeTolerance + 4.0 * static_cast<double>(additions) * 0x1.0p-52;
+        return sums[0] <= limits_[0] * (1.0 + slack);
+    }
     for (std::size_t i = 0; i < size(); ++i)
         if (sums[i] <= limits_[i]) return true;
     return false;

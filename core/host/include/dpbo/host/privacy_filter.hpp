@@ -48,10 +48,12 @@ public:
 
     // `sums` + `cost`, each coordinate rounded up (never below the exact sum).
     std::vector<double> add(const std::vector<double>& sums, const std::vector<double>& cost) const;
-    // True when sums that include a release may stand: GDP and pure, the one sum within its limit
-    // (up to PrivacyBudget::kRelativeTolerance, the run budget's tolerance for rounding); Rényi,
-    // some order within its limit (exactly).
-    bool admits(const std::vector<double>& sums) const;
+    // True when sums of `additions` costs (the release's included) may stand: Rényi, some order
+    // within its limit, exactly; GDP and pure, the one sum within its limit up to (4 + 4·additions)
+    // units in the last place — the run budget's tolerance (PrivacyBudget::kRelativeTolerance) plus
+    // what pricing and adding each cost rounded up can add (under 4 ulps each) — so that T releases calibrated to spend exactly the
+    // budget together are admitted.
+    bool admits(const std::vector<double>& sums, std::size_t additions) const;
     // The share of the budget spent, in [0, 1] when admitted: GDP Σμ²/M², pure Σε/E, Rényi the
     // smallest share over the orders (the order with most room left).
     double used(const std::vector<double>& sums) const;

@@ -131,7 +131,7 @@ TEST_CASE("cli ledger create: an owner-only file, never overwritten, and budgets
     CHECK(renyi["filter"] == "renyi");
 }
 
-TEST_CASE("cli ledger: a run charges each release once; show lists it with what was spent and what is left") {
+TEST_CASE("cli ledger: a run charges each release once, and show lists it with what was spent and what is left") {
     TemporaryDirectory dir;
     const std::string ledger = dir.path() + "/data.ledger";
     dpbo_ok({"ledger", "create", ledger, "--budget", "mu=2"});

@@ -20,6 +20,7 @@ packages=(
   libopenmpi-dev openmpi-bin                  # distributed evaluation: mpirun -np K dpbo run
   gnuplot-nox                                 # dpbo report draws its figures with gnuplot's svg terminal
   clang-format                                # the tree's one formatting (.clang-format), checked by a test
+  jq                                          # the docs' experiment scripts read result.json with it
 )
 
 missing=()

@@ -37,7 +37,7 @@ void RdpCurve::note_sampling(const PrivacyEvent& event, const std::string& owner
         using S = SubsampledGaussianEvent;
         const bool poisson = sub->sampling == S::Sampling::Poisson;
         // Mironov, Talwar & Zhang 2019 prove the Poisson bound for add/remove-one neighbours; Wang,
-        // Balle & Kasiviswanathan 2019, Thm. 9 the without-replacement bound for replace-one.
+        // Balle & Kasiviswanathan 2019, Thm. 9 and 27 the without-replacement bounds for replace-one.
         const S::Neighbouring proved = poisson ? S::Neighbouring::AddRemoveOne : S::Neighbouring::ReplaceOne;
         if (sub->neighbouring != proved) {
             throw ValidationError(fmt::format(
@@ -45,7 +45,7 @@ void RdpCurve::note_sampling(const PrivacyEvent& event, const std::string& owner
                 "is proved for neighbouring = {} only ({})",
                 owner, to_string(sub->sampling), to_string(sub->neighbouring),
                 poisson ? "Poisson" : "without-replacement", to_string(proved),
-                poisson ? "Mironov, Talwar & Zhang 2019" : "Wang, Balle & Kasiviswanathan 2019, Thm. 9"));
+                poisson ? "Mironov, Talwar & Zhang 2019" : "Wang, Balle & Kasiviswanathan 2019, Thm. 9 and 27"));
         }
         if ((poisson && without_replacement_) || (!poisson && poisson_)) {
             throw ValidationError(fmt::format(
@@ -55,7 +55,6 @@ void RdpCurve::note_sampling(const PrivacyEvent& event, const std::string& owner
                 owner, to_string(sub->sampling)));
         }
         (poisson ? poisson_ : without_replacement_) = true;
-        if (!poisson) real_orders_ = false;
     }
 }
 

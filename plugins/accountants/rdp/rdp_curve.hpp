@@ -20,8 +20,8 @@ public:
     explicit RdpCurve(Conversion conversion = Conversion::Tight) : conversion_(conversion) {}
     void add(const PrivacyEvent& event, const std::string& owner);
     bool empty() const { return events_.empty(); }
-    // True when every event's RDP is defined at real orders α > 1 (no without-replacement event,
-    // whose bound holds for integer orders only).
+    // True when every event's RDP is defined at real orders α > 1 (every built-in kind now is: the
+    // without-replacement bound between integers by interpolation; a selection may still not be).
     bool real_orders() const { return real_orders_; }
     // Σ_events repetitions · ε_event(α), rounded upward; +∞ where an event is not defined at α.
     double at(double alpha) const;

@@ -26,6 +26,7 @@ void RdpCurve::add(const PrivacyEvent& event, const std::string& owner) {
     events_.push_back(event);
     selections_.push_back(std::move(selection));
     releases_ += event.repetitions;
+    remembered_ = std::make_shared<Remembered>();
 }
 
 void RdpCurve::note_sampling(const PrivacyEvent& event, const std::string& owner) {
@@ -59,6 +60,19 @@ void RdpCurve::note_sampling(const PrivacyEvent& event, const std::string& owner
 }
 
 double RdpCurve::at(double alpha) const {
+    const std::shared_ptr<Remembered> remembered = remembered_;
+    {
+        const std::lock_guard<std::mutex> lock(remembered->mutex);
+        const auto it = remembered->values.find(alpha);
+        if (it != remembered->values.end()) return it->second;
+    }
+    const double total = compute_at(alpha);
+    const std::lock_guard<std::mutex> lock(remembered->mutex);
+    remembered->values.emplace(alpha, total);
+    return total;
+}
+
+double RdpCurve::compute_at(double alpha) const {
     double total = 0.0;
     for (std::size_t i = 0; i < events_.size(); ++i) {
         const PrivacyEvent& event = events_[i];

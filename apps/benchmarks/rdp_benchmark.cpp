@@ -1,4 +1,4 @@
-// The rdp accountant's speed on the issue-31 DP-SGD settings: ε at δ = 1e-5 for 10 000 steps of the
+// The rdp accountant's speed on the DP-SGD headline settings: ε at δ = 1e-5 for 10 000 steps of the
 // subsampled Gaussian with q = 0.01 and σ = 1.1 and 4, Poisson and without replacement. For each,
 // the CPU time of one ε in this process through the plugin as `dpbo account` loads it (the first
 // call, which computes what later calls of the same σ reuse, and the median of later ones, each on a

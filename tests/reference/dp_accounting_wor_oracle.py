@@ -15,9 +15,9 @@ from dp_accounting import dp_event as E
 from dp_accounting import privacy_accountant as P
 from dp_accounting.rdp import rdp_privacy_accountant as R
 
-# (name, n, m, sigma, steps, delta). The first seven are the rows of issue 31's table (where dpbo's
-# Theorem 9 route was looser); the rest cover what that table does not: q near and at 1, one step,
-# tiny and large q, small and large σ, a small δ.
+# (name, n, m, sigma, steps, delta). The first seven are the settings where dpbo's Theorem 9 route was
+# looser than dp_accounting; the rest cover what those do not: q near and at 1, one step, tiny and
+# large q, small and large σ, a small δ.
 SETTINGS = [
     ('issue-cifar-sigma4', 100000, 1000, 4.0, 10000, 1e-5),
     ('issue-cifar-sigma2', 100000, 1000, 2.0, 10000, 1e-5),

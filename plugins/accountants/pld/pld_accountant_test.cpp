@@ -124,3 +124,18 @@ TEST_CASE("pld: total() states (ε, δ)-DP from the upper bound and names the lo
     const double lower = dpbo::require<dpbo::TwoSidedAccountant>(*accountant, "test").epsilon_lower_for_delta(1e-6);
     CHECK(statement.mechanism.find(fmt::format("ε ≥ {}", lower)) != std::string::npos);
 }
+
+TEST_CASE("pld: composed Gaussian releases' exact δ(ε) (Balle & Wang 2018) lies between the bounds") {
+    auto accountant = pld();
+    accountant->compose(dpbo::parse_builtin_event("gaussian:sigma=2,sensitivity=1x10"));
+    accountant->compose(dpbo::parse_builtin_event("gdp:mu=0.5x4"));
+    const double mu = std::sqrt(10.0 / 4.0 + 4.0 * 0.25);
+    const auto phi = [](double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); };
+    const auto& two_sided = dpbo::require<dpbo::TwoSidedAccountant>(*accountant, "test");
+    for (const double epsilon : {0.5, 1.0, 2.0, 4.0, 6.0}) {
+        CAPTURE(epsilon);
+        const double exact = phi(-epsilon / mu + mu / 2) - std::exp(epsilon) * phi(-epsilon / mu - mu / 2);
+        CHECK(two_sided.delta_lower_for_epsilon(epsilon) <= exact);
+        CHECK(accountant->delta_for_epsilon(epsilon) >= exact);
+    }
+}

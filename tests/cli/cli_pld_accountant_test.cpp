@@ -58,6 +58,12 @@ TEST_CASE("cli account --accountant pld: each answer carries its upper and lower
     CHECK(contains(text.out, "δ ≤ "));
     CHECK(contains(text.out, "(≥ "));
 
+    // δ below what the approx events put at +∞: no ε, said by name, a usage error.
+    const auto unreachable =
+        run_dpbo({"account", "--accountant", "pld", "--event", "approx:epsilon=1,delta=1e-3", "--delta", "1e-5"});
+    CHECK(unreachable.exit_code == 2);
+    CHECK(contains(unreachable.err, "no finite ε reaches delta = 1e-05"));
+
     // An accountant without a lower bound answers as before.
     const auto rdp = run_dpbo(
         {"account", "--accountant", "rdp", "--event", "gaussian:sigma=2,sensitivity=1", "--delta", "1e-5", "--json"});

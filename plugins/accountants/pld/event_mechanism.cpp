@@ -13,7 +13,13 @@ namespace {
 // Noise over sensitivity, rounded toward zero: less noise never understates the loss.
 double ratio_down(double noise, double sensitivity) { return std::nextafter(noise / sensitivity, 0.0); }
 
+// Below this σ/Δ the loss's scale 1/σ² leaves double range. The mechanism is then, to double
+// precision, its σ → 0 limit: the record's presence revealed whenever it is sampled, (0, q)-DP in
+// both directions, which randomized response's (0, q) distribution dominates.
+constexpr double kSmallestNoise = 1e-100;
+
 Mechanism gaussian(double noise_over_sensitivity, double sampling_rate = 1.0) {
+    if (noise_over_sensitivity < kSmallestNoise) return {Mechanism::Kind::ApproximateDp, 0.0, sampling_rate};
     return {Mechanism::Kind::SubsampledGaussian, noise_over_sensitivity, sampling_rate};
 }
 

@@ -1,9 +1,14 @@
 #include "grid_pld.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
 namespace dpbo::pld {
+
+std::int64_t grid_index(double rounded_scaled_loss) {
+    return static_cast<std::int64_t>(std::clamp(rounded_scaled_loss, -1e15, 1e15));
+}
 
 GridPld identity_pld(double interval) { return GridPld{interval, 0, {1.0}, 0.0, 0.0}; }
 

@@ -19,6 +19,10 @@ enum class Estimate { Pessimistic, Optimistic };
 // where noise is so small that the loss spans thousands of units.
 constexpr std::size_t kMaxGridPoints = std::size_t{1} << 22;
 
+// A grid index from a loss already divided by the interval and rounded, clamped to ±10¹⁵ so that no
+// conversion or sum of indices overflows (a loss that far out is beyond every grid anyway).
+std::int64_t grid_index(double rounded_scaled_loss);
+
 struct GridPld {
     double interval = 1e-4;
     std::int64_t lower_index = 0;

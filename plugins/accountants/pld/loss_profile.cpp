@@ -13,7 +13,7 @@ namespace {
 std::int64_t grid_top(const LossProfile& profile, double interval, std::int64_t low, std::int64_t extra) {
     const double wanted = std::ceil(profile.grid_high() / interval);
     const double largest = static_cast<double>(low) + static_cast<double>(kMaxGridPoints) - static_cast<double>(extra);
-    return std::max(low, static_cast<std::int64_t>(std::min(wanted, largest)));
+    return std::max(low, grid_index(std::min(wanted, largest)));
 }
 
 // Connect the dots: the distribution on the grid losses ε_1 < … < ε_n (and +∞) whose δ(ε), a
@@ -21,7 +21,7 @@ std::int64_t grid_top(const LossProfile& profile, double interval, std::int64_t 
 // chords lie above it between the points; below ε_1 the chord runs to (0, 1), above ε_n the mass
 // left, δ(ε_n), is put at +∞. Its masses are the chords' slope changes (DGKKM 2022, Algorithm 1).
 GridPld connect_the_dots(const LossProfile& profile, double interval) {
-    const auto low = static_cast<std::int64_t>(std::floor(profile.grid_low() / interval));
+    const std::int64_t low = grid_index(std::floor(profile.grid_low() / interval));
     const std::int64_t high = grid_top(profile, interval, low, 1);
     const auto n = static_cast<std::size_t>(high - low + 1);
     std::vector<double> deltas(n);
@@ -53,7 +53,7 @@ GridPld connect_the_dots(const LossProfile& profile, double interval) {
 // Privacy buckets, rounded down: the mass with loss in [kΔ, (k+1)Δ) at kΔ, the mass above the grid
 // at its top, the mass below it dropped. Every loss moves down, so δ(ε) can only fall.
 GridPld buckets_rounded_down(const LossProfile& profile, double interval) {
-    const auto low = static_cast<std::int64_t>(std::floor(profile.grid_low() / interval));
+    const std::int64_t low = grid_index(std::floor(profile.grid_low() / interval));
     const std::int64_t high = grid_top(profile, interval, low, 2);
     const auto n = static_cast<std::size_t>(high - low + 2);
     std::vector<double> survival(n);

@@ -129,11 +129,20 @@ PldPair laplace_pld(double scale_over_sensitivity, const Discretisation& grid) {
 PldPair approximate_dp_pld(double epsilon, double delta, const Discretisation& grid) {
     const bool up = grid.estimate == Estimate::Pessimistic;
     const auto index = [&](double loss) {
-        const double scaled = loss / grid.interval;
-        return static_cast<std::int64_t>(up ? std::ceil(scaled) : std::floor(scaled));
+        return grid_index(up ? std::ceil(loss / grid.interval) : std::floor(loss / grid.interval));
     };
-    const std::int64_t high = index(epsilon);
-    const std::int64_t low = index(-epsilon);
+    std::int64_t high = index(epsilon);
+    std::int64_t low = index(-epsilon);
+    // A huge ε would need more grid points than a distribution holds: the upper bound moves the
+    // loss −ε up, the lower bound the loss +ε down, until the two fit.
+    const auto span = static_cast<std::int64_t>(kMaxGridPoints) - 1;
+    if (high - low > span) {
+        if (up) {
+            low = high - span;
+        } else {
+            high = low + span;
+        }
+    }
     GridPld pld;
     pld.interval = grid.interval;
     pld.lower_index = low;

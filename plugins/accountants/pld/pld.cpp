@@ -5,6 +5,7 @@
 // reports as its guarantee, the optimistic (losses rounded down) the lower bound it reports beside
 // it (dpbo::TwoSidedAccountant).
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -111,10 +112,11 @@ public:
         require_events("total()");
         const double upper = epsilon_for_delta(report_delta_);
         if (!std::isfinite(upper))
-            throw dpbo::RunError(fmt::format(
-                "{}: total(): no finite ε at delta = {}: the composed releases put more than that probability on "
-                "an unbounded loss (an approx event's δ, summed); set accountant.delta above it",
-                kOwner, report_delta_));
+            throw dpbo::ValidationError(fmt::format(
+                "{}: no finite ε reaches delta = {}: the composition puts probability {} on an unbounded loss (its "
+                "approx events' δ, composed); set accountant.delta (dpbo account: --delta) above it",
+                kOwner, report_delta_,
+                state_.delta_for_epsilon(std::numeric_limits<double>::infinity(), dpbo::pld::Estimate::Pessimistic)));
         const double lower = epsilon_lower_for_delta(report_delta_);
         auto statement = dpbo::PrivacyStatement::approx_dp(upper, report_delta_);
         statement.equivalent_epsilon_delta = {{upper, report_delta_}};

@@ -139,3 +139,18 @@ TEST_CASE("pld: composed Gaussian releases' exact δ(ε) (Balle & Wang 2018) lie
         CHECK(accountant->delta_for_epsilon(epsilon) >= exact);
     }
 }
+
+TEST_CASE("pld: extreme inputs answer with valid, finite-memory bounds, never a crash") {
+    // σ so small its loss scale leaves double range: (0, q)-DP, δ = q at every ε.
+    auto tiny = pld();
+    tiny->compose(dpbo::parse_builtin_event("subsampled-gaussian:q=0.01,sigma=1e-200,steps=1,sampling=poisson"));
+    CHECK(tiny->delta_for_epsilon(5.0) == doctest::Approx(0.01));
+    CHECK(std::isinf(tiny->epsilon_for_delta(1e-5)));
+    // A stated ε far beyond the grid's reach, and a Laplace scale near zero: the grid is capped.
+    auto huge = pld();
+    huge->compose(PrivacyEvent{dpbo::PureDpEvent{1e6}});
+    huge->compose(dpbo::parse_builtin_event("laplace:scale=1e-300,sensitivity=1"));
+    CHECK(huge->epsilon_for_delta(1e-5) > 100.0);
+    const auto& two_sided = dpbo::require<dpbo::TwoSidedAccountant>(*huge, "test");
+    CHECK(two_sided.epsilon_lower_for_delta(1e-5) <= huge->epsilon_for_delta(1e-5));
+}

@@ -5,10 +5,11 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
+#include <sstream>
 #include <string>
 #include <vector>
 
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "test_support.hpp"
@@ -83,8 +84,9 @@ TEST_CASE("cli account --accountant pld --calibrate-sigma: the σ found meets th
     CHECK(c["epsilon"].get<double>() <= 2.0);
     CHECK(c["epsilon"].get<double>() > 2.0 * (1 - 1e-3));
     // Composed again at that σ, pld says ε ≤ 2; the rdp accountant needs more noise for the same target.
-    const std::string event =
-        fmt::format("subsampled-gaussian:q=0.01,steps=1000,sampling=poisson,sigma={:.17g}", sigma);
+    std::ostringstream event_text;
+    event_text << "subsampled-gaussian:q=0.01,steps=1000,sampling=poisson,sigma=" << std::setprecision(17) << sigma;
+    const std::string event = event_text.str();
     const auto again = run_dpbo({"account", "--accountant", "pld", "--event", event, "--delta", "1e-5", "--json"});
     REQUIRE(again.exit_code == 0);
     CHECK(nlohmann::json::parse(again.out)["epsilon_delta"][0]["epsilon"].get<double>() <= 2.0);

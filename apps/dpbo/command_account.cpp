@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "account_compare.hpp"
 #include "cli.hpp"
 #include "dpbo/accountant.hpp"
 #include "dpbo/capability.hpp"
@@ -108,7 +109,7 @@ json selection_comparison(const std::function<std::shared_ptr<Accountant>()>& ma
 int command_account(const std::vector<std::string>& arguments) {
     CommonOptions common;
     std::string accountant_name, conversion, select;
-    bool calibrate = false;
+    bool calibrate = false, compare = false;
     std::vector<std::string> mus, events, epsilons, deltas;
     po::options_description options("options");
     options.add_options()("accountant", po::value(&accountant_name),
@@ -127,14 +128,18 @@ int command_account(const std::vector<std::string>& arguments) {
         "select", po::value(&select),
         "the events are ONE trial's; account the best of K such trials, K drawn from DIST: geometric:mean=M, "
         "logarithmic:mean=M, negative-binomial:mean=M,eta=E, poisson:mean=M or fixed:k=K (composition); "
-        "compared with one trial and with the composition of E[K] trials");
+        "compared with one trial and with the composition of E[K] trials")(
+        "compare", po::bool_switch(&compare),
+        "answer with every accountant that takes the events, side by side (both bounds of a two-sided one), and flag "
+        "an upper bound that falls below another accountant's lower bound (exit 1)");
     options.add(common_options(common));
     parse_command(arguments, options);
     if (common.help) {
-        print_help("dpbo account [--mu M ...] [--event KIND:k=v,...] [--select DIST] [--epsilon E ...] [--delta D ...]",
-                   options,
-                   "Composes the privacy events with an accountant plugin and states the result as (epsilon, delta) "
-                   "pairs; or, with --calibrate-sigma, finds the noise multiplier that meets a target.");
+        print_help(
+            "dpbo account [--mu M ...] [--event KIND:k=v,...] [--select DIST | --compare] [--epsilon E ...] [--delta D ...]",
+            options,
+            "Composes the privacy events with an accountant plugin and states the result as (epsilon, delta) "
+            "pairs; or, with --calibrate-sigma, finds the noise multiplier that meets a target.");
         return kSuccess;
     }
     if (mus.empty() && events.empty()) throw ValidationError("account needs at least one --mu or --event to compose");
@@ -183,6 +188,22 @@ int command_account(const std::vector<std::string>& arguments) {
     if (epsilon_values.empty() && delta_values.empty()) {
         epsilon_values = {0.5, 1.0, 2.0, 4.0, 8.0};
         delta_values = {1e-5, 1e-6};
+    }
+
+    if (compare) {
+        if (!accountant_name.empty() || calibrate || !conversion.empty())
+            throw ValidationError(
+                "--compare answers with every accountant; it takes no --accountant, "
+                "--calibrate-sigma or --conversion");
+        const AccountantComparison comparison = compare_accountants(registry, to_compose, epsilon_values, delta_values);
+        if (common.json) {
+            print_json(json{{"compared", comparison.accountants},
+                            {"flags", comparison.flags},
+                            {"events", events_json(to_compose)}});
+        } else {
+            print_comparison(comparison);
+        }
+        return comparison.flags.empty() ? kSuccess : kRunFailure;
     }
 
     const bool named = !accountant_name.empty();

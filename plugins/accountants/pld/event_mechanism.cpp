@@ -27,8 +27,8 @@ EventMechanism subsampled(const SubsampledGaussianEvent& event, const PrivacyEve
                           std::string_view owner) {
     using S = SubsampledGaussianEvent;
     const bool poisson = event.sampling == S::Sampling::Poisson;
-    // Poisson subsampling is amplified for add/remove-one neighbours, fixed-size sampling without
-    // replacement for replace-one (Zhu, Dong & Wang 2022, Thm. 10 and 11).
+    // Poisson subsampling is amplified for add/remove-one neighbours (Zhu, Dong & Wang 2022), fixed-size
+    // sampling without replacement for replace-one (Dong, Roth & Su 2022, Sec. 4).
     const S::Neighbouring proved = poisson ? S::Neighbouring::AddRemoveOne : S::Neighbouring::ReplaceOne;
     if (event.neighbouring != proved)
         throw ValidationError(
@@ -42,7 +42,11 @@ EventMechanism subsampled(const SubsampledGaussianEvent& event, const PrivacyEve
             "subsampled event under the other neighbouring relation (add-remove-one for poisson, replace-one for "
             "fixed-size-without-replacement), and the two guarantees do not compose",
             owner, to_string(event.sampling)));
-    return {gaussian(event.noise_multiplier, event.sampling_rate), event.steps * charge.repetitions, wanted};
+    Mechanism mechanism = gaussian(event.noise_multiplier, event.sampling_rate);
+    // Without replacement the two directions cannot be composed apart (see mechanism_plds.hpp).
+    if (!poisson && mechanism.kind == Mechanism::Kind::SubsampledGaussian && mechanism.second < 1.0)
+        mechanism.kind = Mechanism::Kind::WithoutReplacementGaussian;
+    return {mechanism, event.steps * charge.repetitions, wanted};
 }
 
 }  // namespace

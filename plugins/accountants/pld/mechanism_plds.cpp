@@ -1,5 +1,6 @@
 #include "mechanism_plds.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <numbers>
@@ -120,6 +121,34 @@ PldPair subsampled_gaussian_pld(double noise_over_sensitivity, double sampling_r
         pair.add = discretise(add, grid.interval, grid.estimate);
     }
     return pair;
+}
+
+namespace {
+
+// The larger of two profiles at every ε: the privacy profile of the hull of min{f, g}.
+class LargerProfile final : public LossProfile {
+public:
+    LargerProfile(const LossProfile& a, const LossProfile& b) : a_(a), b_(b) {}
+    double delta(double epsilon) const override { return std::max(a_.delta(epsilon), b_.delta(epsilon)); }
+    // Only the connect-the-dots discretisation reads this profile, and it reads δ alone.
+    double survival(double loss) const override { return std::max(a_.survival(loss), b_.survival(loss)); }
+    double grid_low() const override { return std::min(a_.grid_low(), b_.grid_low()); }
+    double grid_high() const override { return std::max(a_.grid_high(), b_.grid_high()); }
+
+private:
+    const LossProfile& a_;
+    const LossProfile& b_;
+};
+
+}  // namespace
+
+PldPair without_replacement_gaussian_pld(double noise_over_sensitivity, double sampling_rate,
+                                         const Discretisation& grid) {
+    if (grid.estimate == Estimate::Optimistic || sampling_rate >= 1.0)
+        return subsampled_gaussian_pld(noise_over_sensitivity, sampling_rate, grid);
+    const GaussianRemove remove(noise_over_sensitivity, sampling_rate, grid.log_mass_truncation);
+    const GaussianAdd add(noise_over_sensitivity, sampling_rate, grid.log_mass_truncation);
+    return {discretise(LargerProfile(remove, add), grid.interval, grid.estimate), std::nullopt};
 }
 
 PldPair laplace_pld(double scale_over_sensitivity, const Discretisation& grid) {

@@ -38,6 +38,8 @@ PldPair PldCompositionState::mechanism_plds(const Mechanism& mechanism, Estimate
     switch (mechanism.kind) {
         case Mechanism::Kind::SubsampledGaussian:
             return subsampled_gaussian_pld(mechanism.first, mechanism.second, grid);
+        case Mechanism::Kind::WithoutReplacementGaussian:
+            return without_replacement_gaussian_pld(mechanism.first, mechanism.second, grid);
         case Mechanism::Kind::Laplace:
             return laplace_pld(mechanism.first, grid);
         case Mechanism::Kind::ApproximateDp:

@@ -15,7 +15,9 @@
 namespace dpbo::pld {
 
 struct Mechanism {
-    enum class Kind { SubsampledGaussian, Laplace, ApproximateDp };
+    // SubsampledGaussian: Poisson sampling (add/remove-one), or no sampling at all (q = 1);
+    // WithoutReplacementGaussian: fixed-size lots drawn without replacement (replace-one), q < 1.
+    enum class Kind { SubsampledGaussian, WithoutReplacementGaussian, Laplace, ApproximateDp };
     Kind kind;
     double first;   // σ/Δ (Gaussian), b/Δ (Laplace), ε (approximate DP)
     double second;  // sampling rate q (Gaussian), unused (Laplace), δ (approximate DP)

@@ -21,6 +21,8 @@ find_package(PkgConfig REQUIRED)
 pkg_check_modules(DPBO_GMP REQUIRED IMPORTED_TARGET gmp gmpxx)
 pkg_check_modules(DPBO_MPFR REQUIRED IMPORTED_TARGET mpfr)
 pkg_check_modules(DPBO_SODIUM REQUIRED IMPORTED_TARGET libsodium)
+# FFTW: the pld accountant composes privacy-loss distributions by FFT convolution (plugin-private).
+pkg_check_modules(DPBO_FFTW REQUIRED IMPORTED_TARGET fftw3)
 # libsvm (SVR for the svr-tuning objective) ships no CMake package: one imported target, found here
 # so that a missing libsvm-dev stops the configure step, not the build.
 find_path(LIBSVM_INCLUDE_DIR libsvm/svm.h REQUIRED)

@@ -16,10 +16,12 @@ packages=(
   libnlopt-dev                                # local optimisation
   libsvm-dev zlib1g-dev                       # SVR (svr-tuning objective), gzip data files
   libgmp-dev libmpfr-dev libsodium-dev        # exact noise sampling, exact privacy bounds, ChaCha20
+  libfftw3-dev                                # FFT convolution of privacy-loss distributions (pld accountant)
   libsqlite3-dev                              # run journals (crash-safe resume) and ask/tell studies
   libopenmpi-dev openmpi-bin                  # distributed evaluation: mpirun -np K dpbo run
   gnuplot-nox                                 # dpbo report draws its figures with gnuplot's svg terminal
   clang-format                                # the tree's one formatting (.clang-format), checked by a test
+  jq                                          # the docs' experiment scripts read result.json with it
 )
 
 missing=()

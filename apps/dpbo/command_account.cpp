@@ -13,10 +13,13 @@
 
 #include <fmt/format.h>
 
+#include "account_compare.hpp"
 #include "cli.hpp"
 #include "dpbo/accountant.hpp"
+#include "dpbo/capability.hpp"
 #include "dpbo/errors.hpp"
 #include "dpbo/module_call_guard.hpp"
+#include "dpbo/two_sided_accountant.hpp"
 #include "job_options.hpp"
 #include "noise_calibration.hpp"
 #include "privacy_event_text.hpp"
@@ -106,7 +109,7 @@ json selection_comparison(const std::function<std::shared_ptr<Accountant>()>& ma
 int command_account(const std::vector<std::string>& arguments) {
     CommonOptions common;
     std::string accountant_name, conversion, select;
-    bool calibrate = false;
+    bool calibrate = false, compare = false;
     std::vector<std::string> mus, events, epsilons, deltas;
     po::options_description options("options");
     options.add_options()("accountant", po::value(&accountant_name),
@@ -125,14 +128,18 @@ int command_account(const std::vector<std::string>& arguments) {
         "select", po::value(&select),
         "the events are ONE trial's; account the best of K such trials, K drawn from DIST: geometric:mean=M, "
         "logarithmic:mean=M, negative-binomial:mean=M,eta=E, poisson:mean=M or fixed:k=K (composition); "
-        "compared with one trial and with the composition of E[K] trials");
+        "compared with one trial and with the composition of E[K] trials")(
+        "compare", po::bool_switch(&compare),
+        "answer with every accountant that takes the events, side by side (both bounds of a two-sided one), and flag "
+        "an upper bound that falls below another accountant's lower bound (exit 1)");
     options.add(common_options(common));
     parse_command(arguments, options);
     if (common.help) {
-        print_help("dpbo account [--mu M ...] [--event KIND:k=v,...] [--select DIST] [--epsilon E ...] [--delta D ...]",
-                   options,
-                   "Composes the privacy events with an accountant plugin and states the result as (epsilon, delta) "
-                   "pairs; or, with --calibrate-sigma, finds the noise multiplier that meets a target.");
+        print_help(
+            "dpbo account [--mu M ...] [--event KIND:k=v,...] [--select DIST | --compare] [--epsilon E ...] [--delta D ...]",
+            options,
+            "Composes the privacy events with an accountant plugin and states the result as (epsilon, delta) "
+            "pairs; or, with --calibrate-sigma, finds the noise multiplier that meets a target.");
         return kSuccess;
     }
     if (mus.empty() && events.empty()) throw ValidationError("account needs at least one --mu or --event to compose");
@@ -183,6 +190,22 @@ int command_account(const std::vector<std::string>& arguments) {
         delta_values = {1e-5, 1e-6};
     }
 
+    if (compare) {
+        if (!accountant_name.empty() || calibrate || !conversion.empty())
+            throw ValidationError(
+                "--compare answers with every accountant; it takes no --accountant, "
+                "--calibrate-sigma or --conversion");
+        const AccountantComparison comparison = compare_accountants(registry, to_compose, epsilon_values, delta_values);
+        if (common.json) {
+            print_json(json{{"compared", comparison.accountants},
+                            {"flags", comparison.flags},
+                            {"events", events_json(to_compose)}});
+        } else {
+            print_comparison(comparison);
+        }
+        return comparison.flags.empty() ? kSuccess : kRunFailure;
+    }
+
     const bool named = !accountant_name.empty();
     if (!named) {
         // gdp by default; rdp when an event needs it (gdp accounts Gaussian and GDP events only).
@@ -197,7 +220,7 @@ int command_account(const std::vector<std::string>& arguments) {
             throw ValidationError(fmt::format("--conversion applies to the rdp accountant, not '{}'", accountant_name));
         settings["conversion"] = conversion;
     }
-    if (accountant_name == "rdp" && !delta_values.empty())
+    if ((accountant_name == "rdp" || accountant_name == "pld") && !delta_values.empty())
         settings["delta"] = fmt::format("{:.17g}", delta_values.front());
     auto make = [&] { return registry.create_as<Accountant>(accountant_name, settings); };
     auto accountant = make();
@@ -220,11 +243,20 @@ int command_account(const std::vector<std::string>& arguments) {
         return calibrate_command(make, to_compose, epsilon_values, delta_values, accountant_name, common.json);
     const auto [total, pairs] = call_into_module(accountant->describe_origin(), "composing the events", [&] {
         for (const PrivacyEvent& event : to_compose) accountant->compose(event);
+        // A two-sided accountant (pld) brackets each answer: the upper bound is the guarantee, the
+        // lower bound how much an exact computation could at most gain.
+        const auto* two_sided = capability<TwoSidedAccountant>(*accountant);
         json answers = json::array();
-        for (const double e : epsilon_values)
-            answers.push_back({{"epsilon", e}, {"delta", accountant->delta_for_epsilon(e)}, {"given", "epsilon"}});
-        for (const double d : delta_values)
-            answers.push_back({{"epsilon", accountant->epsilon_for_delta(d)}, {"delta", d}, {"given", "delta"}});
+        for (const double e : epsilon_values) {
+            json answer{{"epsilon", e}, {"delta", accountant->delta_for_epsilon(e)}, {"given", "epsilon"}};
+            if (two_sided) answer["delta_lower"] = two_sided->delta_lower_for_epsilon(e);
+            answers.push_back(answer);
+        }
+        for (const double d : delta_values) {
+            json answer{{"epsilon", accountant->epsilon_for_delta(d)}, {"delta", d}, {"given", "delta"}};
+            if (two_sided) answer["epsilon_lower"] = two_sided->epsilon_lower_for_delta(d);
+            answers.push_back(answer);
+        }
         return std::pair{accountant->total(), answers};
     });
 
@@ -234,6 +266,7 @@ int command_account(const std::vector<std::string>& arguments) {
         if (total.notion == PrivacyNotion::PureDP || total.notion == PrivacyNotion::ApproxDP) {
             out["epsilon"] = total.epsilon;
             out["delta"] = total.delta;
+            if (capability<TwoSidedAccountant>(*accountant)) out["mechanism"] = total.mechanism;
         }
         if (total.notion == PrivacyNotion::Renyi) {
             out["mechanism"] = total.mechanism;
@@ -247,10 +280,22 @@ int command_account(const std::vector<std::string>& arguments) {
         return kSuccess;
     }
     std::cout << fmt::format("composition ({} accountant): {}\n", accountant_name, total.headline());
-    if (total.notion == PrivacyNotion::Renyi) std::cout << "  " << total.mechanism << "\n";
-    for (const auto& p : pairs)
-        std::cout << fmt::format("  ({:.6g}, {:.6g})-DP{}\n", p["epsilon"].get<double>(), p["delta"].get<double>(),
-                                 p["given"] == "epsilon" ? "   [delta at this epsilon]" : "   [epsilon at this delta]");
+    const bool two_sided = capability<TwoSidedAccountant>(*accountant) != nullptr;
+    if (total.notion == PrivacyNotion::Renyi || two_sided) std::cout << "  " << total.mechanism << "\n";
+    for (const auto& p : pairs) {
+        const bool given_epsilon = p["given"] == "epsilon";
+        const std::string note = given_epsilon ? "   [delta at this epsilon]" : "   [epsilon at this delta]";
+        if (!two_sided) {
+            std::cout << fmt::format("  ({:.6g}, {:.6g})-DP{}\n", p["epsilon"].get<double>(), p["delta"].get<double>(),
+                                     note);
+        } else if (given_epsilon) {
+            std::cout << fmt::format("  (ε = {:.6g}, δ ≤ {:.6g} (≥ {:.6g}))-DP{}\n", p["epsilon"].get<double>(),
+                                     p["delta"].get<double>(), p["delta_lower"].get<double>(), note);
+        } else {
+            std::cout << fmt::format("  (ε ≤ {:.6g} (≥ {:.6g}), δ = {:.6g})-DP{}\n", p["epsilon"].get<double>(),
+                                     p["epsilon_lower"].get<double>(), p["delta"].get<double>(), note);
+        }
+    }
     if (count) {
         const json comparison = selection_comparison(make, trial, *count, delta_values);
         std::cout << fmt::format("  selection: {}, only the best trial released\n", count->describe());

@@ -140,5 +140,5 @@ DPBO_PLUGIN(RdpAccountant, "rdp", "1.0.0",
             "Rényi-DP composition of Gaussian, Laplace and subsampled-Gaussian releases and of selections among "
             "repeated trials, with (ε, δ) conversion",
             "Mironov 2017 (RDP; Gaussian, Laplace); Mironov, Talwar & Zhang 2019 (Poisson-subsampled Gaussian); "
-            "Wang, Balle & Kasiviswanathan 2019, Thm. 9 (without replacement); Canonne, Kamath & Steinke 2020, "
+            "Wang, Balle & Kasiviswanathan 2019, Thm. 9 and 27 (without replacement); Canonne, Kamath & Steinke 2020, "
             "Prop. 12 (conversion); Papernot & Steinke 2022, Thm. 2 and 6 (selection among trials)")

@@ -26,6 +26,7 @@ void RdpCurve::add(const PrivacyEvent& event, const std::string& owner) {
     events_.push_back(event);
     selections_.push_back(std::move(selection));
     releases_ += event.repetitions;
+    remembered_ = std::make_shared<Remembered>();
 }
 
 void RdpCurve::note_sampling(const PrivacyEvent& event, const std::string& owner) {
@@ -37,7 +38,7 @@ void RdpCurve::note_sampling(const PrivacyEvent& event, const std::string& owner
         using S = SubsampledGaussianEvent;
         const bool poisson = sub->sampling == S::Sampling::Poisson;
         // Mironov, Talwar & Zhang 2019 prove the Poisson bound for add/remove-one neighbours; Wang,
-        // Balle & Kasiviswanathan 2019, Thm. 9 the without-replacement bound for replace-one.
+        // Balle & Kasiviswanathan 2019, Thm. 9 and 27 the without-replacement bounds for replace-one.
         const S::Neighbouring proved = poisson ? S::Neighbouring::AddRemoveOne : S::Neighbouring::ReplaceOne;
         if (sub->neighbouring != proved) {
             throw ValidationError(fmt::format(
@@ -45,7 +46,7 @@ void RdpCurve::note_sampling(const PrivacyEvent& event, const std::string& owner
                 "is proved for neighbouring = {} only ({})",
                 owner, to_string(sub->sampling), to_string(sub->neighbouring),
                 poisson ? "Poisson" : "without-replacement", to_string(proved),
-                poisson ? "Mironov, Talwar & Zhang 2019" : "Wang, Balle & Kasiviswanathan 2019, Thm. 9"));
+                poisson ? "Mironov, Talwar & Zhang 2019" : "Wang, Balle & Kasiviswanathan 2019, Thm. 9 and 27"));
         }
         if ((poisson && without_replacement_) || (!poisson && poisson_)) {
             throw ValidationError(fmt::format(
@@ -55,11 +56,23 @@ void RdpCurve::note_sampling(const PrivacyEvent& event, const std::string& owner
                 owner, to_string(sub->sampling)));
         }
         (poisson ? poisson_ : without_replacement_) = true;
-        if (!poisson) real_orders_ = false;
     }
 }
 
 double RdpCurve::at(double alpha) const {
+    const std::shared_ptr<Remembered> remembered = remembered_;
+    {
+        const std::lock_guard<std::mutex> lock(remembered->mutex);
+        const auto it = remembered->values.find(alpha);
+        if (it != remembered->values.end()) return it->second;
+    }
+    const double total = compute_at(alpha);
+    const std::lock_guard<std::mutex> lock(remembered->mutex);
+    remembered->values.emplace(alpha, total);
+    return total;
+}
+
+double RdpCurve::compute_at(double alpha) const {
     double total = 0.0;
     for (std::size_t i = 0; i < events_.size(); ++i) {
         const PrivacyEvent& event = events_[i];

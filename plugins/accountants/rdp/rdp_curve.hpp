@@ -1,6 +1,8 @@
 #pragma once
 // The RDP curve of a composition of privacy events: RDP adds order by order (Mironov 2017, Prop. 1).
+#include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -20,8 +22,8 @@ public:
     explicit RdpCurve(Conversion conversion = Conversion::Tight) : conversion_(conversion) {}
     void add(const PrivacyEvent& event, const std::string& owner);
     bool empty() const { return events_.empty(); }
-    // True when every event's RDP is defined at real orders α > 1 (no without-replacement event,
-    // whose bound holds for integer orders only).
+    // True when every event's RDP is defined at real orders α > 1 (every built-in kind now is: the
+    // without-replacement bound between integers by interpolation; a selection may still not be).
     bool real_orders() const { return real_orders_; }
     // Σ_events repetitions · ε_event(α), rounded upward; +∞ where an event is not defined at α.
     double at(double alpha) const;
@@ -31,10 +33,19 @@ public:
     const std::vector<PrivacyEvent>& events() const { return events_; }
 
 private:
+    double compute_at(double alpha) const;
     // Checks a subsampled event's neighbouring relation against the ones already composed (and,
     // for a selection, every event of its trial).
     void note_sampling(const PrivacyEvent& event, const std::string& owner);
 
+    // at(α) remembered per order: `dpbo account` minimises over orders for ε(δ) and again for the
+    // statement, and the statement lists the curve at its own orders. A clone shares the values while
+    // its events are the same; add() starts a new table.
+    struct Remembered {
+        std::mutex mutex;
+        std::map<double, double> values;
+    };
+    mutable std::shared_ptr<Remembered> remembered_ = std::make_shared<Remembered>();
     Conversion conversion_;
     std::vector<PrivacyEvent> events_;
     std::vector<std::shared_ptr<const SelectionCurve>> selections_;  // parallel to events_; null but for selections

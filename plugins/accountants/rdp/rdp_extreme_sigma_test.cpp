@@ -12,6 +12,7 @@
 #include "rdp_conversion.hpp"
 #include "rdp_mechanisms.hpp"
 #include "subsampled_gaussian.hpp"
+#include "without_replacement.hpp"
 
 namespace {
 
@@ -121,7 +122,8 @@ TEST_CASE("rdp extremes: a tiny sigma answers a huge or infinite epsilon at once
     // the log-sum skipped, giving ε ≈ 3e-10; the answer is +∞.
     for (const unsigned long alpha : {2ul, 100ul, 36788ul})
         CHECK(poisson_rdp_integer_order(0.01, 1e-300, alpha) == std::numeric_limits<double>::infinity());
-    CHECK(without_replacement_subsampled_gaussian_rdp(0.01, 1e-300, 100) == std::numeric_limits<double>::infinity());
+    CHECK(without_replacement_rdp_integer_order(0.01, 1e-300, 100) == std::numeric_limits<double>::infinity());
+    CHECK(without_replacement_rdp_integer_order(0.01, 1e-300, 1000) == std::numeric_limits<double>::infinity());
     const OrderChoice none = subsampled_gaussian_epsilon(Sampling::Poisson, 0.01, 1e-300, 10, 1e-5, Conversion::Tight);
     CHECK(none.value == std::numeric_limits<double>::infinity());
     // Both took minutes before (10 s per fractional order); generous for a loaded machine.

@@ -5,7 +5,10 @@
 #include <limits>
 
 #include "binomial_window.hpp"
+#include "certified_log_sum.hpp"
+#include "mpfr_log_sum.hpp"
 #include "mpfr_number.hpp"
+#include "poisson_fractional_double.hpp"
 
 namespace dpbo::rdp {
 
@@ -15,81 +18,6 @@ namespace {
 // accumulated relative error of a few thousand correctly rounded operations near 2^-110, far below
 // the one-ulp upward allowance of upward().
 constexpr mpfr_prec_t kBits = 128;
-
-// Streaming log-sum-exp in MPFR: holds log Σ e^{l_k} as m + log s without overflow.
-class LogSum {
-public:
-    explicit LogSum(mpfr_prec_t bits) : m_(bits), s_(bits, 0.0), t_(bits) { mpfr_set_inf(m_, -1); }
-    void add(mpfr_srcptr l) {
-        // A NaN term (an overflow somewhere) makes the sum unknown, never smaller: log_sum() is then +∞.
-        if (mpfr_nan_p(l) != 0 || unknown_) {
-            unknown_ = true;
-            return;
-        }
-        if (mpfr_cmp(l, m_) > 0) {
-            mpfr_sub(t_, m_, l, MPFR_RNDN);  // s ← s·e^{m−l} + 1, m ← l
-            mpfr_exp(t_, t_, MPFR_RNDN);
-            mpfr_mul(s_, s_, t_, MPFR_RNDN);
-            mpfr_add_ui(s_, s_, 1, MPFR_RNDN);
-            mpfr_set(m_, l, MPFR_RNDN);
-        } else {
-            mpfr_sub(t_, l, m_, MPFR_RNDN);
-            mpfr_exp(t_, t_, MPFR_RNDN);
-            mpfr_add(s_, s_, t_, MPFR_RNDN);
-        }
-    }
-    bool empty() const { return !unknown_ && mpfr_inf_p(m_.get()) != 0 && mpfr_sgn(m_.get()) < 0; }
-    // out ← log Σ e^{l_k}.
-    void log_sum(mpfr_ptr out) {
-        if (unknown_ || mpfr_inf_p(m_.get()) != 0) {
-            mpfr_set_inf(out, unknown_ ? 1 : mpfr_sgn(m_.get()));
-            return;
-        }
-        mpfr_log(t_, s_, MPFR_RNDN);
-        mpfr_add(out, m_, t_, MPFR_RNDN);
-    }
-
-private:
-    Mpfr m_, s_, t_;
-    bool unknown_ = false;
-};
-
-// out ← log(1 + e^{l}) = log1p(e^l), stable for every l.
-void log1p_exp(mpfr_ptr out, mpfr_srcptr l) {
-    if (mpfr_sgn(l) < 0) {
-        mpfr_exp(out, l, MPFR_RNDN);
-        mpfr_log1p(out, out, MPFR_RNDN);
-    } else {
-        Mpfr t(mpfr_get_prec(out));
-        mpfr_neg(t, l, MPFR_RNDN);
-        mpfr_exp(t, t, MPFR_RNDN);
-        mpfr_log1p(t, t, MPFR_RNDN);
-        mpfr_add(out, l, t, MPFR_RNDN);
-    }
-}
-
-// out ← log(e^{x} − 1) for x > 0, stable for tiny x (log expm1) and huge x (x + log(1 − e^{−x})).
-void log_expm1(mpfr_ptr out, mpfr_srcptr x) {
-    if (mpfr_cmp_ui(x, 1) <= 0) {
-        mpfr_expm1(out, x, MPFR_RNDN);
-        mpfr_log(out, out, MPFR_RNDN);
-    } else {
-        Mpfr t(mpfr_get_prec(out));
-        mpfr_neg(t, x, MPFR_RNDN);
-        mpfr_expm1(t, t, MPFR_RNDN);
-        mpfr_neg(t, t, MPFR_RNDN);
-        mpfr_log(t, t, MPFR_RNDN);
-        mpfr_add(out, x, t, MPFR_RNDN);
-    }
-}
-
-// RDP from log of the (A_α − 1) sum: ε(α) = log1p(A_α − 1)/(α − 1), rounded upward.
-double rdp_from_log_excess(mpfr_srcptr log_excess, double alpha, mpfr_prec_t bits) {
-    Mpfr out(bits);
-    log1p_exp(out, log_excess);
-    mpfr_div_d(out, out, alpha - 1.0, MPFR_RNDN);
-    return upward(out);
-}
 
 }  // namespace
 
@@ -131,7 +59,7 @@ double laplace_rdp(double ratio, double alpha) {
     return upward(out);
 }
 
-double poisson_rdp_integer_order(double q, double sigma, unsigned long alpha) {
+double poisson_rdp_integer_order_mpfr(double q, double sigma, unsigned long alpha) {
     if (q == 1.0) return gaussian_rdp(1.0 / sigma, static_cast<double>(alpha));
     // Mironov, Talwar & Zhang 2019, Sec. 3.3 (integer α):
     //   A_α = Σ_{k=0}^{α} C(α,k) (1−q)^{α−k} q^k e^{(k²−k)/(2σ²)}.
@@ -187,6 +115,40 @@ double poisson_rdp_integer_order(double q, double sigma, unsigned long alpha) {
     if (sum.empty()) return 0.0;  // α ≤ 1 never reaches here; kept for completeness
     sum.log_sum(l);
     return rdp_from_log_excess(l, static_cast<double>(alpha), bits);
+}
+
+double poisson_rdp_integer_order(double q, double sigma, unsigned long alpha) {
+    // The MPFR formula's terms (poisson_rdp_integer_order_mpfr below) in double, all of them up to
+    // order 2^16, with a certified bound on their rounding (certified_log_sum.hpp); where it cannot
+    // certify 1e-10 (very large orders, whose running log-binomial accumulates error) MPFR answers.
+    constexpr unsigned long kLargestDoubleOrder = 1UL << 16;
+    if (q == 1.0 || alpha > kLargestDoubleOrder) return poisson_rdp_integer_order_mpfr(q, sigma, alpha);
+    constexpr double u = kUnitRoundoff;
+    const double log_q = std::log(q), log_1mq = std::log1p(-q);
+    const double s = 1.0 / (2.0 * sigma * sigma);
+    const double a_alpha = static_cast<double>(alpha);
+    CertifiedRdpSum sum;
+    double lbinom = 0.0, lbinom_error = 0.0;
+    for (unsigned long k = 1; k <= alpha; ++k) {
+        // log C(α,k) as a running sum: each step's log errs by u (the ratio) + 2u|step| (the log), the
+        // addition by u|sum|.
+        const double step = std::log((a_alpha - static_cast<double>(k) + 1.0) / static_cast<double>(k));
+        lbinom += step;
+        lbinom_error += u * (1.0 + 2.0 * std::fabs(step) + std::fabs(lbinom));
+        if (k < 2) continue;
+        // x = k(k−1)/(2σ²) (3u relative), log(e^x − 1) by the form that keeps its precision.
+        const double x = static_cast<double>(k) * static_cast<double>(k - 1) * s;
+        const double log_em1 = x <= 1.0 ? std::log(std::expm1(x)) : x + std::log1p(-std::exp(-x));
+        const double a = static_cast<double>(k) * log_q, b = (a_alpha - static_cast<double>(k)) * log_1mq;
+        const double l = lbinom + a + b + log_em1;
+        // Each part errs by at most 4u of the magnitudes it involves (log_em1: 3u(1 + x) + 2u from x's
+        // error through expm1, 2u|log_em1| from the log), the three additions by u of their results.
+        const double magnitude = std::fabs(lbinom) + std::fabs(a) + std::fabs(b) + std::fabs(log_em1) + 2.0 + 2.0 * x;
+        sum.add(l, lbinom_error + 8.0 * u * magnitude);
+    }
+    const double value = sum.rdp(a_alpha);
+    if (sum.certified()) return value;
+    return poisson_rdp_integer_order_mpfr(q, sigma, alpha);
 }
 
 double poisson_rdp_jensen_bound(double q, double sigma, double alpha) {
@@ -326,7 +288,19 @@ double poisson_rdp_fractional_order(double q, double sigma, double alpha) {
     // bound is within log(1/q) + log(2)/(α − 1) of ε(α), itself above α/(2σ²) − log(1/q) > 10⁸/α.
     constexpr double kLargestSeriesExponent = 1e8;
     if ((alpha + 3.0) * (alpha + 3.0) / (2.0 * sigma * sigma) > kLargestSeriesExponent) return jensen;
-    return std::min(fractional_order_series(q, sigma, alpha), jensen);  // both are upper bounds
+    // The series in double where its error bound certifies it (poisson_fractional_double.hpp), else
+    // in MPFR.
+    const CertifiedValue fast = poisson_fractional_order_double(q, sigma, alpha);
+    const double series = fast.certified ? fast.value : fractional_order_series(q, sigma, alpha);
+    return std::min(series, jensen);  // both are upper bounds
+}
+
+double poisson_rdp_fractional_order_mpfr(double q, double sigma, double alpha) {
+    if (q == 1.0) return gaussian_rdp(1.0 / sigma, alpha);
+    const double jensen = poisson_rdp_jensen_bound(q, sigma, alpha);
+    constexpr double kLargestSeriesExponent = 1e8;  // as above
+    if ((alpha + 3.0) * (alpha + 3.0) / (2.0 * sigma * sigma) > kLargestSeriesExponent) return jensen;
+    return std::min(fractional_order_series(q, sigma, alpha), jensen);
 }
 
 double poisson_subsampled_gaussian_rdp(double q, double sigma, double alpha) {
@@ -335,7 +309,7 @@ double poisson_subsampled_gaussian_rdp(double q, double sigma, double alpha) {
     return poisson_rdp_fractional_order(q, sigma, alpha);
 }
 
-double without_replacement_subsampled_gaussian_rdp(double gamma, double sigma, unsigned long alpha) {
+double without_replacement_theorem9_rdp_mpfr(double gamma, double sigma, unsigned long alpha) {
     // Wang, Balle & Kasiviswanathan 2019, Thm. 9 (upper bound), for the Gaussian's ε(j) = j/(2σ²),
     // ε(∞) = ∞ (so min{2, (e^{ε(∞)} − 1)^j} = 2):
     //   ε'(α) ≤ 1/(α−1) · log(1 + γ² C(α,2) min{4(e^{ε(2)} − 1), 2 e^{ε(2)}}

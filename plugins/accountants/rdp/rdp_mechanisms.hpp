@@ -21,17 +21,24 @@ double laplace_rdp(double ratio, double alpha);
 // summed); fractional α: the two-series formula, or the Jensen bound below where it is the smaller or
 // the series cannot be summed.
 double poisson_subsampled_gaussian_rdp(double q, double sigma, double alpha);
-// The two pieces, exposed for the tests (α integer ≥ 2 / α > 1 real, respectively).
+// The two pieces, exposed for the tests (α integer ≥ 2 / α > 1 real, respectively). The integer order
+// is summed in double with a certified error bound (certified_log_sum.hpp) when that bound is within
+// 1e-10 of the value, and in MPFR otherwise (the `_mpfr` one, exposed for the tests).
 double poisson_rdp_integer_order(double q, double sigma, unsigned long alpha);
+double poisson_rdp_integer_order_mpfr(double q, double sigma, unsigned long alpha);
 double poisson_rdp_fractional_order(double q, double sigma, double alpha);
+// The fractional order with the series in MPFR only (the fallback; exposed for the tests).
+double poisson_rdp_fractional_order_mpfr(double q, double sigma, double alpha);
 // A closed-form upper bound for every real α > 1, by convexity (Jensen):
 // ε(α) ≤ log(1 + q·expm1(α(α−1)/(2σ²)))/(α−1). Within log(1/q) of the exact value when σ is small,
 // where the fractional series cannot be summed in MPFR's range; used there and as a cap.
 double poisson_rdp_jensen_bound(double q, double sigma, double alpha);
 
-// Subsampled Gaussian with fixed-size batches drawn without replacement at rate γ = m/n, replace-one
-// neighbours; the upper bound of Wang, Balle & Kasiviswanathan 2019, Thm. 9, for integer α ≥ 2, with
-// the Gaussian's ε(j) = j/(2σ²) and ε(∞) = ∞.
-double without_replacement_subsampled_gaussian_rdp(double gamma, double sigma, unsigned long alpha);
+// Subsampled Gaussian with fixed-size batches drawn without replacement at rate γ = m/n < 1, replace-one
+// neighbours: the upper bound of Wang, Balle & Kasiviswanathan 2019, Thm. 9, for integer α ≥ 2, with
+// the Gaussian's ε(j) = j/(2σ²) and ε(∞) = ∞, in MPFR (its terms beyond a window bounded, not summed).
+// The accountant's without-replacement RDP (without_replacement.hpp) takes the tighter Theorem 27 for
+// α ≤ 256 and this beyond, in double where certified.
+double without_replacement_theorem9_rdp_mpfr(double gamma, double sigma, unsigned long alpha);
 
 }  // namespace dpbo::rdp

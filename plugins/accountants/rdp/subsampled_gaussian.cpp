@@ -6,6 +6,7 @@
 #include <string>
 
 #include "rdp_mechanisms.hpp"
+#include "without_replacement.hpp"
 
 namespace dpbo::rdp {
 
@@ -14,8 +15,7 @@ double subsampled_gaussian_curve(Sampling sampling, double q, double sigma, std:
     if (sampling == Sampling::Poisson) {
         one = poisson_subsampled_gaussian_rdp(q, sigma, alpha);
     } else {
-        if (alpha < 2.0 || alpha != std::floor(alpha)) return std::numeric_limits<double>::infinity();
-        one = without_replacement_subsampled_gaussian_rdp(q, sigma, static_cast<unsigned long>(alpha));
+        one = without_replacement_rdp(q, sigma, alpha);
     }
     // RDP composes additively (Mironov 2017, Prop. 1); the product is rounded up by one ulp.
     return std::nextafter(static_cast<double>(steps) * one, std::numeric_limits<double>::infinity());
@@ -28,7 +28,7 @@ OrderChoice subsampled_gaussian_epsilon(Sampling sampling, double q, double sigm
             return epsilon_at_order(subsampled_gaussian_curve(sampling, q, sigma, steps, alpha), alpha, delta,
                                     conversion);
         },
-        sampling == Sampling::Poisson);
+        true);
 }
 
 }  // namespace dpbo::rdp

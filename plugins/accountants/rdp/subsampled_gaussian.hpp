@@ -11,7 +11,8 @@ enum class Sampling { Poisson, WithoutReplacement };
 
 // RDP at order α of `steps` compositions of the subsampled Gaussian (q, σ), upward-rounded.
 double subsampled_gaussian_curve(Sampling sampling, double q, double sigma, std::size_t steps, double alpha);
-// The best (ε, order) at δ over orders (real orders for Poisson, integer ≥ 2 for without replacement).
+// The best (ε, order) at δ over real orders α > 1 (without replacement: between integers by the
+// interpolation of without_replacement.hpp).
 OrderChoice subsampled_gaussian_epsilon(Sampling sampling, double q, double sigma, std::size_t steps, double delta,
                                         Conversion conversion);
 

@@ -146,4 +146,4 @@ DPBO_PLUGIN(DpSgdOracle, "dpsgd", "1.0.0",
             "replace-one, delta = 1e-5, tight conversion) and the test error averaged over 10 trainings; Table 1's "
             "domain; the training noise here measures utility only and is drawn by a statistical sampler",
             "Avent et al. (2020), Algorithms 3-4 and Table 1; Abadi et al. (2016); Wang, Balle & Kasiviswanathan "
-            "(2019), Thm. 9")
+            "(2019), Thms. 9 and 27")

@@ -306,4 +306,4 @@ DPBO_PLUGIN(MlpOracle, "mlp", "1.0.0",
             "private training (noise and lots from the secure layer) whose validation error is released by the "
             "Laplace mechanism, and it declares its events (PrivateTrials)",
             "Avent et al. (2020), Algorithms 3-4, Tables 1 and 3; Abadi et al. (2016); Wang, Balle & "
-            "Kasiviswanathan (2019), Thm. 9; He et al. (2015)")
+            "Kasiviswanathan (2019), Thms. 9 and 27; He et al. (2015)")

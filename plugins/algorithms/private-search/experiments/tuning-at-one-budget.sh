@@ -1,36 +1,51 @@
 #!/usr/bin/env bash
-# Tuning DP-SGD logistic regression on Adult (the `dpsgd` objective with trial = private: each trial
-# trains with DP-SGD from the secure layer over epochs, learning rate (0.05–5, log scale) and clipping
-# norm, and releases its validation error through the Laplace mechanism) at one total budget, four ways:
+# Tuning a DP learner at one total budget, four ways:
 #   private-search with K logarithmic, geometric or Poisson (mean MEAN): the best of K trials;
 #   random-search over MEAN trials, every trial composed.
-# For each, `dpbo plan` finds the trial noise σ that meets the budget; the search then runs at that σ
-# over SEEDS seeds. The table gives, per method, σ, the ε the run states (median over seeds), the ε a
-# report of one trial would give, the ε of composing MEAN trials at that σ, the trials run, and the
-# released model's test error on a9a.t (median and range over seeds). Seeded runs are reproducible,
+# LEARNER picks the trials (each trains with DP-SGD noise from the secure layer, lots drawn without
+# replacement, and releases its validation error through the Laplace mechanism at ε = 0.1):
+#   adult  `dpsgd` with trial = private: logistic regression on Adult (a9a) over epochs, learning rate
+#          (0.05–5, log scale) and clipping norm; test error on a9a.t;
+#   mnist  `mlp` with trial = private: the 784-128-64-10 MLP on the shipped MNIST t10k file (8 000
+#          training images, 1 000 of them the validation part; 2 000 test images) over epochs, learning
+#          rate (1e-3–0.5, log scale) and clipping norm.
+# For each search, `dpbo plan` finds the trial noise σ that meets the budget; the search then runs at
+# that σ over SEEDS seeds. The table gives, per search, σ, the ε the run states (median over seeds),
+# the ε a report of one trial would give, the ε of composing MEAN trials at that σ, the trials run,
+# and the released model's test error (median and range over seeds). Seeded runs are reproducible,
 # and so not private; their statements are what the run would claim with secret noise.
 #
-#   plugins/algorithms/private-search/experiments/adult-tuning-cost.sh [DPBO]   (from the source root)
-#   TARGET=4 DELTA=1e-5 MEAN=10 MAX_EPOCHS=8 SEEDS=5 to change the setting (these are the defaults).
+#   plugins/algorithms/private-search/experiments/tuning-at-one-budget.sh adult|mnist [DPBO]   (from the source root)
+#   TARGET=4 DELTA=1e-5 MEAN=10 SEEDS=5 MAX_EPOCHS=8 (adult) / 3 (mnist) to change the setting
+#   (these are the defaults).
 set -euo pipefail
 
-dpbo=${1:-build/bin/dpbo}
+learner=${1:?usage: tuning-at-one-budget.sh adult|mnist [DPBO]}
+dpbo=${2:-build/bin/dpbo}
 target=${TARGET:-4}
 delta=${DELTA:-1e-5}
 mean=${MEAN:-10}
-max_epochs=${MAX_EPOCHS:-8}
 seeds=${SEEDS:-5}
 score_epsilon=0.1
 lot=256
-training=$((32561 - 2000))  # a9a's training rows less the validation part dpsgd carves out
+case "$learner" in
+  adult)
+    max_epochs=${MAX_EPOCHS:-8}
+    training=$((32561 - 2000))  # a9a's training rows less the validation part dpsgd carves out
+    objective=(--objective dpsgd --set objective.learning_rates=0.05,5) ;;
+  mnist)
+    max_epochs=${MAX_EPOCHS:-3}
+    training=$((8000 - 1000))   # mlp's training images less its validation part (their defaults)
+    objective=(--objective mlp) ;;
+  *) echo "tuning-at-one-budget.sh: LEARNER = '$learner'; expected adult or mnist" >&2; exit 2 ;;
+esac
 q=$(python3 -c "print(repr($lot / $training))")
 steps=$((max_epochs * (training / lot)))
 # One trial's events at the most epochs (the bound every trial is checked against).
 trial="subsampled-gaussian:q=$q,sigma=?,steps=$steps,sampling=without-replacement"
 score="laplace:scale=$(python3 -c "print(repr(1 / $score_epsilon))"),sensitivity=1"
-objective=(--objective dpsgd --set objective.trial=private --set "objective.max_epochs=$max_epochs"
-  --set "objective.trial_lot_size=$lot" --set "objective.score_epsilon=$score_epsilon"
-  --set objective.learning_rates=0.05,5)
+objective+=(--set objective.trial=private --set "objective.max_epochs=$max_epochs"
+  --set "objective.trial_lot_size=$lot" --set "objective.score_epsilon=$score_epsilon")
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

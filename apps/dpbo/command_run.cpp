@@ -11,6 +11,7 @@
 #include "dpbo/errors.hpp"
 #include "dpbo/host/job_modules.hpp"
 #include "job_options.hpp"
+#include "ledger_option.hpp"
 #include "mpi/mpi_coordinator.hpp"
 #include "mpi/mpi_evaluator.hpp"
 #include "mpi/mpi_session.hpp"
@@ -59,9 +60,11 @@ RunCommand read_run_command(const std::vector<std::string>& arguments, bool dist
     std::string candidates;
     std::string curator_command;
     std::string workers_text;
+    std::string ledger_text;
     std::string mpi_timeout_text;
     po::options_description described("options");
     add_module_options(described, options);
+    add_ledger_option(described, ledger_text);
     described.add_options()(
         "seed", po::value(&options.seed_text),
         "make the run reproducible; privacy noise is then not secure (default: seeds from the OS CSPRNG)")(
@@ -161,6 +164,7 @@ RunCommand read_run_command(const std::vector<std::string>& arguments, bool dist
         job.budget = PrivacyBudget::parse(options.budget);
     }
     job.repeat = given_repeat(options);
+    job.ledger = read_ledger_option(given, ledger_text);
     if (given.count("workers")) {
         const std::uint64_t workers = parse_whole_number(workers_text, "--workers");
         constexpr std::uint64_t kMostWorkers = 256;

@@ -20,6 +20,7 @@
 #include "dpbo/objective.hpp"
 #include "dpbo/objective_capabilities.hpp"
 #include "job_options.hpp"
+#include "ledger_option.hpp"
 
 namespace dpbo::cli {
 
@@ -116,9 +117,10 @@ std::string one_positional(const po::variables_map& given, const char* what) {
 int study_create(const std::vector<std::string>& arguments) {
     CommonOptions common;
     JobOptions options;
-    std::string file, space;
+    std::string file, space, ledger_text;
     po::options_description described("options");
     add_module_options(described, options);
+    add_ledger_option(described, ledger_text);
     described.add_options()("study", po::value(&file), "the study file to create (SQLite)")(
         "space", po::value(&space),
         "the objective's declaration as a dpbo-objective spec file (space, outputs, records; README 'Objectives in any "
@@ -157,6 +159,7 @@ int study_create(const std::vector<std::string>& arguments) {
     name_roles(job, options);
     job.seed = given_seed(options);
     if (options.given("budget")) job.budget = PrivacyBudget::parse(options.budget);
+    job.ledger = read_ledger_option(given, ledger_text);
 
     PluginRegistry registry;
     load_plugins(registry, common);
@@ -222,6 +225,8 @@ int study_show(const std::vector<std::string>& arguments) {
     for (const StoredTrial& t : trials) listed.push_back(trial_json(t, true));
     out["trials"] = listed;
     if (state.finished) out["result"] = state.result;
+    if (!study.ledger_file().empty())
+        out["lifetime_ledger"] = {{"file", study.ledger_file().string()}, {"run", study.ledger_run()}};
     if (common.json) {
         print_json(out);
         return kSuccess;
@@ -235,6 +240,9 @@ int study_show(const std::vector<std::string>& arguments) {
     std::cout << fmt::format("  privacy spent: {}\n", state.privacy_so_far.is_null()
                                                           ? std::string("nothing released privately yet")
                                                           : state.privacy_so_far["headline"].get<std::string>());
+    if (!study.ledger_file().empty())
+        std::cout << fmt::format("  lifetime ledger: {} (the study's token there: {})\n", study.ledger_file().string(),
+                                 study.ledger_run());
     if (state.finished) std::cout << "  finished; result:\n" << state.result.dump(2) << "\n";
     return kSuccess;
 }

@@ -17,6 +17,7 @@ int command_report(const std::vector<std::string>& arguments);
 int command_audit(const std::vector<std::string>& arguments);
 std::span<const Command> curator_subcommands();
 std::span<const Command> study_subcommands();
+std::span<const Command> ledger_subcommands();
 int command_ask(const std::vector<std::string>& arguments);
 int command_tell(const std::vector<std::string>& arguments);
 int command_check(const std::vector<std::string>& arguments);
@@ -54,6 +55,9 @@ constexpr Command kCommands[] = {
     {.name = "study",
      .summary = "create or show an ask/tell study (a run whose objective its clients evaluate)",
      .subcommands = &study_subcommands},
+    {.name = "ledger",
+     .summary = "a dataset's lifetime ledger: create it with its budget, show or verify what runs and studies charged",
+     .subcommands = &ledger_subcommands},
     {.name = "ask",
      .summary = "the next trial(s) of a study, as JSON",
      .run = &command_ask,

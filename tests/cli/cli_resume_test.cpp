@@ -794,3 +794,134 @@ TEST_CASE("cli resume: a journal that is not the run's is refused naming it") {
         CHECK_FALSE(fs::exists(out / "result.json"));
     }
 }
+
+namespace {
+
+// A lifetime ledger's charges of one run, by charge number, read from a copy (the killed run's WAL
+// as it left it stays the ledger's own).
+std::vector<std::string> ledger_charges(const fs::path& ledger, const std::string& run, const fs::path& scratch) {
+    fs::remove_all(scratch);
+    fs::create_directories(scratch);
+    const fs::path copy = scratch / "ledger.sqlite";
+    fs::copy_file(ledger, copy);
+    std::error_code ec;
+    if (fs::exists(ledger.string() + "-wal", ec)) fs::copy_file(ledger.string() + "-wal", copy.string() + "-wal");
+    Database db(copy, SQLITE_OPEN_READWRITE);
+    REQUIRE(db.is_open());
+    const auto rows = db.rows("SELECT charge, event FROM entries WHERE run = '" + run + "' ORDER BY charge");
+    REQUIRE(rows);
+    std::vector<std::string> out;
+    for (const auto& row : *rows) {
+        CHECK(row[0] == std::to_string(out.size()));  // numbered from 0 without a gap or a repeat
+        out.push_back(row[1]);
+    }
+    return out;
+}
+
+// The repeat's token in the ledger, as its journal keeps it; empty before it is written.
+std::string journal_ledger_run(const fs::path& journal) {
+    std::error_code ec;
+    if (!fs::exists(journal, ec)) return {};
+    Database db(journal, SQLITE_OPEN_READONLY);
+    const auto rows = db.rows("SELECT value FROM meta WHERE key = 'ledger_run'");
+    return rows && rows->size() == 1 ? (*rows)[0][0] : std::string();
+}
+
+}  // namespace
+
+TEST_CASE("cli resume: a run on a lifetime ledger killed at 12 random moments is charged each release once") {
+    adopt_orphans();
+    TemporaryDirectory dir;
+    const fs::path root = dir.path();
+    const fs::path log = root / "evaluations.jsonl";
+    const fs::path ledger = root / "data.ledger";
+    constexpr std::size_t kIterations = 15;
+    constexpr int kKills = 12;
+    {
+        const auto created = dpbo::test::run_dpbo({"ledger", "create", ledger.string(), "--budget", "mu=10"});
+        REQUIRE(created.exit_code == 0);
+    }
+    const std::vector<std::string> on_ledger = {"--ledger", ledger.string()};
+
+    // The uninterrupted run on the same ledger: what one run charges.
+    const fs::path a = root / "a";
+    {
+        Attempt run(job_arguments(a, log, kIterations, on_ledger), root / "a");
+        CAPTURE(run.err());
+        REQUIRE(run.wait() == 0);
+    }
+    const std::string run_a = read_json(a / "result.json")["lifetime_ledger"]["run"];
+    const std::vector<std::string> expected = ledger_charges(ledger, run_a, root / "scratch");
+    REQUIRE(expected.size() == kIterations);
+
+    // Kills land 0–25 ms after the journal holds release m_k, m_k drawn from a fixed seed.
+    std::mt19937_64 generator(20261128);
+    std::uniform_int_distribution<std::size_t> release_mark(0, kIterations - 2);
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    const fs::path b = root / "b";
+    const fs::path journal = b / "journal.sqlite";
+    std::string run_b;
+    std::size_t releases_seen = 0;
+    for (int k = 0; k < kKills; ++k) {
+        CAPTURE(k);
+        const std::size_t mark = release_mark(generator);
+        const double delay = unit(generator);
+        Attempt attempt(job_arguments(b, log, kIterations, on_ledger), root / fmt::format("b-{}", k));
+        if (mark > releases_seen)
+            REQUIRE(wait_for_journal(attempt, journal,
+                                     [&](std::size_t, std::size_t releases) { return releases >= mark; }));
+        std::this_thread::sleep_for(std::chrono::duration<double>(delay * 0.025));
+        CAPTURE(attempt.err());
+        if (!attempt.kill_now()) break;  // it finished first: the check below covers it
+        reap_children(10.0);
+        if (!fs::exists(journal)) continue;
+        const std::string token = journal_ledger_run(journal);
+        if (token.empty()) continue;
+        if (run_b.empty()) run_b = token;
+        CHECK(token == run_b);  // the resumed repeat charges under the token its first attempt made
+        const JournalContents contents = read_journal(journal, root / "scratch-journal");
+        const std::vector<std::string> charged = ledger_charges(ledger, run_b, root / "scratch");
+        // Every release journaled was charged first, with the same event; at most one charge (the
+        // release the kill interrupted, charged but not yet drawn or journaled) is ahead of it.
+        CHECK(charged.size() >= contents.releases.size());
+        CHECK(charged.size() <= contents.releases.size() + 1);
+        for (std::size_t i = 0; i < contents.releases.size() && i < charged.size(); ++i) {
+            CAPTURE(i);
+            CHECK(charged[i] == contents.releases[i].event);
+        }
+        releases_seen = contents.releases.size();
+    }
+    Attempt last(job_arguments(b, log, kIterations, on_ledger), root / "b-last");
+    CAPTURE(last.err());
+    REQUIRE(last.wait() == 0);
+    reap_children(10.0);
+    const std::string final_run = read_json(b / "result.json")["lifetime_ledger"]["run"];
+    if (!run_b.empty()) CHECK(final_run == run_b);
+    // Exactly the uninterrupted run's charges: none lost, none twice.
+    CHECK(ledger_charges(ledger, final_run, root / "scratch") == expected);
+    const auto verified = dpbo::test::run_dpbo({"ledger", "verify", ledger.string(), "--json"});
+    CAPTURE(verified.err);
+    REQUIRE(verified.exit_code == 0);
+    CHECK(json::parse(verified.out)["entries"] == 2 * kIterations);
+    MESSAGE(kKills, " kills; the journal last held ", releases_seen, " releases");
+
+    // The journal of a run started on this ledger refuses to resume on another one, or on none.
+    const fs::path c = root / "c";
+    {
+        Attempt attempt(job_arguments(c, log, kIterations, on_ledger), root / "c-1");
+        REQUIRE(wait_for_journal(attempt, c / "journal.sqlite", [](std::size_t, std::size_t r) { return r >= 1; }));
+        REQUIRE(attempt.kill_now());
+        reap_children(10.0);
+    }
+    const fs::path other = root / "other.ledger";
+    REQUIRE(dpbo::test::run_dpbo({"ledger", "create", other.string(), "--budget", "mu=10"}).exit_code == 0);
+    for (const std::vector<std::string>& extra :
+         {std::vector<std::string>{"--ledger", other.string()}, std::vector<std::string>{}}) {
+        Attempt attempt(job_arguments(c, log, kIterations, extra), root / "c-2");
+        CAPTURE(attempt.err());
+        CHECK(attempt.wait() == 2);
+        CHECK(contains(attempt.err(), "with --ledger"));
+        CHECK(contains(attempt.err(), ledger.filename().string()));
+    }
+    reap_children(10.0);
+}

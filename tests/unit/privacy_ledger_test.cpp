@@ -379,3 +379,52 @@ TEST_CASE("selection: select charges the ledger first, then chooses with the led
     CHECK(ledger->spent().epsilon == 1.0);
     CHECK_THROWS_AS(selection.select(arma::vec(), *ledger, "nothing"), dpbo::RunError);
 }
+
+namespace {
+
+// A gate that records what it was asked and refuses from a given charge number on.
+class RecordingGate final : public dpbo::ChargeGate {
+public:
+    explicit RecordingGate(std::size_t refuse_from) : refuse_from_(refuse_from) {}
+    void admit(std::size_t charge, const PrivacyEvent& event) override {
+        if (charge >= refuse_from_) throw dpbo::BudgetExceeded("gate: refused " + event.describe());
+        asked.emplace_back(charge, event.what);
+    }
+    std::vector<std::pair<std::size_t, std::string>> asked;
+
+private:
+    std::size_t refuse_from_;
+};
+
+}  // namespace
+
+TEST_CASE("ledger: a charge gate is asked every charge by number, after the budget and before anything is composed") {
+    for (const bool with_budget : {false, true}) {
+        CAPTURE(with_budget);
+        auto noise = dpbo::PrivacyNoiseSource::from_seed(3);
+        auto ledger = scoped_ledger(accountant("gdp"),
+                                    with_budget ? std::optional(PrivacyBudget::parse("mu=1")) : std::nullopt, noise);
+        RecordingGate gate(2);
+        ledger->set_charge_gate(&gate);
+        CHECK(ledger->charge(gdp(0.5, "first")) == 0);
+        CHECK(ledger->charge(gdp(0.5, "second")) == 1);
+        CHECK(gate.asked == std::vector<std::pair<std::size_t, std::string>>{{0, "first"}, {1, "second"}});
+        // The gate refuses the third: nothing is composed, logged or counted.
+        CHECK_THROWS_AS(ledger->charge(gdp(0.1, "third")), dpbo::BudgetExceeded);
+        CHECK(ledger->charges() == 2);
+        CHECK(ledger->log().size() == 2);
+        CHECK(ledger->spent().mu == doctest::Approx(std::sqrt(0.5)));
+        // An event the accountant refuses never reaches the gate.
+        RecordingGate open(100);
+        ledger->set_charge_gate(&open);
+        CHECK_THROWS_AS(ledger->charge(laplace(1.0, 1.0)), dpbo::ValidationError);
+        CHECK(open.asked.empty());
+    }
+    // With a budget, the release the budget refuses never reaches the gate either.
+    auto noise = dpbo::PrivacyNoiseSource::from_seed(4);
+    auto ledger = scoped_ledger(accountant("gdp"), PrivacyBudget::parse("mu=0.5"), noise);
+    RecordingGate gate(100);
+    ledger->set_charge_gate(&gate);
+    CHECK_THROWS_AS(ledger->charge(gdp(0.9)), dpbo::BudgetExceeded);
+    CHECK(gate.asked.empty());
+}

@@ -11,16 +11,19 @@
 #include <nlohmann/json.hpp>
 
 #include "dpbo/errors.hpp"
+#include "sqlite_statement.hpp"
 
 namespace dpbo {
 
 namespace fs = std::filesystem;
 using json = nlohmann::ordered_json;
+using sqlite::from_blob;
+using sqlite::open_database;
+using sqlite::Statement;
+using sqlite::throw_sqlite_failure;
+using sqlite::to_blob;
 
 namespace {
-
-// How long a writer waits for another process's transaction before giving up.
-constexpr int kBusyTimeoutMs = 60'000;
 
 const char* const kSchema = R"sql(
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -51,19 +54,6 @@ double now_seconds() {
     return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
-// Doubles as their exact bits: a replay must see the very values the run saw.
-std::string to_blob(const double* data, std::size_t count) {
-    std::string out(count * sizeof(double), '\0');
-    if (count > 0) std::memcpy(out.data(), data, out.size());
-    return out;
-}
-
-arma::rowvec from_blob(const void* data, int bytes) {
-    arma::rowvec out(static_cast<std::size_t>(bytes) / sizeof(double));
-    if (!out.is_empty()) std::memcpy(out.memptr(), data, out.n_elem * sizeof(double));
-    return out;
-}
-
 std::string blob_of(const arma::mat& m) { return to_blob(m.memptr(), m.n_elem); }
 
 std::string blob_of(const arma::uvec& rows) {
@@ -78,122 +68,6 @@ TrialState state_from(const std::string& text) {
     if (text == "running") return TrialState::Running;
     if (text == "done") return TrialState::Done;
     return TrialState::Failed;
-}
-
-// A file SQLite finds damaged, or whose tables are not those dpbo made (its statements are fixed, so
-// one that does not prepare meets another schema, and its values meet the schema's checks unless
-// those were altered), is bad input (exit 2): the user's file, not the run, is at fault. Anything
-// else is a failure while running (exit 1).
-[[noreturn]] void throw_sqlite_failure(sqlite3* db, const fs::path& file, const std::string& doing,
-                                       const std::string& why, bool preparing) {
-    const int code = sqlite3_errcode(db) & 0xff;
-    if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB || (preparing && code == SQLITE_ERROR) ||
-        sqlite3_extended_errcode(db) == SQLITE_CONSTRAINT_CHECK)
-        throw ValidationError(
-            fmt::format("journal '{}' is damaged (SQLite: {}, while {}); it is not the file dpbo "
-                        "wrote: restore it from a copy, or remove it and start afresh",
-                        file.string(), why, doing));
-    throw RunError(fmt::format("journal '{}': SQLite failed while {}: {}", file.string(), doing, why));
-}
-
-// One prepared statement; columns and parameters are 0- and 1-based as in SQLite. An owned one is
-// finalised when done; a borrowed one (the store's cache) is reset and unbound, ready for its next use.
-class Statement {
-public:
-    // Prepares `sql` for this use alone, counting it in `prepared`.
-    Statement(std::size_t& prepared, sqlite3* db, const fs::path& file, const char* sql)
-        : db_(db), file_(file), owned_(true) {
-        if (sqlite3_prepare_v2(db, sql, -1, &statement_, nullptr) != SQLITE_OK)
-            throw_sqlite_failure(db_, file_, "preparing a statement", sqlite3_errmsg(db_), true);
-        ++prepared;
-    }
-    // Uses one of the store's cached statements.
-    Statement(sqlite3* db, const fs::path& file, sqlite3_stmt* cached)
-        : db_(db), file_(file), statement_(cached), owned_(false) {}
-    ~Statement() {
-        if (owned_) {
-            sqlite3_finalize(statement_);
-        } else {
-            sqlite3_reset(statement_);
-            sqlite3_clear_bindings(statement_);
-        }
-    }
-    Statement(const Statement&) = delete;
-    Statement& operator=(const Statement&) = delete;
-
-    Statement& bind(int i, std::int64_t v) { return check(sqlite3_bind_int64(statement_, i, v)); }
-    Statement& bind(int i, double v) { return check(sqlite3_bind_double(statement_, i, v)); }
-    Statement& bind(int i, const std::string& v) {
-        return check(sqlite3_bind_text(statement_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT));
-    }
-    Statement& bind_blob(int i, const arma::rowvec& v) {
-        const std::string bytes = to_blob(v.memptr(), v.n_elem);
-        return check(sqlite3_bind_blob(statement_, i, bytes.data(), static_cast<int>(bytes.size()), SQLITE_TRANSIENT));
-    }
-    Statement& bind_null(int i) { return check(sqlite3_bind_null(statement_, i)); }
-    Statement& bind_bytes(int i, const std::string& bytes) {
-        return check(sqlite3_bind_blob(statement_, i, bytes.data(), static_cast<int>(bytes.size()), SQLITE_TRANSIENT));
-    }
-
-    // True while there is a row to read.
-    bool step() {
-        const int rc = sqlite3_step(statement_);
-        if (rc == SQLITE_ROW) return true;
-        if (rc == SQLITE_DONE) return false;
-        fail("reading or writing");
-    }
-    void run() {
-        while (step()) {
-        }
-    }
-
-    bool is_null(int c) const { return sqlite3_column_type(statement_, c) == SQLITE_NULL; }
-    std::int64_t integer(int c) const { return sqlite3_column_int64(statement_, c); }
-    double real(int c) const { return sqlite3_column_double(statement_, c); }
-    std::string text(int c) const {
-        const auto* p = sqlite3_column_text(statement_, c);
-        return p ? std::string(reinterpret_cast<const char*>(p),
-                               static_cast<std::size_t>(sqlite3_column_bytes(statement_, c)))
-                 : std::string();
-    }
-    arma::rowvec blob(int c) const {
-        const void* p = sqlite3_column_blob(statement_, c);
-        return p ? from_blob(p, sqlite3_column_bytes(statement_, c)) : arma::rowvec();
-    }
-    std::string bytes(int c) const {
-        const auto* p = static_cast<const char*>(sqlite3_column_blob(statement_, c));
-        return p ? std::string(p, static_cast<std::size_t>(sqlite3_column_bytes(statement_, c))) : std::string();
-    }
-
-private:
-    Statement& check(int rc) {
-        if (rc != SQLITE_OK) fail("binding a value");
-        return *this;
-    }
-    [[noreturn]] void fail(const char* doing) const {
-        throw_sqlite_failure(db_, file_, doing, sqlite3_errmsg(db_), false);
-    }
-
-    sqlite3* db_;
-    const fs::path& file_;
-    sqlite3_stmt* statement_ = nullptr;
-    bool owned_;
-};
-
-sqlite3* open_database(const fs::path& file, bool create) {
-    sqlite3* db = nullptr;
-    const int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_FULLMUTEX;
-    if (sqlite3_open_v2(file.c_str(), &db, flags, nullptr) != SQLITE_OK) {
-        const std::string why = db ? sqlite3_errmsg(db) : "out of memory";
-        sqlite3_close(db);
-        throw ValidationError(
-            fmt::format("journal '{}' cannot be {}: {}", file.string(), create ? "created" : "opened", why));
-    }
-    sqlite3_busy_timeout(db, kBusyTimeoutMs);
-    // The last connection to close would checkpoint the WAL into the file, with four fsyncs: a few
-    // milliseconds on every ask and tell. SQLite checkpoints on its own once the WAL has grown.
-    sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
-    return db;
 }
 
 // Exact bits as hexadecimal text, for the values that travel inside JSON.

@@ -4,6 +4,7 @@
 
 #include "dpbo/errors.hpp"
 #include "dpbo/host/journal_store.hpp"
+#include "dpbo/host/ledger_gate.hpp"
 #include "journal_replay.hpp"
 
 namespace dpbo {
@@ -34,6 +35,27 @@ RepeatJournal::RepeatJournal(const fs::path& file, const std::string& job_json, 
 }
 
 RepeatJournal::~RepeatJournal() = default;
+
+std::string RepeatJournal::bind_ledger(const fs::path& ledger) {
+    std::error_code ec;
+    const std::string wanted = ledger.empty() ? std::string() : fs::weakly_canonical(ledger, ec).string();
+    const std::optional<std::string> bound = store_->find_meta("ledger");
+    // A journal from before lifetime ledgers, or one whose run charged none: its charges are all
+    // made again now (charging what was made before is late, never missing).
+    if (bound && *bound != wanted)
+        throw ValidationError(
+            fmt::format("'{}' is the journal of a run started {}; resume it {}, so that its charges go to one ledger",
+                        file_.string(), bound->empty() ? "without --ledger" : fmt::format("with --ledger '{}'", *bound),
+                        bound->empty() ? "without --ledger" : fmt::format("with --ledger '{}'", *bound)));
+    if (!bound) store_->set_meta("ledger", wanted);
+    if (wanted.empty()) return {};
+    std::optional<std::string> token = store_->find_meta("ledger_run");
+    if (!token) {
+        token = new_ledger_run_token();
+        store_->set_meta("ledger_run", *token);
+    }
+    return *token;
+}
 
 void RepeatJournal::remove() {
     store_.reset();

@@ -30,6 +30,8 @@
 #include "dpbo/host/output_folder.hpp"
 #include "dpbo/host/registry.hpp"
 #include "dpbo/host/journal_store.hpp"
+#include "dpbo/host/ledger_gate.hpp"
+#include "dpbo/host/lifetime_ledger.hpp"
 #include "dpbo/host/repeat_journal.hpp"
 #include "dpbo/host/result_io.hpp"
 #include "bounded_input.hpp"
@@ -140,6 +142,16 @@ json describe_modules(PluginRegistry& registry, const JobModules& modules, const
     if (spec.workers > 1) job["workers"] = spec.workers;
     if (spec.distributed) job["mpi_ranks"] = spec.distributed->ranks;
     return job;
+}
+
+// Where the repeat's charges went: the lifetime ledger's file, the repeat's token in it and the
+// budget; null without one.
+json lifetime_json(const LifetimeLedger* lifetime, const std::string& run) {
+    if (lifetime == nullptr) return nullptr;
+    return {{"file", lifetime->file().string()},
+            {"run", run},
+            {"budget", lifetime->filter().budget().text()},
+            {"filter", lifetime->filter().name()}};
 }
 
 // What a repeat refused by its budget spent: the composition of the releases made before the
@@ -327,10 +339,29 @@ private:
         PrivacyNoiseSource noise = spec_.seed ? PrivacyNoiseSource::from_seed(repeat_seed(*spec_.seed, index, 2))
                                               : PrivacyNoiseSource::from_os();
         const std::string algorithm_name = fmt::format("algorithm '{}'", spec_.algorithm.name);
-        PrivacyLedger ledger(
+        std::shared_ptr<Accountant> accountant =
             create_run_accountant(registry_, algorithm_name, modules_.declared_roles(), components.roles,
-                                  capability<PrivateTrials>(*modules.objective) != nullptr),
-            spec_.budget, noise, algorithm_name);
+                                  capability<PrivateTrials>(*modules.objective) != nullptr);
+        // The lifetime ledger prices each charge on a copy of the accountant as it is now, empty.
+        std::unique_ptr<LifetimeLedger> lifetime;
+        std::unique_ptr<LedgerGate> gate;
+        std::string ledger_run;
+        if (!spec_.ledger.empty()) {
+            if (!journal)
+                throw ValidationError(
+                    "--ledger needs an output folder: the run's token in the ledger is kept in its "
+                    "journal, so that a resumed run is not charged twice");
+            lifetime = LifetimeLedger::open(spec_.ledger);
+            ledger_run = journal->bind_ledger(spec_.ledger);
+            gate = std::make_unique<LedgerGate>(
+                *lifetime, *accountant, ledger_run,
+                spec_.repeat == 1 ? fmt::format("run {}", dir.string())
+                                  : fmt::format("run {} (repeat {})", spec_.out_dir.string(), index + 1));
+        } else if (journal) {
+            journal->bind_ledger({});
+        }
+        PrivacyLedger ledger(accountant, spec_.budget, noise, algorithm_name);
+        if (gate) ledger.set_charge_gate(gate.get());
         std::unique_ptr<Evaluator> evaluator = make_evaluator(*modules.objective, index);
         evaluator->attach_journal(journal.get());
         evaluator->attach_trial_ledger(&ledger);
@@ -353,7 +384,8 @@ private:
                                       [&] { return components.algorithm->run(context); });
         } catch (const BudgetExceeded& refusal) {
             observer.on_finish();
-            write_refusal(outcome, dir, job, index, ledger, experiment_seed, noise_source, *modules.objective);
+            write_refusal(outcome, dir, job, index, ledger, experiment_seed, noise_source, *modules.objective,
+                          lifetime_json(lifetime.get(), ledger_run));
             if (journal) journal->remove();
             throw BudgetExceeded(outcome.result_file.empty()
                                      ? std::string(refusal.what())
@@ -407,6 +439,7 @@ private:
         // Trials that are private learners, composed one by one: each one's events, to compose again.
         if (const auto trials = charged_trial_events(ledger); !trials.empty()) out["trial_events"] = trials;
         out["stop_reason"] = result.stop_reason;
+        if (lifetime) out["lifetime_ledger"] = lifetime_json(lifetime.get(), ledger_run);
         out["timing"] = {{"wall_seconds", wall_seconds}, {"cpu_seconds", cpu_seconds}, {"evaluation_only", true}};
         json columns = json::array();
         for (const auto& c : result.trace.columns())
@@ -454,6 +487,11 @@ private:
         outcome.summary.emplace_back("time (evaluation only)",
                                      fmt::format("{:.3f} s wall, {:.3f} s CPU", wall_seconds, cpu_seconds));
         outcome.summary.emplace_back("privacy noise", noise_source);
+        if (gate)
+            outcome.summary.emplace_back(
+                "lifetime ledger", fmt::format("{}: {} release(s) charged now, {} recognised from before (budget {})",
+                                               lifetime->file().string(), gate->counted(), gate->recognised(),
+                                               lifetime->filter().budget().text()));
         return outcome;
     }
 
@@ -514,15 +552,17 @@ private:
     // what that spent. No trace: the run stopped inside an iteration.
     void write_refusal(RepeatOutcome& outcome, const fs::path& dir, const json& job, std::size_t index,
                        const PrivacyLedger& ledger, std::uint64_t experiment_seed, const std::string& noise_source,
-                       const Objective& objective) const {
+                       const Objective& objective, const json& lifetime) const {
         const PrivacyStatement statement = refused_statement(ledger);
         json out = result_head(job, index, statement, logged_releases(ledger));
         add_provenance(out, experiment_seed, noise_source, objective);
         out["status"] = "refused";
         out["stop_reason"] = "budget";
-        out["budget"] = {{"stated", spec_.budget->text()},
-                         {"describes", spec_.budget->describe()},
+        // Refused by the run's own budget or by the dataset's lifetime ledger (then the ledger says so).
+        out["budget"] = {{"stated", spec_.budget ? json(spec_.budget->text()) : json(nullptr)},
+                         {"describes", spec_.budget ? json(spec_.budget->describe()) : json(nullptr)},
                          {"releases_made", ledger.charges()}};
+        if (!lifetime.is_null()) out["lifetime_ledger"] = lifetime;
         out["trace"] = nullptr;
         outcome.json = out.dump(2);
         if (!dir.empty()) write_file_atomically(outcome.result_file, outcome.json + "\n");

@@ -1,5 +1,8 @@
 #include "dpbo/host/study.hpp"
 
+#include "dpbo/host/ledger_gate.hpp"
+#include "dpbo/host/lifetime_ledger.hpp"
+
 #include <algorithm>
 #include <cstring>
 #include <string_view>
@@ -192,12 +195,20 @@ void Study::create(PluginRegistry& registry, const fs::path& file, const JobSpec
     const json declaration = call_into_module(objective->describe_origin(), "declaring itself",
                                               [&] { return objective_declaration(*objective); });
     const std::uint64_t experiment_seed = job.seed ? repeat_seed(*job.seed, 0, 1) : os_random_u64();
-    JournalStore::create(file, kKind,
-                         {{"created_by", this_build()},
-                          {"spec", spec_json(job).dump()},
-                          {"job", described.dump()},
-                          {"objective", declaration.dump()},
-                          {"experiment_seed", std::to_string(experiment_seed)}});
+    std::map<std::string, std::string> meta{{"created_by", this_build()},
+                                            {"spec", spec_json(job).dump()},
+                                            {"job", described.dump()},
+                                            {"objective", declaration.dump()},
+                                            {"experiment_seed", std::to_string(experiment_seed)}};
+    // Every ask and tell replays the study and charges the ledger the study was created with, under
+    // the study's token: a replay's charges are recognised, new ones counted.
+    if (!job.ledger.empty()) {
+        LifetimeLedger::open(job.ledger);  // a missing or damaged ledger is refused before the file is made
+        std::error_code ec;
+        meta["ledger"] = fs::weakly_canonical(job.ledger, ec).string();
+        meta["ledger_run"] = new_ledger_run_token();
+    }
+    JournalStore::create(file, kKind, meta);
     try {
         Study study(registry, file);
         study.show();
@@ -238,6 +249,10 @@ Study::Study(PluginRegistry& registry, const fs::path& file, std::function<void(
         for (const char* part : {"algorithm", "objective"}) job_.at(part).at("name").get<std::string>();
         objective_ = make_study_objective(json::parse(store_->meta("objective")));
         experiment_seed_ = std::stoull(store_->meta("experiment_seed"));
+        if (const auto ledger = store_->find_meta("ledger")) {
+            ledger_file_ = *ledger;
+            ledger_run_ = store_->meta("ledger_run");
+        }
     } catch (const std::exception& e) {
         throw ValidationError(fmt::format("study '{}' is damaged: {}", file.string(), printable(e.what())));
     }
@@ -290,9 +305,18 @@ StudyState Study::replay_once(std::optional<std::size_t> hand_out) {
     PrivacyNoiseSource noise =
         spec_.seed ? PrivacyNoiseSource::from_seed(repeat_seed(*spec_.seed, 0, 2)) : PrivacyNoiseSource::from_os();
     const std::string owner = fmt::format("algorithm '{}'", spec_.algorithm.name);
-    PrivacyLedger ledger(create_run_accountant(registry_, owner, modules.declared_roles(), components.roles,
-                                               capability<PrivateTrials>(*objective_) != nullptr),
-                         spec_.budget, noise, owner);
+    std::shared_ptr<Accountant> accountant =
+        create_run_accountant(registry_, owner, modules.declared_roles(), components.roles,
+                              capability<PrivateTrials>(*objective_) != nullptr);
+    std::unique_ptr<LifetimeLedger> lifetime;
+    std::unique_ptr<LedgerGate> gate;
+    if (!ledger_file_.empty()) {
+        lifetime = LifetimeLedger::open(ledger_file_);
+        gate = std::make_unique<LedgerGate>(*lifetime, *accountant, ledger_run_,
+                                            fmt::format("study {}", store_->file().string()));
+    }
+    PrivacyLedger ledger(accountant, spec_.budget, noise, owner);
+    if (gate) ledger.set_charge_gate(gate.get());
     SerialEvaluator evaluator;
     StudyJournal journal(*store_, *objective_);
     evaluator.attach_journal(&journal);

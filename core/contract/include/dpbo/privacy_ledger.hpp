@@ -58,6 +58,18 @@ struct PrivacyBudget {
     std::string describe() const;
 };
 
+// A second budget outside the run that every charge must also pass: the dataset's lifetime ledger
+// (`dpbo run --ledger FILE`, kept by the host). The run's ledger asks it after the run's own budget
+// accepted the charge and before anything is composed or any noise drawn.
+class ChargeGate {
+public:
+    virtual ~ChargeGate();
+    // `charge` numbers the run's charges from 0 in the order they are made, so a resumed or replayed
+    // run asks again with the same numbers and events: a gate that has admitted a charge admits it
+    // again without counting it twice. Throws BudgetExceeded to refuse the charge.
+    virtual void admit(std::size_t charge, const PrivacyEvent& event) = 0;
+};
+
 // One charged release: its event (with `what`) and, for mechanism and selection releases, what it
 // released (empty for a direct charge).
 struct LedgerEntry {
@@ -118,6 +130,9 @@ public:
     // which must outlive the ledger's use; null detaches it. RunError for a ledger that discards its
     // log (the journal checks each release against the logged event).
     void attach_journal(RunJournal* journal);
+    // Every charge from now on must also pass `gate`, which must outlive the ledger's use; null
+    // detaches it.
+    void set_charge_gate(ChargeGate* gate) { gate_ = gate; }
 
 private:
     friend class Mechanism;
@@ -138,6 +153,7 @@ private:
     std::unique_ptr<PrivacyNoiseSource> key_;
     std::unique_ptr<PrivacyNoiseSource> release_noise_;
     RunJournal* journal_ = nullptr;
+    ChargeGate* gate_ = nullptr;
     std::string owner_;
     Log log_mode_;
     std::string neighbouring_;

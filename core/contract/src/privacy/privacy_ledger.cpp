@@ -117,6 +117,8 @@ std::string PrivacyBudget::describe() const {
     return fmt::format("{}-DP", *epsilon);
 }
 
+ChargeGate::~ChargeGate() = default;
+
 PrivacyLedger::PrivacyLedger(std::shared_ptr<Accountant> accountant, std::optional<PrivacyBudget> budget,
                              PrivacyNoiseSource& noise, std::string owner, Log log)
     : accountant_(std::move(accountant)),
@@ -190,9 +192,24 @@ std::size_t PrivacyLedger::charge(const PrivacyEvent& event) {
                 return copy;
             });
         check_budget(*trial, event);
+        if (gate_ != nullptr) gate_->admit(charges_, event);
         accountant_ = std::move(trial);
     } else {
-        call_into_module(accountant_->describe_origin(), "composing a release", [&] { accountant_->compose(event); });
+        if (gate_ != nullptr) {
+            // Composed on a copy first, so an event the accountant refuses is refused before the gate
+            // counts it.
+            std::unique_ptr<Accountant> trial =
+                call_into_module(accountant_->describe_origin(), "composing a release", [&] {
+                    std::unique_ptr<Accountant> copy = accountant_->clone();
+                    copy->compose(event);
+                    return copy;
+                });
+            gate_->admit(charges_, event);
+            accountant_ = std::move(trial);
+        } else {
+            call_into_module(accountant_->describe_origin(), "composing a release",
+                             [&] { accountant_->compose(event); });
+        }
     }
     ++charges_;
     if (log_mode_ == Log::Discard) return charges_ - 1;

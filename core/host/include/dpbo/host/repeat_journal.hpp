@@ -37,6 +37,11 @@ public:
     // The run asked for a batch or a release other than the one recorded: running it again cannot
     // resume it.
     bool diverged() const { return diverged_; }
+    // Binds the repeat to the lifetime ledger `ledger` (empty: none) and returns the repeat's token in
+    // it, made when first bound and kept in the journal so that the resumed repeat charges under the
+    // same one. ValidationError naming the journal when it was bound to another ledger (or to one,
+    // and `ledger` is empty): a resumed repeat must charge the ledger its first part charged.
+    std::string bind_ledger(const std::filesystem::path& ledger);
     // Removes the journal: the repeat is complete, or was refused before it did anything.
     void remove();
     // The file's store, to read what it holds and what writing it took (tests, the benchmark).

@@ -48,6 +48,9 @@ struct JobSpec {
     std::map<std::string, ModuleChoice> roles;
     std::optional<std::uint64_t> seed;    // none: experiment seed and privacy noise from the OS
     std::optional<PrivacyBudget> budget;  // none: every release the algorithm makes is composed
+    // The dataset's lifetime ledger (--ledger FILE, lifetime_ledger.hpp); empty: none. Every charge
+    // of every repeat is also charged there, before its noise is drawn.
+    std::filesystem::path ledger;
     std::size_t repeat = 1;
     // Threads evaluating each batch (ParallelEvaluator); 1: serial. An objective that is not
     // thread-safe is built once more per extra worker.

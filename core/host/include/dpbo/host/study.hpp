@@ -83,6 +83,9 @@ public:
     // The job as its result records it (modules with parameters and defaults, seed, budget).
     const nlohmann::ordered_json& job() const { return job_; }
     const std::filesystem::path& file() const { return store_->file(); }
+    // The lifetime ledger it charges (dpbo study create --ledger), empty when none, and its token there.
+    const std::filesystem::path& ledger_file() const { return ledger_file_; }
+    const std::string& ledger_run() const { return ledger_run_; }
     // The plugin files the study's job used when it was created (its modules, the accountant, what
     // the algorithm made at its start): loading these alone saves each ask most of dpbo's start-up.
     std::vector<std::filesystem::path> plugin_files() const;
@@ -101,6 +104,8 @@ private:
     nlohmann::ordered_json job_;
     std::shared_ptr<StudyObjective> objective_;
     std::uint64_t experiment_seed_ = 0;
+    std::filesystem::path ledger_file_;  // the lifetime ledger it was created with; empty: none
+    std::string ledger_run_;             // its token there
 };
 
 }  // namespace dpbo

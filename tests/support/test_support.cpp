@@ -11,7 +11,9 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <random>
+#include <sstream>
 #include <stdexcept>
 
 #include <doctest/doctest.h>
@@ -212,6 +214,23 @@ TemporaryDirectory::TemporaryDirectory() {
 TemporaryDirectory::~TemporaryDirectory() {
     std::error_code ec;
     std::filesystem::remove_all(path_, ec);
+}
+
+std::vector<std::vector<std::string>> reference_table(const std::string& path, std::size_t columns) {
+    std::ifstream in(path);
+    REQUIRE_MESSAGE(in.good(), "cannot read the reference table " << path);
+    std::vector<std::vector<std::string>> rows;
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.empty() || line.front() == '#') continue;
+        std::vector<std::string> fields;
+        std::istringstream split(line);
+        for (std::string field; std::getline(split, field, '\t');) fields.push_back(field);
+        REQUIRE_MESSAGE(fields.size() == columns,
+                        path << ": a row has " << fields.size() << " fields, expected " << columns << ": " << line);
+        rows.push_back(std::move(fields));
+    }
+    return rows;
 }
 
 }  // namespace dpbo::test

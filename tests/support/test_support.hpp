@@ -97,4 +97,8 @@ private:
     std::string path_;
 };
 
+// The rows of a committed reference table (tests/reference/*.txt): tab-separated fields, blank lines
+// and '#' comments skipped; every row must have `columns` fields (fails the test otherwise).
+std::vector<std::vector<std::string>> reference_table(const std::string& path, std::size_t columns);
+
 }  // namespace dpbo::test

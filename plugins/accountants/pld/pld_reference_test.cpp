@@ -8,7 +8,6 @@
 // bound lies at or above that column and at or below the rdp accountant's (an independent valid bound).
 #include <doctest/doctest.h>
 
-#include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
@@ -28,23 +27,10 @@ struct ReferenceRow {
 };
 
 std::vector<ReferenceRow> reference_rows() {
-    std::ifstream in(std::string(DPBO_SOURCE_DIR) + "/tests/reference/dp_accounting_pld.txt");
-    REQUIRE(in.good());
     std::vector<ReferenceRow> rows;
-    std::string line;
-    while (std::getline(in, line)) {
-        if (line.empty() || line.front() == '#') continue;
-        std::istringstream fields(line);
-        ReferenceRow row;
-        std::string upper, lower;
-        std::getline(fields, row.name, '\t');
-        std::getline(fields, row.events, '\t');
-        std::getline(fields, row.query, '\t');
-        std::getline(fields, upper, '\t');
-        std::getline(fields, lower, '\t');
-        row.upper = std::stod(upper);
-        row.lower = std::stod(lower);
-        rows.push_back(row);
+    for (const auto& f :
+         dpbo::test::reference_table(std::string(DPBO_SOURCE_DIR) + "/tests/reference/dp_accounting_pld.txt", 5)) {
+        rows.push_back({f[0], f[1], f[2], std::stod(f[3]), std::stod(f[4])});
     }
     return rows;
 }

@@ -5,11 +5,10 @@
 // theorem's optimum over a finer grid of orders.
 #include <doctest/doctest.h>
 
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "test_support.hpp"
 #include "dpbo/privacy_event.hpp"
 #include "rdp_conversion.hpp"
 #include "rdp_curve.hpp"
@@ -22,25 +21,10 @@ struct ReferenceRow {
 };
 
 std::vector<ReferenceRow> reference_rows() {
-    std::ifstream in(std::string(DPBO_SOURCE_DIR) + "/tests/reference/dp_accounting_repeat_and_select.txt");
-    REQUIRE(in.good());
     std::vector<ReferenceRow> rows;
-    std::string line;
-    while (std::getline(in, line)) {
-        if (line.empty() || line.front() == '#') continue;
-        std::istringstream fields(line);
-        ReferenceRow row;
-        std::string delta, theirs, fine;
-        std::getline(fields, row.name, '\t');
-        std::getline(fields, row.trial, '\t');
-        std::getline(fields, row.select, '\t');
-        std::getline(fields, delta, '\t');
-        std::getline(fields, theirs, '\t');
-        std::getline(fields, fine, '\t');
-        row.delta = std::stod(delta);
-        row.theirs = std::stod(theirs);
-        row.fine = std::stod(fine);
-        rows.push_back(row);
+    for (const auto& f : dpbo::test::reference_table(
+             std::string(DPBO_SOURCE_DIR) + "/tests/reference/dp_accounting_repeat_and_select.txt", 6)) {
+        rows.push_back({f[0], f[1], f[2], std::stod(f[3]), std::stod(f[4]), std::stod(f[5])});
     }
     return rows;
 }

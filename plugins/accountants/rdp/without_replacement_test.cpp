@@ -6,13 +6,12 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
-#include <fstream>
 #include <gmp.h>
 #include <mpfr.h>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "test_support.hpp"
 #include "dpbo/privacy_event.hpp"
 #include "gaussian_chi_moments.hpp"
 #include "rdp_conversion.hpp"
@@ -30,24 +29,10 @@ struct ReferenceRow {
 };
 
 std::vector<ReferenceRow> reference_rows() {
-    std::ifstream in(std::string(DPBO_SOURCE_DIR) + "/tests/reference/dp_accounting_wor.txt");
-    REQUIRE(in.good());
     std::vector<ReferenceRow> rows;
-    std::string line;
-    while (std::getline(in, line)) {
-        if (line.empty() || line.front() == '#') continue;
-        std::istringstream fields(line);
-        ReferenceRow row;
-        std::string delta, theirs, order;
-        std::getline(fields, row.name, '\t');
-        std::getline(fields, row.event, '\t');
-        std::getline(fields, delta, '\t');
-        std::getline(fields, theirs, '\t');
-        std::getline(fields, order, '\t');
-        row.delta = std::stod(delta);
-        row.theirs = std::stod(theirs);
-        row.order = std::stod(order);
-        rows.push_back(row);
+    for (const auto& f :
+         dpbo::test::reference_table(std::string(DPBO_SOURCE_DIR) + "/tests/reference/dp_accounting_wor.txt", 5)) {
+        rows.push_back({f[0], f[1], std::stod(f[2]), std::stod(f[3]), std::stod(f[4])});
     }
     return rows;
 }

@@ -1,4 +1,5 @@
-// The rdp accountant's speed on the DP-SGD headline settings: ε at δ = 1e-5 for 10 000 steps of the
+// An accountant's speed (rdp by default, or --accountant pld) on the DP-SGD headline settings: ε at
+// δ = 1e-5 for 10 000 steps of the
 // subsampled Gaussian with q = 0.01 and σ = 1.1 and 4, Poisson and without replacement. For each,
 // the CPU time of one ε in this process through the plugin as `dpbo account` loads it (the first
 // call, which computes what later calls of the same σ reuse, and the median of later ones, each on a
@@ -6,7 +7,7 @@
 // --runs). A last row times `dpbo account` on a plain Gaussian event: the process's start (loading
 // the program, its libraries and the plugin) with next to no accounting.
 //
-//   build/bin/dpbo_bench_rdp build/bin/dpbo [--runs N]
+//   build/bin/dpbo_bench_rdp build/bin/dpbo [--runs N] [--accountant rdp|pld]
 //
 // prints a Markdown table (the one in docs/benchmarks.md).
 #include <spawn.h>
@@ -70,12 +71,12 @@ struct Timing {
     double epsilon = 0.0, first_ms = 0.0, later_ms = 0.0, process_cpu_ms = 0.0, process_wall_ms = 0.0;
 };
 
-Timing measure(const std::string& dpbo, const std::string& event_text, int runs) {
+Timing measure(const std::string& dpbo, const std::string& accountant_name, const std::string& event_text, int runs) {
     Timing timing;
     const dpbo::PrivacyEvent event = dpbo::parse_builtin_event(event_text);
     std::vector<double> later;
     for (int r = 0; r <= 5; ++r) {
-        auto accountant = dpbo::bench::registry().create_as<dpbo::Accountant>("rdp", {});
+        auto accountant = dpbo::bench::registry().create_as<dpbo::Accountant>(accountant_name, {});
         const double start = thread_cpu_seconds();
         accountant->compose(event);
         timing.epsilon = accountant->epsilon_for_delta(1e-5);
@@ -86,7 +87,7 @@ Timing measure(const std::string& dpbo, const std::string& event_text, int runs)
             later.push_back(ms);
     }
     timing.later_ms = median(later);
-    const std::vector<std::string> command = {dpbo,      "account",  "--accountant", "rdp",
+    const std::vector<std::string> command = {dpbo,      "account",  "--accountant", accountant_name,
                                               "--event", event_text, "--delta",      "1e-5"};
     run_process(command);  // warm the page cache and the manifest cache
     std::vector<double> cpu, wall;
@@ -104,14 +105,25 @@ Timing measure(const std::string& dpbo, const std::string& event_text, int runs)
 
 int main(int argc, char** argv) {
     if (argc < 2 || std::strncmp(argv[1], "--", 2) == 0) {
-        fmt::print(stderr, "usage: {} PATH/TO/dpbo [--runs N]\n", argv[0]);
+        fmt::print(stderr, "usage: {} PATH/TO/dpbo [--runs N] [--accountant rdp|pld]\n", argv[0]);
         return 2;
     }
     int runs = 10;
+    std::string accountant = "rdp";
     for (int i = 2; i < argc; i += 2) {
-        if (std::strcmp(argv[i], "--runs") != 0 || i + 1 >= argc) {
-            fmt::print(stderr, "{}: unknown option '{}'; expected --runs N\n", argv[0], argv[i]);
+        const bool known = std::strcmp(argv[i], "--runs") == 0 || std::strcmp(argv[i], "--accountant") == 0;
+        if (!known || i + 1 >= argc) {
+            fmt::print(stderr, "{}: unknown option '{}'; expected --runs N or --accountant rdp|pld\n", argv[0],
+                       argv[i]);
             return 2;
+        }
+        if (std::strcmp(argv[i], "--accountant") == 0) {
+            accountant = argv[i + 1];
+            if (accountant != "rdp" && accountant != "pld") {
+                fmt::print(stderr, "{}: --accountant = '{}'; expected rdp or pld\n", argv[0], accountant);
+                return 2;
+            }
+            continue;
         }
         char* end = nullptr;
         const long value = std::strtol(argv[i + 1], &end, 10);
@@ -134,7 +146,7 @@ int main(int argc, char** argv) {
                 fmt::format("subsampled-gaussian:q=0.01,sigma={},steps=10000,sampling={}", sigma, sampling));
     events.push_back("gaussian:sigma=4,sensitivity=1");  // the process's start, next to no accounting
     for (const std::string& event : events) {
-        const Timing t = measure(argv[1], event, runs);
+        const Timing t = measure(argv[1], accountant, event, runs);
         fmt::print("| `{}` | {:.6g} | {:.1f} | {:.1f} | {:.1f} | {:.1f} |\n", event, t.epsilon, t.first_ms, t.later_ms,
                    t.process_cpu_ms, t.process_wall_ms);
     }

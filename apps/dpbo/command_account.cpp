@@ -136,7 +136,7 @@ int command_account(const std::vector<std::string>& arguments) {
     parse_command(arguments, options);
     if (common.help) {
         print_help(
-            "dpbo account [--mu M ...] [--event KIND:k=v,...] [--select DIST | --compare] [--epsilon E ...] [--delta D ...]",
+            "dpbo account [--mu M ...] [--event KIND:k=v,...] [--select DIST] [--compare] [--epsilon E ...] [--delta D ...]",
             options,
             "Composes the privacy events with an accountant plugin and states the result as (epsilon, delta) "
             "pairs; or, with --calibrate-sigma, finds the noise multiplier that meets a target.");

@@ -9,6 +9,7 @@
 
 #include "dpbo/accountant.hpp"
 #include "dpbo/capability.hpp"
+#include "dpbo/errors.hpp"
 #include "dpbo/module_call_guard.hpp"
 #include "dpbo/two_sided_accountant.hpp"
 
@@ -20,6 +21,31 @@ using ordered_json = nlohmann::ordered_json;
 // Bounds compared across accountants agree to this relative slack: each accountant rounds its
 // answer outward by a little (pld by 1e-11, rdp's conversion by its order search), never by more.
 constexpr double kSlack = 1e-9;
+
+// `accountant` (named `name`) composed over `events`, answering each question.
+ordered_json composed_answers(Accountant& accountant, const std::string& name, const std::vector<PrivacyEvent>& events,
+                              const std::vector<double>& epsilons, const std::vector<double>& deltas) {
+    return call_into_module(accountant.describe_origin(), "composing the events", [&] {
+        for (const PrivacyEvent& event : events) accountant.compose(event);
+        const auto* two_sided = capability<TwoSidedAccountant>(accountant);
+        ordered_json rows = ordered_json::array();
+        for (const double e : epsilons) {
+            ordered_json row{{"given", "epsilon"}, {"epsilon", e}, {"delta", accountant.delta_for_epsilon(e)}};
+            if (two_sided != nullptr) row["delta_lower"] = two_sided->delta_lower_for_epsilon(e);
+            rows.push_back(row);
+        }
+        for (const double d : deltas) {
+            ordered_json row{{"given", "delta"}, {"delta", d}, {"epsilon", accountant.epsilon_for_delta(d)}};
+            if (two_sided != nullptr) row["epsilon_lower"] = two_sided->epsilon_lower_for_delta(d);
+            rows.push_back(row);
+        }
+        return ordered_json{{"accountant", name},
+                            {"applies", true},
+                            {"two_sided", two_sided != nullptr},
+                            {"headline", accountant.total().headline()},
+                            {"epsilon_delta", rows}};
+    });
+}
 
 // The accountant `name` with its statement δ set where it takes one (rdp and pld convert their
 // composition at it), composed over `events`; or the sentence saying why it does not take them.
@@ -34,26 +60,13 @@ ordered_json answers_of(PluginRegistry& registry, const std::string& name, const
         const std::string refusal = accountant->refusal(event);
         if (!refusal.empty()) return ordered_json{{"accountant", name}, {"applies", false}, {"why", refusal}};
     }
-    return call_into_module(accountant->describe_origin(), "composing the events", [&] {
-        for (const PrivacyEvent& event : events) accountant->compose(event);
-        const auto* two_sided = capability<TwoSidedAccountant>(*accountant);
-        ordered_json rows = ordered_json::array();
-        for (const double e : epsilons) {
-            ordered_json row{{"given", "epsilon"}, {"epsilon", e}, {"delta", accountant->delta_for_epsilon(e)}};
-            if (two_sided != nullptr) row["delta_lower"] = two_sided->delta_lower_for_epsilon(e);
-            rows.push_back(row);
-        }
-        for (const double d : deltas) {
-            ordered_json row{{"given", "delta"}, {"delta", d}, {"epsilon", accountant->epsilon_for_delta(d)}};
-            if (two_sided != nullptr) row["epsilon_lower"] = two_sided->epsilon_lower_for_delta(d);
-            rows.push_back(row);
-        }
-        return ordered_json{{"accountant", name},
-                            {"applies", true},
-                            {"two_sided", two_sided != nullptr},
-                            {"headline", accountant->total().headline()},
-                            {"epsilon_delta", rows}};
-    });
+    // An accountant may also refuse a combination of events (pld: Poisson and without-replacement
+    // subsampling in one composition) only when it composes them: that too is "does not apply".
+    try {
+        return composed_answers(*accountant, name, events, epsilons, deltas);
+    } catch (const ValidationError& refused) {
+        return ordered_json{{"accountant", name}, {"applies", false}, {"why", refused.what()}};
+    }
 }
 
 // The answered quantity of row `i`: δ when ε was given, ε when δ was.
@@ -99,8 +112,15 @@ AccountantComparison compare_accountants(PluginRegistry& registry, const std::ve
     AccountantComparison out{ordered_json::array(), ordered_json::array()};
     for (const std::string& name : names)
         out.accountants.push_back(answers_of(registry, name, events, epsilons, deltas));
-    out.flags = flags_of(out.accountants, epsilons.size() + deltas.size());
-    return out;
+    std::string reasons;
+    for (const ordered_json& a : out.accountants) {
+        if (a["applies"].get<bool>()) {
+            out.flags = flags_of(out.accountants, epsilons.size() + deltas.size());
+            return out;
+        }
+        reasons += fmt::format("; {}: {}", a["accountant"].get<std::string>(), a["why"].get<std::string>());
+    }
+    throw ValidationError(fmt::format("--compare: no accountant takes these events{}", reasons));
 }
 
 void print_comparison(const AccountantComparison& comparison) {

@@ -92,3 +92,15 @@ TEST_CASE("cli account --compare: it takes no single accountant") {
     CHECK(r.exit_code == 2);
     CHECK(contains(r.err, "--compare answers with every accountant"));
 }
+
+TEST_CASE("cli account --compare: an accountant that refuses the combination is named, and none at all is an error") {
+    // Poisson and without-replacement subsampling in one composition: each accountant refuses the mix.
+    const auto r = run_dpbo(
+        {"account", "--compare", "--event", "subsampled-gaussian:q=0.01,sigma=4,steps=100,sampling=poisson", "--event",
+         "subsampled-gaussian:q=0.01,sigma=4,steps=100,sampling=without-replacement", "--delta", "1e-5"});
+    CAPTURE(r.out);
+    CHECK(r.exit_code == 2);
+    CHECK(contains(r.err, "--compare: no accountant takes these events"));
+    CHECK(contains(r.err, "pld:"));
+    CHECK(contains(r.err, "rdp:"));
+}

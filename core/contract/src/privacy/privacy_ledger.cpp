@@ -183,33 +183,20 @@ std::size_t PrivacyLedger::charge(const PrivacyEvent& event) {
                         "set_scope(neighbouring, protected unit) first",
                         owner_, event.describe()));
     }
-    if (budget_) {
-        // The copy takes the release; the ledger's own composition changes only once it passed.
+    if (budget_ || gate_ != nullptr) {
+        // The copy takes the release; the ledger's own composition changes only once the budget and
+        // the gate passed it (an event the accountant refuses is refused before the gate counts it).
         std::unique_ptr<Accountant> trial =
             call_into_module(accountant_->describe_origin(), "composing a release", [&] {
                 std::unique_ptr<Accountant> copy = accountant_->clone();
                 copy->compose(event);
                 return copy;
             });
-        check_budget(*trial, event);
+        if (budget_) check_budget(*trial, event);
         if (gate_ != nullptr) gate_->admit(charges_, event);
         accountant_ = std::move(trial);
     } else {
-        if (gate_ != nullptr) {
-            // Composed on a copy first, so an event the accountant refuses is refused before the gate
-            // counts it.
-            std::unique_ptr<Accountant> trial =
-                call_into_module(accountant_->describe_origin(), "composing a release", [&] {
-                    std::unique_ptr<Accountant> copy = accountant_->clone();
-                    copy->compose(event);
-                    return copy;
-                });
-            gate_->admit(charges_, event);
-            accountant_ = std::move(trial);
-        } else {
-            call_into_module(accountant_->describe_origin(), "composing a release",
-                             [&] { accountant_->compose(event); });
-        }
+        call_into_module(accountant_->describe_origin(), "composing a release", [&] { accountant_->compose(event); });
     }
     ++charges_;
     if (log_mode_ == Log::Discard) return charges_ - 1;

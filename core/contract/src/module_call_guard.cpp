@@ -2,9 +2,11 @@
 
 #include <cxxabi.h>
 #include <signal.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
@@ -48,8 +50,22 @@ void write_all(const char* text, std::size_t length) {
 
 void write_text(const char* text) { write_all(text, std::strlen(text)); }
 
-// Async-signal-safe throughout: write(2), sigaction(2), raise(3) and reads of pre-formatted text.
+// The thread whose fatal signal is being reported (0: none yet). Two --workers threads can crash at
+// the same moment; the first reports and ends the process, a second waits for that end instead of
+// writing its report into the middle of the first's.
+std::atomic<long> reporting_thread{0};
+
+void wait_unless_first_to_report() {
+    const long self = ::syscall(SYS_gettid);
+    long expected = 0;
+    if (reporting_thread.compare_exchange_strong(expected, self) || expected == self) return;
+    for (;;) ::pause();  // the reporting thread's chain ends the process
+}
+
+// Async-signal-safe throughout: write(2), sigaction(2), raise(3), pause(2), a lock-free atomic and
+// reads of pre-formatted text.
 void on_fatal_signal(int number, siginfo_t*, void*) {
+    wait_unless_first_to_report();
     std::size_t index = 0;
     while (index < std::size(kFatalSignals) && kFatalSignals[index].number != number) ++index;
     if (const ModuleCallGuard* guard = innermost_guard; guard != nullptr && index < std::size(kFatalSignals)) {

@@ -9,6 +9,7 @@
 #include <string>
 
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include "audit/row_release_samples.hpp"
 #include "dpbo/accountant.hpp"
@@ -61,8 +62,10 @@ arma::mat orthogonal_rows(double a, double b) {
     return arma::mat{{a, b}, {-a, b}, {a, -b}, {-a, -b}} + 7.0;  // +7: centring must remove the offset
 }
 
-// ω = 16√r·log(2/δ)·ε⁻¹·log(16r/δ) at ε = 3, δ = 1e-5, r = 10, evaluated independently (Python).
-constexpr double kOmega = 3414.847425378098;
+// ω = 16·√(r·log(2/δ))·ε⁻¹·log(16r/δ) at ε = 3, δ = 1e-5, r = 10, evaluated independently (Python);
+// kLiteralOmega the paper's typesetting, 16√r·log(2/δ)·ε⁻¹·log(16r/δ).
+constexpr double kOmega = 977.4247437075368;
+constexpr double kLiteralOmega = 3414.847425378098;
 
 }  // namespace
 
@@ -100,7 +103,36 @@ TEST_CASE("random-projection: ω and the regime decision against hand-computed v
         CHECK(diagnostic(r, "lifted") == 1.0);
         CHECK(diagnostic(r, "omega") == doctest::Approx(2.0 * kOmega).epsilon(1e-12));
     }
+    SUBCASE("omega = literal reads line 5 as typeset") {
+        auto literal = dpbo::test::make<dpbo::RowRelease>(
+            "random-projection", {{"epsilon", "3"}, {"delta", "1e-5"}, {"r", "10"}, {"omega", "literal"}});
+        literal->calibrate(1.0);
+        const Released r = release_seeded(*literal, orthogonal_rows(2500.0, 1800.0), 10, 3);
+        CHECK(diagnostic(r, "omega") == doctest::Approx(kLiteralOmega).epsilon(1e-12));
+        CHECK(diagnostic(r, "lifted") == 0.0);
+    }
     CHECK(release->guarantee().notion == dpbo::PrivacyNotion::NotPrivate);
+}
+
+TEST_CASE("random-projection: ω as Blocki et al. state it gives the paper's regime thresholds on its grid") {
+    // The synthetic grid of the paper's §4 scaled to norm 25 has σ_min = 1030.88 (both singular values:
+    // docs/methods/po-gp-ucb.md). The paper: the largest r with σ_min ≥ ω is 10 at ε = e^1.1, 15 at
+    // e^1.3 and 20 at e^1.5, and ε = e^0.9 (r = 10) is lifted.
+    const arma::mat grid_like = orthogonal_rows(1030.88 / 2.0, 1030.88 / 2.0);
+    const auto lifted = [&](double log_epsilon, int r) {
+        auto release = dpbo::test::make<dpbo::RowRelease>(
+            "random-projection",
+            {{"epsilon", fmt::format("{:.17g}", std::exp(log_epsilon))}, {"delta", "1e-5"}, {"r", std::to_string(r)}});
+        release->calibrate(1.0);
+        return diagnostic(release_seeded(*release, grid_like, static_cast<std::size_t>(r), 7), "lifted") == 1.0;
+    };
+    CHECK_FALSE(lifted(1.1, 10));
+    CHECK(lifted(1.1, 15));
+    CHECK_FALSE(lifted(1.3, 15));
+    CHECK(lifted(1.3, 20));
+    CHECK_FALSE(lifted(1.5, 20));
+    CHECK(lifted(1.5, 30));
+    CHECK(lifted(0.9, 10));
 }
 
 TEST_CASE("random-projection preserves pairwise distances as Lemma 1 states (statistical, seeded)") {

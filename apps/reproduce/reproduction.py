@@ -1,0 +1,309 @@
+"""The reproduction harness: one command per paper runs its experiment cells with `dpbo`, writes the
+tables of its docs page between generated markers (each stamped with the commit and the command),
+and keeps every cell's numbers in a JSON file beside the script, so that a test can re-run one cheap
+cell and fail when the code no longer produces the documented numbers.
+
+A paper's script (plugins/algorithms/<method>/experiments/reproduce.py) builds a `Reproduction`,
+adds its cells (a `dpbo run` command each) and its tables (functions from the cells' numbers to
+Markdown), and calls `main()`. Standard library only: the docs are regenerated where dpbo builds.
+
+    python3 plugins/algorithms/dp-gibo/experiments/reproduce.py             # every table
+    python3 .../reproduce.py --only examples --jobs 2                       # one table's cells
+    python3 .../reproduce.py --check normal-location-mu2                    # the drift test
+"""
+import argparse
+import concurrent.futures
+import csv
+import datetime
+import json
+import math
+import os
+import pathlib
+import re
+import shlex
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+SOURCE_ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+class ReproductionError(Exception):
+    """A failure the user can act on; main() prints it and exits non-zero."""
+
+
+class Cell:
+    """One experiment: a `dpbo run` (its arguments after `run`, paths relative to the source root)
+    whose finished folder gives the cell's numbers. `extract(folder, summary)` may add numbers the
+    summary lacks (from traces); its dict is merged into the cell's."""
+
+    def __init__(self, name, args, extract=None):
+        if not re.fullmatch(r"[A-Za-z0-9._=-]+", name):
+            raise ValueError(f"cell name '{name}': letters, digits, '.', '_', '=' and '-' only")
+        self.name = name
+        self.args = list(args)
+        self.extract = extract
+
+    def command(self, dpbo, out):
+        return [str(dpbo), "run", *self.args, "--out", str(out)]
+
+
+def summary_numbers(summary):
+    """`dpbo summary --json` flattened: 'evaluation_only.NAME.median' → value, and so on."""
+    numbers = {}
+    for group in ("released", "evaluation_only"):
+        for name, stats in summary.get(group, {}).items():
+            for stat, value in stats.items():
+                if isinstance(value, (int, float)):
+                    numbers[f"{group}.{name}.{stat}"] = value
+    return numbers
+
+
+def read_trace_column(folder, column):
+    """Each repeat's trace column (repeat-NNN/trace.csv), in repeat order."""
+    curves = []
+    for repeat in sorted(pathlib.Path(folder).glob("repeat-*")):
+        with open(repeat / "trace.csv", newline="") as handle:
+            rows = list(csv.DictReader(handle))
+        if rows and column not in rows[0]:
+            raise ReproductionError(f"{repeat / 'trace.csv'}: no column '{column}' (has {', '.join(rows[0])})")
+        curves.append([float(row[column]) for row in rows])
+    if not curves:
+        raise ReproductionError(f"{folder}: no repeat-*/trace.csv")
+    return curves
+
+
+def mean_and_standard_error(values):
+    values = list(values)
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return mean, float("nan")
+    return mean, statistics.stdev(values) / math.sqrt(len(values))
+
+
+def number(value, digits=3):
+    """A figure at `digits` significant digits, as the tables print it."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "—"
+    if value == 0:
+        return "0"
+    text = f"{value:.{digits}g}"
+    if "e" in text:
+        mantissa, exponent = text.split("e")
+        return f"{mantissa}e{int(exponent)}"
+    return text
+
+
+def median_range(numbers, key, digits=3):
+    """'median (min–max)' of an evaluation-only or released scalar of a cell."""
+    return (f"{number(numbers[key + '.median'], digits)} "
+            f"({number(numbers[key + '.min'], digits)}–{number(numbers[key + '.max'], digits)})")
+
+
+def git_commit():
+    try:
+        return subprocess.run(["git", "-C", str(SOURCE_ROOT), "describe", "--always", "--dirty", "--abbrev=10"],
+                              capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown (not a git checkout)"
+
+
+class Reproduction:
+    def __init__(self, paper, page, script):
+        self.paper = paper
+        self.page = SOURCE_ROOT / page
+        self.script = pathlib.Path(script).resolve()
+        self.store = self.script.with_name("reproduced.json")
+        self.cells = {}
+        self.tables = {}   # name → (cell names, render(numbers by cell) → Markdown)
+        self.drift_cells = []
+
+    def drift(self, *cells):
+        """The cheap cells the per-paper test re-runs (`--check` with no cell)."""
+        self.drift_cells.extend(cells)
+
+    def cell(self, name, args, extract=None):
+        if name in self.cells:
+            raise ValueError(f"cell '{name}' added twice")
+        self.cells[name] = Cell(name, args, extract)
+        return name
+
+    def table(self, name, cells, render):
+        unknown = [c for c in cells if c not in self.cells]
+        if unknown:
+            raise ValueError(f"table '{name}' names unknown cells: {', '.join(unknown)}")
+        self.tables[name] = (list(cells), render)
+
+    # --- running -------------------------------------------------------------------------------
+    def run_cell(self, cell, dpbo, out):
+        folder = out / cell.name
+        command = cell.command(dpbo, folder)
+        started = time.monotonic()
+        log = out / f"{cell.name}.log"
+        with open(log, "w") as handle:
+            status = subprocess.run(command, cwd=SOURCE_ROOT, stdout=handle, stderr=subprocess.STDOUT,
+                                    stdin=subprocess.DEVNULL, env={**os.environ, "OPENBLAS_NUM_THREADS": "1"})
+        seconds = time.monotonic() - started
+        if status.returncode != 0:
+            tail = "".join(open(log).readlines()[-5:])
+            raise ReproductionError(f"cell '{cell.name}': `{shlex.join(command)}` exited {status.returncode}; "
+                                    f"the end of {log}:\n{tail}")
+        summary = subprocess.run([str(dpbo), "summary", str(folder), "--json"], capture_output=True, text=True,
+                                 stdin=subprocess.DEVNULL)
+        if summary.returncode != 0:
+            raise ReproductionError(f"cell '{cell.name}': dpbo summary {folder} exited {summary.returncode}: "
+                                    f"{summary.stderr.strip()}")
+        numbers = summary_numbers(json.loads(summary.stdout))
+        if cell.extract:
+            numbers.update(cell.extract(folder, numbers))
+        return {"numbers": numbers, "command": "dpbo run " + shlex.join(cell.args), "seconds": round(seconds, 2)}
+
+    def run_cells(self, names, dpbo, out, jobs):
+        out.mkdir(parents=True, exist_ok=True)
+        results = {}
+        with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+            futures = {pool.submit(self.run_cell, self.cells[n], dpbo, out): n for n in names}
+            for future in concurrent.futures.as_completed(futures):
+                name = futures[future]
+                results[name] = future.result()
+                print(f"  {name}: {results[name]['seconds']} s", file=sys.stderr, flush=True)
+        return results
+
+    # --- the store and the page --------------------------------------------------------------------
+    def load_store(self):
+        if not self.store.exists():
+            return {"paper": self.paper, "cells": {}}
+        try:
+            return json.loads(self.store.read_text())
+        except json.JSONDecodeError as error:
+            raise ReproductionError(f"{self.store}: not JSON ({error}); regenerate it with {self.script.name}")
+
+    @staticmethod
+    def write_atomically(path, text):
+        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+        try:
+            with os.fdopen(handle, "w") as stream:
+                stream.write(text)
+            os.replace(temporary, path)
+        except BaseException:
+            os.unlink(temporary)
+            raise
+
+    def relative_script(self):
+        return self.script.relative_to(SOURCE_ROOT)
+
+    def write_table(self, page_text, name, markdown, stamp):
+        begin = f"<!-- generated by {self.relative_script()}: {name} -->"
+        end = f"<!-- end of generated {name} -->"
+        pattern = re.compile(re.escape(begin) + r"\n.*?" + re.escape(end), re.S)
+        if not pattern.search(page_text):
+            raise ReproductionError(f"{self.page}: no generated block '{name}' (a line '{begin}' followed by "
+                                    f"a line '{end}'); add the two lines where the table belongs")
+        block = f"{begin}\n{markdown.rstrip()}\n\n{stamp}\n{end}"
+        return pattern.sub(lambda _: block, page_text, count=1)
+
+    def render(self, names, store, command):
+        text = self.page.read_text()
+        for name in names:
+            cells, render = self.tables[name]
+            missing = [c for c in cells if c not in store["cells"]]
+            if missing:
+                raise ReproductionError(f"table '{name}': cells never run: {', '.join(missing)}; "
+                                        f"run `{command} --only {name}`")
+            numbers = {c: store["cells"][c]["numbers"] for c in cells}
+            seconds = sum(store["cells"][c]["seconds"] for c in cells)
+            commits = sorted({store["cells"][c]["commit"] for c in cells})
+            stamp = (f"<sub>Written by `{command} --only {name}` from runs at commit {', '.join(commits)}; "
+                     f"{len(cells)} runs, {seconds / 60:.1f} CPU-minutes on the machine that ran them.</sub>")
+            text = self.write_table(text, name, render(numbers), stamp)
+        self.write_atomically(self.page, text)
+
+    # --- the drift check ---------------------------------------------------------------------------
+    def check(self, name, dpbo, relative_tolerance):
+        store = self.load_store()
+        if name not in self.cells:
+            raise ReproductionError(f"--check '{name}': no such cell (cells: {', '.join(self.cells)})")
+        if name not in store["cells"]:
+            raise ReproductionError(f"--check '{name}': {self.store} has no numbers for it; run the reproduction")
+        committed = store["cells"][name]["numbers"]
+        with tempfile.TemporaryDirectory(prefix="dpbo-reproduce-") as scratch:
+            fresh = self.run_cell(self.cells[name], dpbo, pathlib.Path(scratch))["numbers"]
+        drifted = []
+        for key, value in sorted(committed.items()):
+            now = fresh.get(key)
+            if now is None:
+                drifted.append(f"  {key}: documented {value!r}, no longer produced")
+            elif not math.isclose(now, value, rel_tol=relative_tolerance, abs_tol=1e-12):
+                drifted.append(f"  {key}: documented {value!r}, now {now!r}")
+        if drifted:
+            raise ReproductionError(
+                f"{self.paper}: cell '{name}' no longer gives the numbers documented in {self.page.name}:\n"
+                + "\n".join(drifted) + f"\nregenerate the docs with `python3 {self.relative_script()}` and say in "
+                "CHANGELOG.md why they moved")
+        print(f"{self.paper}: cell '{name}' gives the documented numbers ({len(committed)} values)")
+
+    # --- the command line --------------------------------------------------------------------------
+    def main(self, argv=None):
+        parser = argparse.ArgumentParser(description=f"Reproduce {self.paper}: run the cells, write the tables "
+                                         f"of {self.page.relative_to(SOURCE_ROOT)}.")
+        parser.add_argument("--dpbo", default=str(SOURCE_ROOT / "build" / "bin" / "dpbo"),
+                            help="the dpbo executable (default: build/bin/dpbo)")
+        parser.add_argument("--out", default=None,
+                            help="where the runs go (default: results/reproduce-<paper>); runs found there "
+                                 "finished are kept, unfinished ones resume")
+        parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="runs at once")
+        parser.add_argument("--only", action="append", default=[], metavar="TABLE",
+                            help=f"regenerate only this table (repeatable): {', '.join(self.tables)}")
+        parser.add_argument("--render-only", action="store_true",
+                            help="rewrite the page's tables from the stored numbers without running")
+        parser.add_argument("--check", metavar="CELL", nargs="?", const="", default=None,
+                            help="re-run a cell (default: the paper's drift cells) and compare it with the stored "
+                                 "numbers; exit 1 naming every number that moved")
+        parser.add_argument("--tolerance", type=float, default=1e-6,
+                            help="relative tolerance of --check (runs are deterministic; the default allows "
+                                 "last-digit differences of floating-point libraries)")
+        parser.add_argument("--list", action="store_true", help="list the tables and their cells' commands")
+        arguments = parser.parse_args(argv)
+        try:
+            dpbo = pathlib.Path(arguments.dpbo).resolve()
+            if not arguments.list and not arguments.render_only and not os.access(dpbo, os.X_OK):
+                raise ReproductionError(f"--dpbo {arguments.dpbo}: not an executable file (build dpbo first)")
+            if arguments.jobs < 1:
+                raise ReproductionError(f"--jobs {arguments.jobs}: expected at least 1")
+            if arguments.check is not None:
+                cells = [arguments.check] if arguments.check else self.drift_cells
+                if not cells:
+                    raise ReproductionError("--check: this paper names no drift cell")
+                for cell in cells:
+                    self.check(cell, dpbo, arguments.tolerance)
+                return 0
+            unknown = [t for t in arguments.only if t not in self.tables]
+            if unknown:
+                raise ReproductionError(f"--only {', '.join(unknown)}: no such table (tables: {', '.join(self.tables)})")
+            names = arguments.only or list(self.tables)
+            if arguments.list:
+                for name in names:
+                    print(f"{name}:")
+                    for cell in self.tables[name][0]:
+                        print(f"  {cell}: dpbo run {shlex.join(self.cells[cell].args)}")
+                return 0
+            command = f"python3 {self.relative_script()}"
+            store = self.load_store()
+            if not arguments.render_only:
+                cells = list(dict.fromkeys(c for n in names for c in self.tables[n][0]))
+                out = pathlib.Path(arguments.out or SOURCE_ROOT / "results" / f"reproduce-{self.paper}")
+                commit = git_commit()
+                print(f"{self.paper}: {len(cells)} runs into {out} ({arguments.jobs} at once)", file=sys.stderr)
+                for name, result in self.run_cells(cells, dpbo, out, arguments.jobs).items():
+                    store["cells"][name] = {**result, "commit": commit,
+                                            "date": datetime.date.today().isoformat()}
+                store["cells"] = dict(sorted(store["cells"].items()))
+                self.write_atomically(self.store, json.dumps(store, indent=1, sort_keys=False) + "\n")
+            self.render(names, store, command)
+            print(f"{self.page.relative_to(SOURCE_ROOT)}: wrote {', '.join(names)}", file=sys.stderr)
+            return 0
+        except ReproductionError as error:
+            print(f"{self.script.name}: error: {error}", file=sys.stderr)
+            return 1

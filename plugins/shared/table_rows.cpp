@@ -240,13 +240,14 @@ TableRows read_table(const TableSpec& spec) {
 }
 
 TableObjective::TableObjective(TableRows table, std::vector<Dimension> features, double noise_stddev, std::string owner,
-                               std::string description)
+                               std::string description, Sense sense)
     : space_(SearchSpace::candidates_within(table.rows, std::move(features))),
       responses_(std::move(table.responses)),
       index_(table.rows),
       noise_stddev_(noise_stddev),
       owner_(std::move(owner)),
       description_(std::move(description)),
+      sense_(sense),
       clipped_(table.clipped),
       dropped_(table.dropped),
       duplicates_(table.duplicates) {}
@@ -262,8 +263,9 @@ Evaluations TableObjective::evaluate(const arma::mat& points, const EvaluationRe
 }
 
 std::optional<KnownOptimum> TableObjective::known_optimum() const {
-    const arma::uvec best = arma::find(responses_ == responses_.max());
-    return KnownOptimum{responses_.max(), space_.candidate_rows().rows(best)};
+    const double optimum = sense_ == Sense::Maximise ? responses_.max() : responses_.min();
+    const arma::uvec best = arma::find(responses_ == optimum);
+    return KnownOptimum{optimum, space_.candidate_rows().rows(best)};
 }
 
 std::vector<ReleasedValue> TableObjective::reference_values() const {

@@ -76,8 +76,8 @@ void add_shipped_table_parameters(ParameterSchema& schema, const std::string& da
 // is missing).
 std::string shipped_or_given_file(const ParameterSet& parameters, const std::string& shipped, const std::string& owner);
 
-// A maximised objective over a table's rows: the value of a row is its response, found by the row's
-// exact features; the known optimum is the largest response. Figures computed from the rows (how
+// An objective over a table's rows, maximised unless told otherwise: the value of a row is its
+// response, found by the row's exact features; the known optimum is the best response. Figures computed from the rows (how
 // many were clipped, dropped, duplicated) are reference values, never part of the description.
 // Its rows are the sensitive data: FiniteCandidates says so.
 class TableObjective : public Objective,
@@ -87,9 +87,9 @@ class TableObjective : public Objective,
                        public SensitiveData {
 public:
     TableObjective(TableRows table, std::vector<Dimension> features, double noise_stddev, std::string owner,
-                   std::string description);
+                   std::string description, Sense sense = Sense::Maximise);
     const SearchSpace& space() const override { return space_; }
-    Sense sense() const override { return Sense::Maximise; }
+    Sense sense() const override { return sense_; }
     Evaluations evaluate(const arma::mat& points, const EvaluationRequest& request) override;
     CandidateRows candidates() const final { return {space_.candidate_rows(), RowStatus::Sensitive}; }
     double observation_noise_stddev() const override { return noise_stddev_; }
@@ -104,6 +104,7 @@ private:
     double noise_stddev_;
     std::string owner_;
     std::string description_;
+    Sense sense_;
     std::size_t clipped_;
     std::size_t dropped_;
     std::size_t duplicates_;

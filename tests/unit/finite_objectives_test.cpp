@@ -44,11 +44,12 @@ void check_optimum_is_the_best_row(dpbo::Objective& o) {
     CHECK(arma::all(all.candidate_rows == arma::regspace<arma::uvec>(0, rows.n_rows - 1)));
     const auto optimum = dpbo::known_optimum(o);
     REQUIRE(optimum);
-    CHECK(optimum->value == all.values.max());
+    const double best = o.sense() == dpbo::Sense::Maximise ? all.values.max() : all.values.min();
+    CHECK(optimum->value == best);
     REQUIRE(optimum->points.n_rows >= 1);
     for (arma::uword i = 0; i < optimum->points.n_rows; ++i)
         CHECK(value_at(o, optimum->points.row(i)) == optimum->value);
-    CHECK(optimum->points.n_rows == arma::uvec(arma::find(all.values == all.values.max())).n_elem);
+    CHECK(optimum->points.n_rows == arma::uvec(arma::find(all.values == best)).n_elem);
 }
 
 // The space's declared bounds, exactly.
@@ -142,8 +143,22 @@ TEST_CASE("loan-roi: data_file reads another copy in the same schema") {
                          doctest::Contains("objective 'loan-roi': data_file = '"), dpbo::ValidationError);
 }
 
-TEST_CASE("property-price: 2 004 distinct locations inside California's box, log price by hand") {
+TEST_CASE("property-price: the cheapest block group is the optimum, as the paper's agency looks for") {
     auto houses = objective("property-price");
+    CHECK(houses->sense() == dpbo::Sense::Minimise);
+    // Line 928 of the shipped sample: 9662,-120.870000,41.540000,34600.000000, the cheapest.
+    const auto optimum = dpbo::known_optimum(*houses);
+    REQUIRE(optimum);
+    CHECK(optimum->value == doctest::Approx(std::log(34600.0)).epsilon(1e-12));
+    REQUIRE(optimum->points.n_rows == 1);
+    CHECK(optimum->points(0, 0) == doctest::Approx(-120.87));
+    CHECK(optimum->points(0, 1) == doctest::Approx(41.54));
+    check_optimum_is_the_best_row(*houses);
+    CHECK(mentions(dpbo::data_description(*houses), "minimised"));
+}
+
+TEST_CASE("property-price, goal = dearest: 2 004 distinct locations inside California's box, log price by hand") {
+    auto houses = objective("property-price", {{"goal", "dearest"}});
     const dpbo::SearchSpace& space = houses->space();
     CHECK(houses->sense() == dpbo::Sense::Maximise);
     CHECK(space.candidate_rows().n_rows == 2004);

@@ -75,6 +75,15 @@ def read_trace_column(folder, column):
     return curves
 
 
+def reported_cpu_seconds(folder):
+    """The CPU time the runs of a folder report (each repeat's result.json `timing`): the cost of the
+    cell on the machine that ran it, also when it was run earlier and kept."""
+    total = 0.0
+    for result in pathlib.Path(folder).glob("repeat-*/result.json"):
+        total += json.loads(result.read_text()).get("timing", {}).get("cpu_seconds", 0.0)
+    return total
+
+
 def mean_and_standard_error(values):
     values = list(values)
     mean = statistics.fmean(values)
@@ -158,7 +167,8 @@ class Reproduction:
         numbers = summary_numbers(json.loads(summary.stdout))
         if cell.extract:
             numbers.update(cell.extract(folder, numbers))
-        return {"numbers": numbers, "command": "dpbo run " + shlex.join(cell.args), "seconds": round(seconds, 2)}
+        return {"numbers": numbers, "command": "dpbo run " + shlex.join(cell.args), "seconds": round(seconds, 2),
+                "cpu_seconds": round(reported_cpu_seconds(folder), 2)}
 
     def run_cells(self, names, dpbo, out, jobs):
         out.mkdir(parents=True, exist_ok=True)
@@ -213,10 +223,10 @@ class Reproduction:
                 raise ReproductionError(f"table '{name}': cells never run: {', '.join(missing)}; "
                                         f"run `{command} --only {name}`")
             numbers = {c: store["cells"][c]["numbers"] for c in cells}
-            seconds = sum(store["cells"][c]["seconds"] for c in cells)
+            cpu = sum(store["cells"][c].get("cpu_seconds", 0.0) for c in cells)
             commits = sorted({store["cells"][c]["commit"] for c in cells})
             stamp = (f"<sub>Written by `{command} --only {name}` from runs at commit {', '.join(commits)}; "
-                     f"{len(cells)} runs, {seconds / 60:.1f} CPU-minutes on the machine that ran them.</sub>")
+                     f"{len(cells)} settings, {cpu / 60:.1f} CPU-minutes as the runs report them.</sub>")
             text = self.write_table(text, name, render(numbers), stamp)
         self.write_atomically(self.page, text)
 
@@ -297,8 +307,14 @@ class Reproduction:
                 commit = git_commit()
                 print(f"{self.paper}: {len(cells)} runs into {out} ({arguments.jobs} at once)", file=sys.stderr)
                 for name, result in self.run_cells(cells, dpbo, out, arguments.jobs).items():
-                    store["cells"][name] = {**result, "commit": commit,
-                                            "date": datetime.date.today().isoformat()}
+                    earlier = store["cells"].get(name, {})
+                    if earlier.get("numbers") == result["numbers"] and earlier.get("command") == result["command"]:
+                        # The same numbers from the same command (runs kept in --out, or a deterministic
+                        # re-run): they still stand for the commit that first produced them.
+                        store["cells"][name] = {**result, "commit": earlier["commit"], "date": earlier["date"]}
+                    else:
+                        store["cells"][name] = {**result, "commit": commit,
+                                                "date": datetime.date.today().isoformat()}
                 store["cells"] = dict(sorted(store["cells"].items()))
                 self.write_atomically(self.store, json.dumps(store, indent=1, sort_keys=False) + "\n")
             self.render(names, store, command)

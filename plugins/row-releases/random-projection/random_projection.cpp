@@ -14,8 +14,9 @@
 // module says so in its guarantee: Blocki et al. multiply the dataset on the record side (R·A, a
 // random combination of the rows), where each released row is a Gaussian vector whose covariance
 // AᵀA moves little between neighbours. Here M multiplies the feature side, so every column of Z is a
-// combination of X's d columns: Z lies in the column space of X, an n-dimensional subspace fixed by
-// the data. Two neighbouring datasets give Z's whose supports are different subspaces — disjoint up
+// combination of the centred X's d columns: Z's columns lie in that column space, inside the
+// (d + 1)-dimensional span of 1 and X's columns in ℝⁿ, fixed by the data. Two neighbouring datasets
+// give Z's whose supports are different subspaces — disjoint up
 // to a set of probability zero — so one draw tells them apart, and whoever knows d + 1 rows of X
 // recovers every other row of X exactly. `dpbo audit --release random-projection` runs that
 // test. The module is kept, faithful, to reproduce the paper's experiments; its runs claim nothing.

@@ -15,6 +15,7 @@ import collections
 import json
 import math
 import pathlib
+import re
 import statistics
 import sys
 
@@ -509,17 +510,28 @@ def yes_no(flag):
     return "yes" if flag else "**no**"
 
 
+def table_row(*texts):
+    """A Markdown table row; a '|' inside a cell's text (|Λ|, |ṽ − f|) is escaped so it stays in its cell."""
+    return "| " + " | ".join(re.sub(r"(?<!\\)\|", r"\\|", text) for text in texts) + " |"
+
+
 def bound_row(item, claim, numbers, bound, measured_key, probability, note):
     held, within, count = holds_with_probability(numbers, bound, probability)
-    dpbo = (f"{within} of {count} repeats within {number(numbers[f'bounds.{bound}'])} "
-            f"(median {number(median(numbers, measured_key))})")
+    value = number(numbers[f"bounds.{bound}"])
+    dpbo = f"{within} of {count} repeats within {value} (median {number(median(numbers, measured_key))})"
     rule = (f"rule: at least {repeats_required(count, probability)} of {count} repeats inside the bound "
             f"(a = ln 10, p = {probability:.4f})")
-    return f"| {item} | {claim} = {number(numbers[f'bounds.{bound}'])} | {dpbo} | {yes_no(held)} | {note}; {rule} |"
+    return table_row(item, f"{claim} = {value}", dpbo, yes_no(held), f"{note}; {rule}")
+
+
+def along_epsilon(cells, key):
+    """(mean, standard error) of a per-repeat figure of Algorithm 1 (exponential, longest T), in order of ε."""
+    return [mean_and_error(cells[noisy("exponential", e, LONGEST)], key) for e in SWEEP_EPSILONS + BEYOND_EPSILONS]
 
 
 def render_paper(cells):
     probability = 1.0 - CONFIG_DELTA - math.exp(-TAIL_A)
+    epsilons = ", ".join(SWEEP_EPSILONS + BEYOND_EPSILONS)
     rows = list(PAPER_HEADER)
     spread = median(cells[noisy("exponential", "1", LONGEST)], eo("regret_uniform_candidate"))
     for epsilon in ("100", "1000"):
@@ -530,71 +542,79 @@ def render_paper(cells):
             "max μ_T − μ_T(λ̃) ≤ (2Δ/ε)(log|Λ| + a)", n, "theorem2", "repeats.regret_lambda_tilde", probability,
             "measured on f (f(λ*) − f(λ̃)), which dpbo reports, not on μ_T, which it does not"
             + ("" if informative else f"; uninformative here: the bound exceeds f(λ*) − mean f = {number(spread)}")))
-    series = [mean_and_error(cells[noisy("exponential", e, LONGEST)], "repeats.regret_lambda_tilde")
-              for e in SWEEP_EPSILONS + BEYOND_EPSILONS]
-    last_uniform = next(e for e in reversed(SWEEP_EPSILONS + BEYOND_EPSILONS)
-                        if within_two_errors(cells[noisy("exponential", e, LONGEST)],
-                                             "repeats.regret_lambda_tilde", spread))
-    rows.append(f"| Abstract, §3.1: the released λ̃ is near-optimal, better as ε grows (Theorem 2's bound ∝ 1/ε) "
-                f"| λ̃'s regret falls as ε grows | mean f(λ*) − f(λ̃) (T = {LONGEST}, exponential) "
-                + ", ".join(f"{number(m)} ± {number(s, 2)}" for m, s in series)
-                + f" at ε = {', '.join(SWEEP_EPSILONS + BEYOND_EPSILONS)} | {yes_no(means_fall(series))} "
-                "| rule: the mean at the largest ε lies more than two combined standard errors below the mean at the "
-                "smallest, and no step up in ε raises it by more than two combined standard errors. Up to "
-                f"ε = {last_uniform} the mean stays within two standard errors of a uniform draw's {number(spread)} |")
+
+    regrets = along_epsilon(cells, "repeats.regret_lambda_tilde")
+    # The ε up to which every mean is within two standard errors of a uniform draw's regret.
+    like_uniform = [within_two_errors(cells[noisy("exponential", e, LONGEST)], "repeats.regret_lambda_tilde", spread)
+                    for e in SWEEP_EPSILONS + BEYOND_EPSILONS]
+    prefix = like_uniform.index(False) if False in like_uniform else len(like_uniform)
+    last_uniform = (SWEEP_EPSILONS + BEYOND_EPSILONS)[prefix - 1] if prefix else None
+    rows.append(table_row(
+        "Abstract, §3.1: the released λ̃ is near-optimal, better as ε grows (Theorem 2's bound ∝ 1/ε)",
+        "λ̃'s regret falls as ε grows",
+        f"mean f(λ*) − f(λ̃) (T = {LONGEST}, exponential) "
+        + ", ".join(f"{number(m)} ± {number(s, 2)}" for m, s in regrets) + f" at ε = {epsilons}",
+        yes_no(means_fall(regrets)),
+        "rule: the mean at the largest ε lies more than two combined standard errors below the mean at the "
+        "smallest, and no step up in ε raises it by more than two combined standard errors. "
+        + (f"Up to ε = {last_uniform} the mean stays within two standard errors of a uniform draw's "
+           f"{number(spread)}" if last_uniform else
+           f"Already at ε = {SWEEP_EPSILONS[0]} the mean differs from a uniform draw's {number(spread)}")))
+
     scales = [median(cells[noisy("exponential", "1", t)], rel("laplace_scale")) for t in BUDGETS]
-    rows.append(f"| §3.2 after Corollary 2: the noise added to obtain ṽ \"shrinks as T increases\" | shrinks with T "
-                f"| Laplace scale b at ε = 1: {', '.join(number(s) for s in scales)} at T = "
-                f"{', '.join(str(t) for t in BUDGETS)} | {yes_no(all(b < a for a, b in zip(scales, scales[1:])))} "
-                "| rule: b strictly decreasing in T |")
+    rows.append(table_row(
+        "§3.2 after Corollary 2: the noise added to obtain ṽ \"shrinks as T increases\"", "shrinks with T",
+        f"Laplace scale b at ε = 1: {', '.join(number(s) for s in scales)} at T = {', '.join(map(str, BUDGETS))}",
+        yes_no(all(b < a for a, b in zip(scales, scales[1:]))), "rule: b strictly decreasing in T"))
+
     one = cells[noisy("exponential", "1", LONGEST)]
-    small = median(one, eo("released_value_error")) < spread
-    rows.append(f"| §3.2 after Corollary 2: the noise added to obtain ṽ \"is small\" | small (no ε given) "
-                f"| median \\|ṽ − max v\\| = {number(median(one, eo('released_value_error')))} at ε = 1, T = {LONGEST} "
-                f"| {yes_no(small)} | rule (ours: the paper gives no ε): the median error at ε = 1 is below the spread "
-                f"f(λ*) − mean f = {number(spread)} of f over Λ; see the findings for the ε where it is |")
+    value_error = median(one, eo("released_value_error"))
+    rows.append(table_row(
+        "§3.2 after Corollary 2: the noise added to obtain ṽ \"is small\"", "small (no ε given)",
+        f"median |ṽ − max v| = {number(value_error)} at ε = 1, T = {LONGEST}", yes_no(value_error < spread),
+        "rule (ours: the paper gives no ε): the median error at ε = 1 is below the spread "
+        f"f(λ*) − mean f = {number(spread)} of f over Λ; the findings below give the ε from which it is"))
+
     for epsilon in ("1", "1000"):
         n = cells[noisy("exponential", epsilon, LONGEST)]
         regret_rate = median(n, rel("laplace_scale_gamma_term")) * float(epsilon)   # Ω/T = √(C₁β_Tγ_T/T)
         rows.append(bound_row(
             f"§3.2 Theorem 4: ṽ near f(λ*) (Alg. 1, T = {LONGEST}, ε = {epsilon})",
-            "\\|ṽ − f(λ*)\\| ≤ σ√(8 log(1/δ)) + Ω/T + a(Ω/(εT) + c/ε + q/ε)", n, "theorem4",
+            "|ṽ − f(λ*)| ≤ σ√(8 log(1/δ)) + Ω/T + a(Ω/(εT) + c/ε + q/ε)", n, "theorem4",
             "repeats.error_to_optimum", probability,
             (f"uninformative at this |Λ| and T: Ω/T = √(C₁β_Tγ_T/T) = {number(regret_rate)} alone exceeds "
              f"f(λ*) − mean f = {number(spread)}" if regret_rate > spread else
              f"Ω/T = √(C₁β_Tγ_T/T) = {number(regret_rate)}")))
-    errors = [mean_and_error(cells[noisy("exponential", e, LONGEST)], "repeats.error_to_optimum")
-              for e in SWEEP_EPSILONS + BEYOND_EPSILONS]
-    rows.append(f"| §3.2 Theorem 4: ṽ's error shrinks as ε grows (the a(…)/ε term) | falls as ε grows "
-                f"| mean \\|ṽ − f(λ*)\\| (T = {LONGEST}) " + ", ".join(f"{number(m)}" for m, _ in errors)
-                + f" at ε = {', '.join(SWEEP_EPSILONS + BEYOND_EPSILONS)} | {yes_no(means_fall(errors))} "
-                "| rule: as for λ̃'s regret above; the error levels off at max_t v_t's upward bias from the "
-                "observation noise |")
+
+    errors = along_epsilon(cells, "repeats.error_to_optimum")
+    rows.append(table_row(
+        "§3.2 Theorem 4: ṽ's error shrinks as ε grows (the a(…)/ε term)", "falls as ε grows",
+        f"mean |ṽ − f(λ*)| (T = {LONGEST}) " + ", ".join(number(m) for m, _ in errors) + f" at ε = {epsilons}",
+        yes_no(means_fall(errors)),
+        "rule: as for λ̃'s regret above; the error levels off at max_t v_t's upward bias from the observation noise"))
+
     for budget in BUDGETS:
-        n = cells[noise_free("10", budget)]
         rows.append(bound_row(
             f"§4, premise of Theorems 5–6: de Freitas et al.'s regret bound (Alg. 2, A = 8, τ = 0.1, T = {budget})",
-            "f(λ*) − f(λ_T) ≤ Ω = A e^(−Tτ/(log T)^(d/4))", n, "de_freitas", "repeats.regret_lambda_T", probability,
+            "f(λ*) − f(λ_T) ≤ Ω = A e^(−Tτ/(log T)^(d/4))", cells[noise_free("10", budget)], "de_freitas",
+            "repeats.regret_lambda_T", probability,
             "dpbo searches with GP-UCB without re-evaluation, not de Freitas et al.'s method; A, τ are ours (the "
             "paper gives none)"))
     for budget in (50, LONGEST):
-        n = cells[noise_free("10", budget)]
         rows.append(bound_row(
-            f"§4.1 Theorem 6: f̃ near f(λ*) (Alg. 2, T = {budget}, ε = 10)",
-            "\\|f̃ − f(λ*)\\| ≤ Ω + a(Ω/ε + c/ε)", n, "theorem6", "repeats.error_to_optimum", probability,
+            f"§4.1 Theorem 6: f̃ near f(λ*) (Alg. 2, T = {budget}, ε = 10)", "|f̃ − f(λ*)| ≤ Ω + a(Ω/ε + c/ε)",
+            cells[noise_free("10", budget)], "theorem6", "repeats.error_to_optimum", probability,
             "holds only where its premise (the row above for this T) does"))
-    n = cells[noise_free("1000", LONGEST)]
     rows.append(bound_row(
         f"§4: \"Theorems 1 and 2 still hold\" without noise (Alg. 2, exponential, T = {LONGEST}, ε = 1000)",
-        "max μ_T − μ_T(λ̃) ≤ (2Δ/ε)(log|Λ| + a)", n, "theorem2", "repeats.regret_lambda_tilde", probability,
-        "measured on f, as for Algorithm 1"))
+        "max μ_T − μ_T(λ̃) ≤ (2Δ/ε)(log|Λ| + a)", cells[noise_free("1000", LONGEST)], "theorem2",
+        "repeats.regret_lambda_tilde", probability, "measured on f, as for Algorithm 1"))
     n = cells[lipschitz_cell_name("1")]
     rows.append(bound_row(
-        "§5 Theorem 8: f̃_L near f_BO (Alg. 3, logreg-validation, ε = 1)", "\\|f̃_L − f_BO\\| ≤ a·b", n,
+        "§5 Theorem 8: f̃_L near f_BO (Alg. 3, logreg-validation, ε = 1)", "|f̃_L − f_BO| ≤ a·b", n,
         "theorem8", "repeats.released_value_error", 1.0 - math.exp(-TAIL_A),
         f"b = {number(median(n, rel('laplace_scale')), 4)}, Theorem 7's sensitivity over ε; p = 1 − e^(−a) (no δ)"))
     return "\n".join(rows)
-
 
 def main():
     r = Reproduction("kusner", "docs/methods/dp-ucb.md", __file__)

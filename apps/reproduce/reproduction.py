@@ -194,6 +194,8 @@ class Reproduction:
     def write_atomically(path, text):
         handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
         try:
+            # mkstemp's file is 0600; the page and the store keep the mode a checkout gives them.
+            os.chmod(temporary, path.stat().st_mode & 0o777 if path.exists() else 0o644)
             with os.fdopen(handle, "w") as stream:
                 stream.write(text)
             os.replace(temporary, path)

@@ -94,7 +94,12 @@ def render_fig2a(n):
 r.table("grid-fig2a", [grid_baseline, grid_known_baseline, *fig2a.values(), *fig2a_known.values()], render_fig2a)
 
 
-def render_r_tables(tables, cell_of, t, with_known):
+def render_r_tables(tables, cell_of, t, with_known, also=None):
+    """Tables 1–9's layout: S_t per r at each ε, dpbo's rows above the paper's; `also` adds S_also in
+    parentheses (property prices: S_50 beside the paper's S_100)."""
+    def cell_text(c):
+        return s(c, t) + lifted_mark(c) + (f" ({number(c[f'S_{also}.mean'], 2)})" if also else "")
+
     def render(n):
         out = []
         for le, ranks, paper_best, paper in tables:
@@ -104,7 +109,7 @@ def render_r_tables(tables, cell_of, t, with_known):
             out.append("|---|" + "---|" * len(ranks))
             for label, known in variants:
                 cells = [n[cell_of(le, k, known)] for k in ranks]
-                out.append(f"| dpbo, {label} | " + " | ".join(s(c, t) + lifted_mark(c) for c in cells) + " |")
+                out.append(f"| dpbo, {label} | " + " | ".join(cell_text(c) for c in cells) + " |")
             out.append("| paper | " + " | ".join(
                 number(v, 3) + ("*" if k > paper_best else "") for k, v in zip(ranks, paper)) + " |\n")
         return "\n".join(out)
@@ -147,7 +152,7 @@ r.table("real-fig2", [loan_baseline, property_baseline, *loan_fig.values(), *pro
 r.table("loan-tables", list(loan_tables.values()),
         render_r_tables(LOAN_TABLES, lambda le, k, known: loan_tables[(le, k, False)], 50, False))
 r.table("property-tables", list(property_tables.values()),
-        render_r_tables(PROPERTY_TABLES, lambda le, k, known: property_tables[(le, k, False)], 100, False))
+        render_r_tables(PROPERTY_TABLES, lambda le, k, known: property_tables[(le, k, False)], 100, False, also=50))
 
 # ----- Branin-Hoo (appendix A) ------------------------------------------------------------------------
 BRANIN_EPSILONS = [0.0, 0.5, 0.9, 1.1, 1.5]
@@ -204,24 +209,31 @@ def best_r(n, ranks, cell_of, t):
 
 
 def within_two_se(n, a, b, t):
-    """Whether cells a and b differ by less than two standard errors of their difference."""
+    """Whether cells a and b differ by at most two standard errors of their difference (equal means,
+    such as two zeros, are within)."""
     da, db = n[a], n[b]
-    return abs(da[f"S_{t}.mean"] - db[f"S_{t}.mean"]) < 2 * math.hypot(da[f"S_{t}.se"], db[f"S_{t}.se"])
+    return abs(da[f"S_{t}.mean"] - db[f"S_{t}.mean"]) <= 2 * math.hypot(da[f"S_{t}.se"], db[f"S_{t}.se"])
 
 
 def render_paper(n):
     rows = ["| paper item | paper's figure | dpbo's figure | holds? | note |", "|---|---|---|---|---|"]
 
     def gap(cell, base, t=50):
-        return n[cell][f"S_{t}.mean"] - n[base][f"S_{t}.mean"]
+        """S_t above the baseline's, and the standard error of that difference."""
+        a, b = n[cell], n[base]
+        return a[f"S_{t}.mean"] - b[f"S_{t}.mean"], math.hypot(a[f"S_{t}.se"], b[f"S_{t}.se"])
 
     # Fig. 2a: regret above non-private GP-UCB after 50 steps (σ_y = 1 on the synthetic grid).
     for le, paper in ((1.1, 0.011), (0.9, 0.069), (0.0, 0.099)):
-        ours = gap(fig2a[("random-projection", le)], grid_baseline)
-        known = gap(fig2a_known[le], grid_known_baseline)
-        rows.append(f"| Fig. 2a: S_50 above GP-UCB at ε = e^{le} | {paper}σ_y | {number(ours, 2)} (GP fitted); "
-                    f"{number(known, 2)} (GP known) | {'yes' if abs(ours) < 2 * paper + 0.02 else 'no'} | rule: "
-                    "|dpbo's gap, GP fitted| < 2 × the paper's + 0.02 (the standard errors are about 0.005) |")
+        verdicts = []
+        texts = []
+        for label, cell, base in (("GP fitted", fig2a[("random-projection", le)], grid_baseline),
+                                  ("GP known", fig2a_known[le], grid_known_baseline)):
+            ours, se = gap(cell, base)
+            texts.append(f"{number(ours, 2)} ± {number(se, 1)} ({label})")
+            verdicts.append(f"{label}: {'yes' if abs(ours - paper) <= 2 * se else 'no'}")
+        rows.append(f"| Fig. 2a: S_50 above non-private GP-UCB, ε = e^{le} | {paper}σ_y | {'; '.join(texts)} | "
+                    f"{'; '.join(verdicts)} | rule: dpbo's gap within two standard errors of the paper's (σ_y = 1) |")
     # The privacy–utility ordering: regret grows as ε shrinks.
     for label, cells, baseline_ok in (("random-projection, GP fitted", [fig2a[("random-projection", le)] for le in FIG2A], True),
                                       ("random-projection, GP known", [fig2a_known[le] for le in FIG2A], True),
@@ -231,6 +243,18 @@ def render_paper(n):
         rows.append(f"| Fig. 2a: smaller ε, larger regret ({label}) | ordering | S_50 {s(first)} at e^{FIG2A[0]}, "
                     f"{s(last)} at e^{FIG2A[-1]} | {'yes' if holds else 'no'} | rule: S_50 at the smallest ε exceeds "
                     "S_50 at the largest by more than two standard errors |")
+    # Remark 2 and Tables 1–3: a lifted release does worse than an unlifted one.
+    for label, known in (("GP fitted", False), ("GP known", True)):
+        lifted, unlifted = [], []
+        for le, ranks, _, _ in GRID_TABLES:
+            for k in ranks:
+                c = n[grid_tables[(le, k, known)]]
+                (lifted if c["evaluation_only.lifted.mean"] > 0 else unlifted).append(c["S_50.mean"])
+        holds = min(lifted) > max(u for u in unlifted)
+        rows.append(f"| Tables 1–3 ({label}): every lifted cell worse than every unlifted one | every * cell above "
+                    f"every other | lifted S_50 {number(min(lifted), 2)}–{number(max(lifted), 2)}; unlifted "
+                    f"{number(min(unlifted), 2)}–{number(max(unlifted), 2)} | {'yes' if holds else 'no'} | rule: the "
+                    "smallest lifted mean exceeds the largest unlifted one |")
     # Tables 1–9: the best r is the largest with σ_min ≥ ω.
     for label, tables, cell_of, t in (
             ("Table {} (synthetic, GP fitted)", GRID_TABLES, lambda le: lambda k: grid_tables[(le, k, False)], 50),

@@ -128,6 +128,42 @@ class Reproduction:
         self.cells = {}
         self.tables = {}   # name → (cell names, render(numbers by cell) → Markdown)
         self.drift_cells = []
+        self.figures = {}  # name → (cell names, caption to find, file under the source root)
+
+    def figure(self, name, cells, caption, file):
+        """A figure of `dpbo report` over the cells' folders — the one whose caption contains
+        `caption` — saved as an SVG file (path relative to the source root) for the page to show."""
+        unknown = [c for c in cells if c not in self.cells]
+        if unknown:
+            raise ValueError(f"figure '{name}' names unknown cells: {', '.join(unknown)}")
+        self.figures[name] = (list(cells), caption, file)
+
+    def draw_figures(self, dpbo, out, names):
+        """Each figure whose cells were run now: the report's SVG, cut out of its page."""
+        for name, (cells, caption, file) in self.figures.items():
+            if not set(cells) <= set(names):
+                continue
+            with tempfile.TemporaryDirectory(prefix="dpbo-reproduce-report-") as scratch:
+                page = pathlib.Path(scratch) / "report.html"
+                report = subprocess.run([str(dpbo), "report", *[str(out / c) for c in cells], "--out", str(page)],
+                                        capture_output=True, text=True, stdin=subprocess.DEVNULL)
+                if report.returncode != 0:
+                    raise ReproductionError(f"figure '{name}': dpbo report exited {report.returncode}: "
+                                            f"{report.stderr.strip()}")
+                html = page.read_text()
+            svg = None
+            for figure in re.finditer(r'<figure class="plot"[^>]*>(.*?)</figure>', html, re.S):
+                caption_text = re.search(r"<figcaption>(.*?)</figcaption>", figure.group(1), re.S)
+                if caption_text and caption in caption_text.group(1):
+                    svg = re.search(r"<svg.*?</svg>", figure.group(1), re.S)
+                    break
+            if svg is None:
+                raise ReproductionError(f"figure '{name}': no figure of the report has a caption containing "
+                                        f"'{caption}'")
+            target = SOURCE_ROOT / file
+            target.parent.mkdir(parents=True, exist_ok=True)
+            self.write_atomically(target, svg.group(0) + "\n")
+            print(f"  figure {name}: {file}", file=sys.stderr)
 
     def drift(self, *cells):
         """The cheap cells the per-paper test re-runs (`--check` with no cell)."""
@@ -312,6 +348,8 @@ class Reproduction:
                 commit = git_commit()
                 print(f"{self.paper}: {len(cells)} runs into {out} ({arguments.jobs} at once)", file=sys.stderr)
                 for name, result in self.run_cells(cells, dpbo, out, arguments.jobs).items():
+                    # Wall time depends on what else the machine runs and is ~0 for kept runs: only shown.
+                    result = {k: v for k, v in result.items() if k != "seconds"}
                     earlier = store["cells"].get(name, {})
                     if earlier.get("numbers") == result["numbers"] and earlier.get("command") == result["command"]:
                         # The same numbers from the same command (runs kept in --out, or a deterministic
@@ -322,6 +360,7 @@ class Reproduction:
                                                 "date": datetime.date.today().isoformat()}
                 store["cells"] = dict(sorted(store["cells"].items()))
                 self.write_atomically(self.store, json.dumps(store, indent=1, sort_keys=False) + "\n")
+                self.draw_figures(dpbo, out, cells)
             self.render(names, store, command)
             print(f"{self.page}: wrote {', '.join(names)}", file=sys.stderr)
             return 0

@@ -247,8 +247,12 @@ dpbo::RunResult run_gp_ucb_variant(dpbo::RunContext& context, const DpUcbSetting
                           "information gain of T = {} observations over Lambda (Nemhauser, Wolsey & Fisher 1978); "
                           "sigma = {} is the objective's declared observation noise",
                           gain.bound, gain.greedy, s.budget, sigma)
-            : fmt::format("the assumptions of de Freitas, Smola & Zoghi (2012), Theorem 2, with the user's A = {} and "
-                          "tau = {} (not verified); observations are exact (sigma = 0)",
+            : fmt::format("that on every dataset this run's last point lambda_T meets f(lambda*) - f(lambda_T) <= A "
+                          "exp(-T tau / (log T)^(d/4)) with the user's A = {} and tau = {} (not verified): de Freitas, "
+                          "Smola & Zoghi (2012, Theorem 2) prove such a bound for their own search, not for the GP-UCB "
+                          "over Lambda run here, which never evaluates a candidate twice, so its last point need not "
+                          "be near the best (docs/methods/dp-ucb.md finds the bound broken at T = 100 on synthetic-gp); "
+                          "observations are exact (sigma = 0)",
                           s.a, s.tau),
         "the kernel and Lambda are fixed by the user, independent of the data (a kernel fitted on the validation "
         "data would make the prior, and every sensitivity bound, data-dependent)"};

@@ -1,5 +1,6 @@
 // The papers' experiments ship as config files (plugins/algorithms/dp-gibo/experiments,
-// plugins/algorithms/dp-ucb/experiments and plugins/algorithms/dpareto/experiments). Each one must keep running as the modules evolve: here
+// plugins/algorithms/dp-ucb/experiments, plugins/algorithms/dpareto/experiments and
+// plugins/algorithms/po-gp-ucb/experiments). Each one must keep running as the modules evolve: here
 // every config runs one shortened repeat through the `dpbo` command, and a private one must state
 // the μ (DP-GIBO, DP-GD) or the (2ε, 2δ) conditional on Assumption 1 (dp-ucb) its file asks for.
 #include <doctest/doctest.h>
@@ -39,6 +40,7 @@ const std::map<std::string, std::vector<std::string>> kShortRun = {
     {"gibo", {"algorithm.budget=3"}},
     {"dp-ucb", {"algorithm.budget=5"}},
     {"dpareto", {"algorithm.budget=7", "algorithm.initial_points=5"}},
+    {"po-gp-ucb", {"algorithm.budget=8"}},
     {"grid-search", {"algorithm.per_dimension=2"}}};
 // ... and each DPareto oracle's evaluations to a small fraction of the data and repetitions.
 const std::map<std::string, std::vector<std::string>> kShortObjective = {
@@ -56,15 +58,15 @@ const std::map<std::string, std::vector<std::string>> kShortObjective = {
 TEST_CASE("cli experiments: every shipped experiment config runs and states its privacy") {
     const fs::path algorithms = fs::path(DPBO_SOURCE_DIR) / "plugins" / "algorithms";
     std::map<std::string, std::vector<fs::path>> configs_of;
-    for (const std::string owner : {"dp-gibo", "dp-ucb", "dpareto"})
+    for (const std::string owner : {"dp-gibo", "dp-ucb", "dpareto", "po-gp-ucb"})
         for (const auto& entry : fs::directory_iterator(algorithms / owner / "experiments"))
             if (entry.path().extension() == ".ini") configs_of[owner].push_back(entry.path());
     REQUIRE(configs_of["dp-gibo"].size() >= 10);
     REQUIRE(configs_of["dp-ucb"].size() >= 2);
     REQUIRE(configs_of["dpareto"].size() >= 18);
-    std::vector<fs::path> configs = configs_of["dp-gibo"];
-    configs.insert(configs.end(), configs_of["dp-ucb"].begin(), configs_of["dp-ucb"].end());
-    configs.insert(configs.end(), configs_of["dpareto"].begin(), configs_of["dpareto"].end());
+    REQUIRE(configs_of["po-gp-ucb"].size() >= 8);
+    std::vector<fs::path> configs;
+    for (const auto& [owner, files] : configs_of) configs.insert(configs.end(), files.begin(), files.end());
     for (const fs::path& config : configs) {
         CAPTURE(config.filename().string());
         const std::string algorithm = setting(config, "algorithm");

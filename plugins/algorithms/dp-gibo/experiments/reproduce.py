@@ -12,14 +12,19 @@ Each cell's numbers are `dpbo summary --json` plus, per repeat, the reported los
 f(θ_T) for the private methods, the best value found for the baselines), the evaluations used and,
 where the trace has them, the privacy noise's norm and the distance to the optimum along the path.
 """
+import argparse
 import csv
+import html
 import json
 import pathlib
+import re
 import statistics
+import subprocess
 import sys
+import tempfile
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[4] / "apps" / "reproduce"))
-from reproduction import Reproduction, ReproductionError, number  # noqa: E402
+from reproduction import SOURCE_ROOT, Reproduction, ReproductionError, number  # noqa: E402
 
 EXPERIMENTS = "plugins/algorithms/dp-gibo/experiments"
 PAGE = "docs/methods/dp-gibo.md"
@@ -44,11 +49,13 @@ def reported_value(result, path, metric):
         if metric not in result.get("evaluation_only", {}):
             raise ReproductionError(f"{path}: no evaluation_only.{metric}")
         return result["evaluation_only"][metric]["value"]
-    if "final_value" in result.get("evaluation_only", {}):
-        return result["evaluation_only"]["final_value"]["value"]
+    for final in ("final_value", "objective_value"):   # DP-GIBO's name for f(θ_T), DP-GD's
+        if final in result.get("evaluation_only", {}):
+            return result["evaluation_only"][final]["value"]
     if "best_value" in result.get("released", {}):
         return result["released"]["best_value"]["value"]
-    raise ReproductionError(f"{path}: neither evaluation_only.final_value nor released.best_value")
+    raise ReproductionError(f"{path}: none of evaluation_only.final_value, evaluation_only.objective_value, "
+                            "released.best_value")
 
 
 def read_trace(path):
@@ -582,5 +589,71 @@ r.table("seed-000", ["gp-lengthscales-d10", "gp-lengthscales-d10-centre", "gp-le
 r.table("paper", ALL_CELLS, render_paper)
 r.drift("normal-location-mu2")
 
+
+# --- figures, drawn by `dpbo report` as the paper draws them ----------------------------------------
+FIGURES = [
+    # (file under docs/figures, the cells drawn together, how the report's figure title starts)
+    ("dp-gibo-normal-location-distance.svg", ["normal-location-mu2-paper-B", "normal-location-mu0.5-paper-B"],
+     "Distance to the optimiser over"),
+    ("dp-gibo-normal-location-bias-noise.svg", ["normal-location-mu0.5-paper-B"],
+     "DP-GIBO on normal-location-mu0.5-paper-B: bias proxy and privacy noise"),
+    ("dp-gibo-huber-distance.svg", ["huber-regression-dp-gibo", "huber-regression-dp-gd"],
+     "Distance to the optimiser over"),
+]
+FIGURE_FOLDER = SOURCE_ROOT / "docs" / "figures"
+
+
+def plain_text(markup):
+    return html.unescape(re.sub(r"<[^>]+>", "", markup)).strip()
+
+
+def report_svg(dpbo, folders, title):
+    """The <svg> of the figure whose title starts with `title` in `dpbo report FOLDERS`."""
+    with tempfile.TemporaryDirectory(prefix="dpbo-figure-") as scratch:
+        page = pathlib.Path(scratch) / "report.html"
+        status = subprocess.run([str(dpbo), "report", *map(str, folders), "--out", str(page)],
+                                capture_output=True, text=True, stdin=subprocess.DEVNULL)
+        if status.returncode != 0:
+            raise ReproductionError(f"dpbo report {' '.join(map(str, folders))} exited {status.returncode}: "
+                                    f"{status.stderr.strip()}")
+        text = page.read_text()
+    for figure in re.finditer(r'<figure class="plot"[^>]*>.*?</figure>', text, re.S):
+        caption = re.search(r"<figcaption.*?</figcaption>", figure.group(0), re.S)
+        if caption and plain_text(caption.group(0)).startswith(title):
+            return re.search(r"<svg.*?</svg>", figure.group(0), re.S).group(0) + "\n"
+    raise ReproductionError(f"dpbo report {' '.join(map(str, folders))}: no figure titled '{title}…'")
+
+
+def draw_figures(argv):
+    """After a run (or --render-only over a finished --out), redraw the page's figures from the cells'
+    folders; --check and --list draw nothing."""
+    parser = argparse.ArgumentParser(add_help=False)
+    parser.add_argument("--dpbo", default=str(SOURCE_ROOT / "build" / "bin" / "dpbo"))
+    parser.add_argument("--out", default=None)
+    parser.add_argument("--check", nargs="?", const="", default=None)
+    parser.add_argument("--list", action="store_true")
+    parser.add_argument("--only", action="append", default=[])
+    options, _ = parser.parse_known_args(argv)
+    if options.check is not None or options.list or (options.only and "examples" not in options.only):
+        return 0
+    out = pathlib.Path(options.out or SOURCE_ROOT / "results" / f"reproduce-{r.paper}")
+    FIGURE_FOLDER.mkdir(parents=True, exist_ok=True)
+    try:
+        for file, cells, title in FIGURES:
+            folders = [out / c for c in cells]
+            missing = [str(f) for f in folders if not (f / "job.json").exists()]
+            if missing:
+                print(f"{file}: not drawn, no runs in {', '.join(missing)}", file=sys.stderr)
+                continue
+            Reproduction.write_atomically(FIGURE_FOLDER / file, report_svg(pathlib.Path(options.dpbo).resolve(),
+                                                                           folders, title))
+            print(f"docs/figures/{file}: drawn from {', '.join(cells)}", file=sys.stderr)
+    except ReproductionError as error:
+        print(f"{pathlib.Path(__file__).name}: error: {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
 if __name__ == "__main__":
-    sys.exit(r.main())
+    status = r.main()
+    sys.exit(status or draw_figures(sys.argv[1:]))

@@ -15,6 +15,7 @@ import argparse
 import concurrent.futures
 import csv
 import datetime
+import html
 import json
 import math
 import os
@@ -111,6 +112,11 @@ def median_range(numbers, key, digits=3):
             f"({number(numbers[key + '.min'], digits)}–{number(numbers[key + '.max'], digits)})")
 
 
+def plain_text(markup):
+    """HTML as the reader sees it: tags dropped, entities decoded."""
+    return html.unescape(re.sub(r"<[^>]+>", "", markup)).strip()
+
+
 def git_commit():
     try:
         return subprocess.run(["git", "-C", str(SOURCE_ROOT), "describe", "--always", "--dirty", "--abbrev=10"],
@@ -153,8 +159,8 @@ class Reproduction:
                 html = page.read_text()
             svg = None
             for figure in re.finditer(r'<figure class="plot"[^>]*>(.*?)</figure>', html, re.S):
-                caption_text = re.search(r"<figcaption>(.*?)</figcaption>", figure.group(1), re.S)
-                if caption_text and caption in caption_text.group(1):
+                caption_text = re.search(r"<figcaption[^>]*>(.*?)</figcaption>", figure.group(1), re.S)
+                if caption_text and caption in plain_text(caption_text.group(1)):
                     svg = re.search(r"<svg.*?</svg>", figure.group(1), re.S)
                     break
             if svg is None:

@@ -14,10 +14,8 @@ where the trace has them, the privacy noise's norm and the distance to the optim
 """
 import argparse
 import csv
-import html
 import json
 import pathlib
-import re
 import statistics
 import subprocess
 import sys
@@ -150,22 +148,7 @@ def arguments(config, *settings):
     return args
 
 
-class ResumingReproduction(Reproduction):
-    """A cell whose run folder was already finished (its numbers re-read, e.g. after a change of what
-    is extracted) keeps the run time stored when it ran: `dpbo run` only finds the finished repeats,
-    and the seconds it takes for that are not what the runs cost."""
-
-    def run_cell(self, cell, dpbo, out):
-        finished = (out / cell.name / "job.json").exists() and all(
-            (folder / "result.json").exists() for folder in repeat_folders(out / cell.name))
-        result = super().run_cell(cell, dpbo, out)
-        stored = self.load_store()["cells"].get(cell.name)
-        if finished and stored and stored["command"] == result["command"]:
-            result["seconds"] = stored["seconds"]
-        return result
-
-
-r = ResumingReproduction("dp-gibo", PAGE, __file__)
+r = Reproduction("dp-gibo", PAGE, __file__)
 
 
 # The examples whose figure is the final distance to the optimum (the paper plots the estimates'
@@ -676,69 +659,14 @@ r.drift("normal-location-mu2")
 
 
 # --- figures, drawn by `dpbo report` as the paper draws them ----------------------------------------
-FIGURES = [
-    # (file under docs/figures, the cells drawn together, how the report's figure title starts)
-    ("dp-gibo-normal-location-distance.svg", ["normal-location-mu2-paper-B", "normal-location-mu0.5-paper-B"],
-     "Distance to the optimiser over"),
-    ("dp-gibo-normal-location-bias-noise.svg", ["normal-location-mu0.5-paper-B"],
-     "DP-GIBO on normal-location-mu0.5-paper-B: bias proxy and privacy noise"),
-    ("dp-gibo-huber-distance.svg", ["huber-regression-dp-gibo", "huber-regression-dp-gd"],
-     "Distance to the optimiser over"),
-]
-FIGURE_FOLDER = SOURCE_ROOT / "docs" / "figures"
-
-
-def plain_text(markup):
-    return html.unescape(re.sub(r"<[^>]+>", "", markup)).strip()
-
-
-def report_svg(dpbo, folders, title):
-    """The <svg> of the figure whose title starts with `title` in `dpbo report FOLDERS`."""
-    with tempfile.TemporaryDirectory(prefix="dpbo-figure-") as scratch:
-        page = pathlib.Path(scratch) / "report.html"
-        status = subprocess.run([str(dpbo), "report", *map(str, folders), "--out", str(page)],
-                                capture_output=True, text=True, stdin=subprocess.DEVNULL)
-        if status.returncode != 0:
-            raise ReproductionError(f"dpbo report {' '.join(map(str, folders))} exited {status.returncode}: "
-                                    f"{status.stderr.strip()}")
-        text = page.read_text()
-    for figure in re.finditer(r'<figure class="plot"[^>]*>.*?</figure>', text, re.S):
-        caption = re.search(r"<figcaption.*?</figcaption>", figure.group(0), re.S)
-        if caption and plain_text(caption.group(0)).startswith(title):
-            return re.search(r"<svg.*?</svg>", figure.group(0), re.S).group(0) + "\n"
-    raise ReproductionError(f"dpbo report {' '.join(map(str, folders))}: no figure titled '{title}…'")
-
-
-def draw_figures(argv):
-    """After a run (or --render-only over a finished --out), redraw the page's figures from the cells'
-    folders; --check and --list draw nothing."""
-    parser = argparse.ArgumentParser(add_help=False)
-    parser.add_argument("--dpbo", default=str(SOURCE_ROOT / "build" / "bin" / "dpbo"))
-    parser.add_argument("--out", default=None)
-    parser.add_argument("--check", nargs="?", const="", default=None)
-    parser.add_argument("--list", action="store_true")
-    parser.add_argument("--only", action="append", default=[])
-    options, _ = parser.parse_known_args(argv)
-    if options.check is not None or options.list or (options.only and "examples" not in options.only):
-        return 0
-    out = pathlib.Path(options.out or SOURCE_ROOT / "results" / f"reproduce-{r.paper}")
-    FIGURE_FOLDER.mkdir(parents=True, exist_ok=True)
-    try:
-        for file, cells, title in FIGURES:
-            folders = [out / c for c in cells]
-            missing = [str(f) for f in folders if not (f / "job.json").exists()]
-            if missing:
-                print(f"{file}: not drawn, no runs in {', '.join(missing)}", file=sys.stderr)
-                continue
-            Reproduction.write_atomically(FIGURE_FOLDER / file, report_svg(pathlib.Path(options.dpbo).resolve(),
-                                                                           folders, title))
-            print(f"docs/figures/{file}: drawn from {', '.join(cells)}", file=sys.stderr)
-    except ReproductionError as error:
-        print(f"{pathlib.Path(__file__).name}: error: {error}", file=sys.stderr)
-        return 1
-    return 0
-
+# (file under docs/figures, the cells drawn together, the start of the report figure's caption)
+r.figure("normal-location-distance", ["normal-location-mu2-paper-B", "normal-location-mu0.5-paper-B"],
+         "Distance to the optimiser over", "docs/figures/dp-gibo-normal-location-distance.svg")
+r.figure("normal-location-bias-noise", ["normal-location-mu0.5-paper-B"],
+         "DP-GIBO on normal-location-mu0.5-paper-B: bias proxy and privacy noise",
+         "docs/figures/dp-gibo-normal-location-bias-noise.svg")
+r.figure("huber-distance", ["huber-regression-dp-gibo", "huber-regression-dp-gd"], "Distance to the optimiser over",
+         "docs/figures/dp-gibo-huber-distance.svg")
 
 if __name__ == "__main__":
-    status = r.main()
-    sys.exit(status or draw_figures(sys.argv[1:]))
+    sys.exit(r.main())

@@ -68,7 +68,7 @@ SyntheticRecordSettings synthetic_record_settings(const ParameterSet& parameters
 
 void add_observation_noise(arma::mat& values, double stddev, const EvaluationRequest& request,
                            const std::string& owner) {
-    if (stddev <= 0.0) return;
+    if (stddev <= 0.0 || request.exact) return;
     if (request.rng == nullptr)
         throw RunError(
             fmt::format("{}: noise_stddev = {} needs an experiment random source, but the evaluation "

@@ -174,6 +174,7 @@ private:
         dpbo::EvaluationRequest request;
         request.per_record = true;
         request.rng = &evaluation_rng_;
+        request.exact = true;
         const dpbo::Evaluations result = objective_.evaluate(arma::mat(theta), request);
         if (result.per_record.n_rows != 1 || result.per_record.n_cols != records_) {
             throw dpbo::RunError(fmt::format("{}: {} returned per-record losses of shape {} × {}; expected 1 × {}",

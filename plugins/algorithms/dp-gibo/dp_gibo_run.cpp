@@ -297,6 +297,7 @@ private:
     double exact_value(const arma::rowvec& theta) {
         dpbo::EvaluationRequest request;
         request.rng = &track_rng_;
+        request.exact = true;
         return ctx_.objective.evaluate(theta, request).values(0);
     }
 

@@ -231,3 +231,20 @@ TEST_CASE("dp-gibo's centred estimate ignores each record's constant level, the 
     CHECK(arma::norm(first_step(plain, "true") - first_step(shifted, "true")) < 1e-8);
     CHECK(arma::norm(first_step(plain, "false") - first_step(shifted, "false")) > 1e-2);
 }
+
+TEST_CASE("dp-gibo's evaluation-only f(θ_T) is the exact value on an objective that draws its own noise") {
+    // gp-lengthscales with noise_stddev = 0.3 adds one N(0, 0.09) draw to every evaluation; the run's
+    // final_value must be f(θ_T) of the same data without it (as the result describes it), not one more
+    // noisy observation.
+    const Parameters data = {{"dim", "2"}, {"records", "40"}};
+    Parameters noisy_data = data;
+    noisy_data["noise_stddev"] = "0.3";
+    const auto noisy = dpbo::test::make<dpbo::Objective>("gp-lengthscales", noisy_data);
+    const auto exact = dpbo::test::make<dpbo::Objective>("gp-lengthscales", data);
+    const dpbo::RunResult result = run_dp_gibo(*noisy, {{"iterations", "3"}, {"mu", "1"}, {"batch_size", "3"}},
+                                               {{"kernel", "rbf"}, {"fit", "none"}}, 5);
+    const arma::rowvec theta = dpbo::test::named_value(result.released, "theta_final");
+    dpbo::EvaluationRequest request;
+    const double exact_value = exact->evaluate(arma::mat(theta), request).values(0);
+    CHECK(dpbo::test::named_value(result.evaluation_only, "final_value")(0) == doctest::Approx(exact_value).epsilon(1e-12));
+}

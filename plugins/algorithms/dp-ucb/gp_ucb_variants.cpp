@@ -68,6 +68,7 @@ dpbo::ReleasedValue scalar(std::string name, std::string description, double val
 arma::vec exact_values(dpbo::RunContext& context, const arma::mat& points) {
     dpbo::EvaluationRequest request;
     request.rng = &context.rng;
+    request.exact = true;
     return context.objective.evaluate(points, request).values.col(0);
 }
 

@@ -28,7 +28,8 @@
 //    (as in DP-GIBO's noisy experiment, which observes f + 0.01·Z). Per-record losses may then be
 //    negative. record_gradients() stays exact. Because the rows are noisy too, this objective draws
 //    the noise itself inside evaluate() and declares none to the host (observation_noise_stddev()
-//    stays 0): what it returns still meets the contract that values are the rows' means;
+//    stays 0): what it returns still meets the contract that values are the rows' means. An `exact`
+//    request (an algorithm's evaluation-only f(θ_T)) gets the rows without it;
 //  - the neighbour switch (dpbo/neighbour.hpp) replaces validation record i, after the draw, by one
 //    with the same input and the target neighbour_value. Its default 10 is ten signal standard
 //    deviations from any prediction, so the record's squared error and its gradient are far above

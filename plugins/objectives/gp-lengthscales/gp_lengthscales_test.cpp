@@ -278,6 +278,15 @@ TEST_CASE("gp-lengthscales: observation noise shifts a point's value and all its
     CHECK(std::abs(arma::stddev(shifts) - s) < 4.0 * s / std::sqrt(2.0 * (m - 1.0)));
 
     CHECK_THROWS_AS(evaluate(*noisy, arma::mat(point), true, nullptr), dpbo::RunError);
+
+    // An exact request (an algorithm's evaluation-only f(θ_T)) gets the rows without the noise.
+    dpbo::EvaluationRequest exact_request;
+    exact_request.per_record = true;
+    exact_request.rng = &rng;
+    exact_request.exact = true;
+    const dpbo::Evaluations judged = noisy->evaluate(arma::mat(point), exact_request);
+    CHECK(judged.values(0) == clean.values(0));
+    CHECK(arma::approx_equal(judged.per_record, clean.per_record, "absdiff", 0.0));
 }
 
 TEST_CASE("gp-lengthscales: bad parameters are refused naming the key") {

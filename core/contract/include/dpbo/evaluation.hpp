@@ -25,6 +25,10 @@ struct EvaluationRequest {
     // Privacy noise for a PrivateTrials objective's training and score release: a stream the host
     // keys for this batch from the run's noise source. Null for every other objective.
     PrivacyNoiseSource* trial_noise = nullptr;
+    // Set by an algorithm that judges a point for an evaluation-only figure (f(θ_T), a regret), outside
+    // its evaluation budget: an objective that draws observation noise inside evaluate() leaves it
+    // out, so the figure is the exact value its description promises.
+    bool exact = false;
 };
 
 struct Evaluations {
@@ -63,7 +67,7 @@ struct SyntheticRecordSettings {
 SyntheticRecordSettings synthetic_record_settings(const ParameterSet& parameters);
 
 // Adds N(0, stddev²) observation noise to every entry of `values` from the request's experiment
-// generator (a no-op for stddev == 0). Throws RunError naming `owner` when noise is asked for but the
+// generator (a no-op for stddev == 0 or an `exact` request). Throws RunError naming `owner` when noise is asked for but the
 // request carries no generator. The evaluator calls it with ObservationNoise::observation_noise_stddev();
 // an objective whose per-record losses are themselves noisy observations may call it inside
 // evaluate(), as long as its values stay the mean of those rows.

@@ -12,17 +12,14 @@ Each cell's numbers are `dpbo summary --json` plus, per repeat, the reported los
 f(θ_T) for the private methods, the best value found for the baselines), the evaluations used and,
 where the trace has them, the privacy noise's norm and the distance to the optimum along the path.
 """
-import argparse
 import csv
 import json
 import pathlib
 import statistics
-import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[4] / "apps" / "reproduce"))
-from reproduction import SOURCE_ROOT, Reproduction, ReproductionError, number  # noqa: E402
+from reproduction import Reproduction, ReproductionError, number  # noqa: E402
 
 EXPERIMENTS = "plugins/algorithms/dp-gibo/experiments"
 PAGE = "docs/methods/dp-gibo.md"
@@ -56,43 +53,6 @@ def reported_value(result, path, metric):
                             "released.best_value")
 
 
-def dpbo_executable():
-    """The --dpbo this script was given (the harness's default otherwise), for the runs an extractor
-    makes itself."""
-    parser = argparse.ArgumentParser(add_help=False)
-    parser.add_argument("--dpbo", default=str(SOURCE_ROOT / "build" / "bin" / "dpbo"))
-    return pathlib.Path(parser.parse_known_args(sys.argv[1:])[0].dpbo).resolve()
-
-
-def noise_free_value(result, path):
-    """f(θ_T) without the observation noise, for a run on an objective with noise_stddev > 0.
-
-    dp-gibo's evaluation-only f(θ_T) is one noisy observation there (one draw of N(0, s²) added, so
-    at s = 0.3 it can be negative), not the noise-free value its description promises. The exact
-    value is read from a DP-GD run on the same data without observation noise that starts at θ_T
-    and takes one step of η = 1e-12 (which moves θ by about 1e-13): its evaluation-only f(θ_T) is
-    computed from the data."""
-    objective = result["job"]["objective"]
-    theta = result["released"]["theta_final"]["value"]
-    command = [str(dpbo_executable()), "run", "--algorithm", "dp-gd", "--objective", objective["name"], "--seed", "1",
-               "--set", "algorithm.iterations=1", "--set", "algorithm.lr=1e-12",
-               "--set", "algorithm.theta0=" + ",".join(repr(x) for x in theta)]
-    for key, value in objective["parameters"].items():
-        command += ["--set", f"objective.{key}={0 if key == 'noise_stddev' else value}"]
-    with tempfile.TemporaryDirectory(prefix="dpbo-noise-free-") as scratch:
-        status = subprocess.run(command + ["--out", f"{scratch}/run"], capture_output=True, text=True,
-                                stdin=subprocess.DEVNULL)
-        if status.returncode != 0:
-            raise ReproductionError(f"{path}: evaluating f(θ_T) without noise, `{' '.join(command)}` exited "
-                                    f"{status.returncode}: {status.stderr.strip()[-500:]}")
-        exact = json.loads(pathlib.Path(scratch, "run", "result.json").read_text())
-    return exact["evaluation_only"]["objective_value"]["value"]
-
-
-def observation_noise(result):
-    return float(result["job"]["objective"]["parameters"].get("noise_stddev", 0) or 0)
-
-
 def read_trace(path):
     with open(path, newline="") as handle:
         return list(csv.DictReader(handle))
@@ -111,9 +71,6 @@ def per_repeat_numbers(folder, metric=None):
         result_path = repeat / "result.json"
         result = json.loads(result_path.read_text())
         value = reported_value(result, result_path, metric)
-        if observation_noise(result) > 0 and "theta_final" in result.get("released", {}):
-            numbers[f"observed_value.repeat.{index}"] = value
-            value = noise_free_value(result, result_path)
         values.append(value)
         evaluations.append(result["evaluations"])
         numbers[f"value.repeat.{index}"] = value
@@ -458,14 +415,9 @@ def render_bias_tolerance(numbers):
 
 
 def render_evaluation_noise(numbers):
-    lines = ["| evaluation noise s (GP told s²) | final loss f(θ_T), without noise | f(θ_T) as dp-gibo reports it "
-             "(one noisy observation) |", "|---|---|---|"]
+    lines = ["| evaluation noise s (GP told s²) | final loss f(θ_T), without noise |", "|---|---|"]
     for stddev in EVALUATION_NOISE:
-        n = numbers[f"evaluation-noise-{stddev}"]
-        observed = [n[k] for k in sorted(n) if k.startswith("observed_value.repeat.")]
-        shown = (f"{number(statistics.median(observed))} ({number(min(observed))}–{number(max(observed))})"
-                 if observed else "the same (no noise)")
-        lines.append(f"| {stddev} | {value_range(n)} | {shown} |")
+        lines.append(f"| {stddev} | {value_range(numbers[f'evaluation-noise-{stddev}'])} |")
     return "\n".join(lines)
 
 

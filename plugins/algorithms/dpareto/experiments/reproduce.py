@@ -28,15 +28,10 @@ import statistics
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[4] / "apps" / "reproduce"))
-from reproduction import SOURCE_ROOT, Reproduction, ReproductionError, number  # noqa: E402
+from reproduction import Reproduction, ReproductionError, number  # noqa: E402
 
-import argparse  # noqa: E402
 import csv  # noqa: E402
-import html  # noqa: E402
 import json  # noqa: E402
-import re  # noqa: E402
-import subprocess  # noqa: E402
-import tempfile  # noqa: E402
 
 EXPERIMENTS = "plugins/algorithms/dpareto/experiments"
 PAGE = "docs/methods/dpareto.md"
@@ -342,6 +337,14 @@ def build():
     r.table("cost", list(r.cells), render_cost)
     r.table("paper", ["svt-fine-grid", "svt-dpareto", "bolt-on-fine-grid", "bolt-on-dpareto"] + adult + mnist,
             render_paper_table)
+    # Fig. 5's panels as dpbo's report draws them for DPareto's folder beside one random set's: the
+    # fronts and the hypervolume over evaluations.
+    for name, cells in (("dpareto-mnist-mlp2", ["mnist-mlp2-dpareto", "mnist-mlp2-random"]),
+                        ("dpareto-adult-logreg-adam", ["adult-logreg-adam-dpareto", "adult-logreg-adam-random-1"])):
+        r.figure(f"{name}-fronts", cells, "Empirical Pareto fronts: error against epsilon",
+                 f"docs/figures/{name}-fronts.svg")
+        r.figure(f"{name}-hypervolume", cells, "Hypervolume of the empirical front over evaluations",
+                 f"docs/figures/{name}-hypervolume.svg")
     return r
 
 
@@ -583,72 +586,5 @@ def render_paper_table(n):
     return "\n".join(rows)
 
 
-# --- figures, drawn by the report layer ----------------------------------------------------------
-# Fig. 5's panels as dpbo's report draws them for two folders (DPareto's and one random set's): the
-# fronts (bottom) and the hypervolume over evaluations (top), written to docs/figures/NAME-KEY.svg.
-FIGURES = {"dpareto-mnist-mlp2": ["mnist-mlp2-dpareto", "mnist-mlp2-random"],
-           "dpareto-adult-logreg-adam": ["adult-logreg-adam-dpareto", "adult-logreg-adam-random-1"]}
-FIGURE_TITLES = {"fronts": "Empirical Pareto fronts: error against epsilon",
-                 "hypervolume": "Hypervolume of the empirical front over evaluations"}
-
-
-def report_figures(report_html):
-    """The report's figures by title: {title: the <svg> element}."""
-    figures = {}
-    for block in re.findall(r"<figure[^>]*>(.*?)</figure>", report_html, re.S):
-        svg = re.search(r"<svg.*?</svg>", block, re.S)
-        title = re.search(r"<figcaption><strong>(.*?)</strong>", block, re.S)
-        if svg and title:
-            figures[html.unescape(title.group(1)).strip()] = svg.group(0)
-    return figures
-
-
-def draw_figures(dpbo, out):
-    for name, cells in FIGURES.items():
-        folders = [pathlib.Path(out) / cell for cell in cells]
-        missing = [str(f) for f in folders if not f.is_dir()]
-        if missing:
-            raise ReproductionError(f"figure {name}: no run folder {', '.join(missing)}; run the reproduction first")
-        with tempfile.TemporaryDirectory(prefix="dpbo-dpareto-figures-") as scratch:
-            page = pathlib.Path(scratch) / "report.html"
-            status = subprocess.run([str(dpbo), "report", *map(str, folders), "--out", str(page)],
-                                    capture_output=True, text=True, stdin=subprocess.DEVNULL)
-            if status.returncode != 0:
-                raise ReproductionError(f"figure {name}: dpbo report exited {status.returncode}: {status.stderr.strip()}")
-            figures = report_figures(page.read_text())
-        for key, title in FIGURE_TITLES.items():
-            if title not in figures:
-                raise ReproductionError(f"figure {name}: the report has no figure '{title}' "
-                                        f"(it has: {', '.join(figures) or 'none'})")
-            target = SOURCE_ROOT / "docs" / "figures" / f"{name}-{key}.svg"
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(figures[title] + "\n")
-            print(f"{target.relative_to(SOURCE_ROOT)}: drawn from {', '.join(cells)}", file=sys.stderr)
-
-
-def main():
-    reproduction = build()
-    status = reproduction.main()
-    # The figures need the run folders: drawn after a run, not for --check, --list or --render-only.
-    parser = argparse.ArgumentParser(add_help=False)
-    parser.add_argument("--dpbo", default=str(SOURCE_ROOT / "build" / "bin" / "dpbo"))
-    parser.add_argument("--out", default=str(SOURCE_ROOT / "results" / "reproduce-dpareto"))
-    parser.add_argument("--check", nargs="?", const="", default=None)
-    parser.add_argument("--list", action="store_true")
-    parser.add_argument("--render-only", action="store_true")
-    parser.add_argument("--only", action="append", default=[])
-    known, _ = parser.parse_known_args()
-    figure_tables = {"mnist", "adult"}
-    wanted = not known.only or figure_tables & set(known.only)
-    if status != 0 or known.check is not None or known.list or known.render_only or not wanted:
-        return status
-    try:
-        draw_figures(pathlib.Path(known.dpbo).resolve(), known.out)
-    except ReproductionError as error:
-        print(f"{pathlib.Path(__file__).name}: error: {error}", file=sys.stderr)
-        return 1
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(build().main())

@@ -79,10 +79,10 @@ def read_trace_column(folder, column):
 def reported_cpu_seconds(folder):
     """The CPU time the runs of a folder report (each repeat's result.json `timing`): the cost of the
     cell on the machine that ran it, also when it was run earlier and kept."""
-    total = 0.0
-    for result in pathlib.Path(folder).glob("repeat-*/result.json"):
-        total += json.loads(result.read_text()).get("timing", {}).get("cpu_seconds", 0.0)
-    return total
+    folder = pathlib.Path(folder)
+    results = sorted(folder.glob("repeat-*/result.json")) or [folder / "result.json"]  # one repeat: no repeat-*
+    return sum(json.loads(result.read_text()).get("timing", {}).get("cpu_seconds", 0.0)
+               for result in results if result.exists())
 
 
 def mean_and_standard_error(values):

@@ -617,7 +617,7 @@ def render_paper(cells):
     return "\n".join(rows)
 
 def main():
-    r = Reproduction("kusner", "docs/methods/dp-ucb.md", __file__)
+    r = Reproduction("dp-ucb", "docs/methods/dp-ucb.md", __file__)
     for variant, selection, epsilon, budget in gp_ucb_settings():
         config = NOISY_CONFIG.format(selection=selection) if variant == "noisy" else NOISE_FREE_CONFIG
         r.cell(gp_ucb_cell_name(variant, selection, epsilon, budget),

@@ -246,5 +246,6 @@ TEST_CASE("dp-gibo's evaluation-only f(θ_T) is the exact value on an objective 
     const arma::rowvec theta = dpbo::test::named_value(result.released, "theta_final");
     dpbo::EvaluationRequest request;
     const double exact_value = exact->evaluate(arma::mat(theta), request).values(0);
-    CHECK(dpbo::test::named_value(result.evaluation_only, "final_value")(0) == doctest::Approx(exact_value).epsilon(1e-12));
+    CHECK(dpbo::test::named_value(result.evaluation_only, "final_value")(0) ==
+          doctest::Approx(exact_value).epsilon(1e-12));
 }

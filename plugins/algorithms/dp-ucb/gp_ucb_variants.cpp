@@ -243,18 +243,18 @@ dpbo::RunResult run_gp_ucb_variant(dpbo::RunContext& context, const DpUcbSetting
                     "epsilon-DP for that bound and the failure probability delta is charged beside it as a (0, delta) "
                     "event, so each release is (epsilon, delta)-DP and the two together (2 epsilon, 2 delta)-DP",
                     s.delta, delta_q, sensitivity, noisy ? "Theorem 3" : "Theorem 5"),
-        noisy
-            ? fmt::format("gamma_T in line 14 is the upper bound {} = greedy {} / (1 - 1/e) on the maximum "
-                          "information gain of T = {} observations over Lambda (Nemhauser, Wolsey & Fisher 1978); "
-                          "sigma = {} is the objective's declared observation noise",
-                          gain.bound, gain.greedy, s.budget, sigma)
-            : fmt::format("that on every dataset this run's last point lambda_T meets f(lambda*) - f(lambda_T) <= A "
-                          "exp(-T tau / (log T)^(d/4)) with the user's A = {} and tau = {} (not verified): de Freitas, "
-                          "Smola & Zoghi (2012, Theorem 2) prove such a bound for their own search, not for the GP-UCB "
-                          "over Lambda run here, which never evaluates a candidate twice, so its last point need not "
-                          "be near the best (docs/methods/dp-ucb.md finds the bound broken at T = 100 on synthetic-gp); "
-                          "observations are exact (sigma = 0)",
-                          s.a, s.tau),
+        noisy ? fmt::format("gamma_T in line 14 is the upper bound {} = greedy {} / (1 - 1/e) on the maximum "
+                            "information gain of T = {} observations over Lambda (Nemhauser, Wolsey & Fisher 1978); "
+                            "sigma = {} is the objective's declared observation noise",
+                            gain.bound, gain.greedy, s.budget, sigma)
+              : fmt::format(
+                    "that on every dataset this run's last point lambda_T meets f(lambda*) - f(lambda_T) <= A "
+                    "exp(-T tau / (log T)^(d/4)) with the user's A = {} and tau = {} (not verified): de Freitas, "
+                    "Smola & Zoghi (2012, Theorem 2) prove such a bound for their own search, not for the GP-UCB "
+                    "over Lambda run here, which never evaluates a candidate twice, so its last point need not "
+                    "be near the best (docs/methods/dp-ucb.md finds the bound broken at T = 100 on synthetic-gp); "
+                    "observations are exact (sigma = 0)",
+                    s.a, s.tau),
         "the kernel and Lambda are fixed by the user, independent of the data (a kernel fitted on the validation "
         "data would make the prior, and every sensitivity bound, data-dependent)"};
     privacy.mechanism = fmt::format(

@@ -90,7 +90,8 @@ public:
             throw dpbo::ValidationError(fmt::format(
                 "{}: epsilon = {} and delta = {} with sensitivity = {} give ω = {}·log(16r/δ)·Δ/ε = {:.6g} "
                 "for r = {}, too large: ω² would overflow the double range; allowed: epsilon >= {:.6g} at this delta",
-                kOwner, epsilon_, delta_, sensitivity, omega_text(), omega_value, r_, epsilon_ * omega_value / kLargestOmega));
+                kOwner, epsilon_, delta_, sensitivity, omega_text(), omega_value, r_,
+                epsilon_ * omega_value / kLargestOmega));
         }
         sensitivity_ = sensitivity;
     }
@@ -101,8 +102,8 @@ public:
     double omega() const { return omega_for(require_sensitivity("omega()")); }
     double omega_for(double sensitivity) const {
         const double r = static_cast<double>(r_);
-        const double radical = literal_omega_ ? std::sqrt(r) * log_ratio(2.0, delta_)
-                                              : std::sqrt(r * log_ratio(2.0, delta_));
+        const double radical =
+            literal_omega_ ? std::sqrt(r) * log_ratio(2.0, delta_) : std::sqrt(r * log_ratio(2.0, delta_));
         return sensitivity * 16.0 * radical / epsilon_ * log_ratio(16.0 * r, delta_);
     }
     const char* omega_text() const {

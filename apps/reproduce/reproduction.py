@@ -62,25 +62,30 @@ def summary_numbers(summary):
     return numbers
 
 
+def repeat_folders(folder):
+    """A run's repeat folders in order (a run of one repeat keeps its files at the top)."""
+    folder = pathlib.Path(folder)
+    return sorted(folder.glob("repeat-*")) or [folder]
+
+
 def read_trace_column(folder, column):
-    """Each repeat's trace column (repeat-NNN/trace.csv), in repeat order."""
+    """Each repeat's trace column (its trace.csv), in repeat order."""
     curves = []
-    for repeat in sorted(pathlib.Path(folder).glob("repeat-*")):
+    for repeat in repeat_folders(folder):
+        if not (repeat / "trace.csv").exists():
+            raise ReproductionError(f"{repeat}: no trace.csv")
         with open(repeat / "trace.csv", newline="") as handle:
             rows = list(csv.DictReader(handle))
         if rows and column not in rows[0]:
             raise ReproductionError(f"{repeat / 'trace.csv'}: no column '{column}' (has {', '.join(rows[0])})")
         curves.append([float(row[column]) for row in rows])
-    if not curves:
-        raise ReproductionError(f"{folder}: no repeat-*/trace.csv")
     return curves
 
 
 def reported_cpu_seconds(folder):
     """The CPU time the runs of a folder report (each repeat's result.json `timing`): the cost of the
     cell on the machine that ran it, also when it was run earlier and kept."""
-    folder = pathlib.Path(folder)
-    results = sorted(folder.glob("repeat-*/result.json")) or [folder / "result.json"]  # one repeat: no repeat-*
+    results = [repeat / "result.json" for repeat in repeat_folders(folder)]
     return sum(json.loads(result.read_text()).get("timing", {}).get("cpu_seconds", 0.0)
                for result in results if result.exists())
 

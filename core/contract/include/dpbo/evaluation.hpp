@@ -67,10 +67,10 @@ struct SyntheticRecordSettings {
 SyntheticRecordSettings synthetic_record_settings(const ParameterSet& parameters);
 
 // Adds N(0, stddev²) observation noise to every entry of `values` from the request's experiment
-// generator (a no-op for stddev == 0 or an `exact` request). Throws RunError naming `owner` when noise is asked for but the
-// request carries no generator. The evaluator calls it with ObservationNoise::observation_noise_stddev();
-// an objective whose per-record losses are themselves noisy observations may call it inside
-// evaluate(), as long as its values stay the mean of those rows.
+// generator (a no-op for stddev == 0 or an `exact` request). Throws RunError naming `owner` when
+// noise is asked for but the request carries no generator. The evaluator calls it with
+// ObservationNoise::observation_noise_stddev(); an objective whose per-record losses are themselves
+// noisy observations may call it inside evaluate(), as long as its values stay the mean of those rows.
 void add_observation_noise(arma::mat& values, double stddev, const EvaluationRequest& request,
                            const std::string& owner);
 

@@ -19,7 +19,7 @@ import statistics
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[4] / "apps" / "reproduce"))
-from reproduction import Reproduction, ReproductionError, number  # noqa: E402
+from reproduction import Reproduction, ReproductionError, number, repeat_folders  # noqa: E402
 
 EXPERIMENTS = "plugins/algorithms/dp-gibo/experiments"
 PAGE = "docs/methods/dp-gibo.md"
@@ -30,12 +30,6 @@ EARLY_ITERATION = 10
 
 
 # --- reading a finished cell ---------------------------------------------------------------------
-def repeat_folders(folder):
-    """A run's repeat folders in order (a run of one repeat keeps its files at the top)."""
-    folder = pathlib.Path(folder)
-    return sorted(folder.glob("repeat-*")) or [folder]
-
-
 def reported_value(result, path, metric):
     """The figure a cell reports: `metric` when given (an evaluation-only scalar, e.g. the distance to
     the optimum); otherwise f(θ_T) when the method releases a final iterate (DP-GIBO, DP-GD), and the

@@ -20,7 +20,8 @@ import statistics
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[4] / "apps" / "reproduce"))
-from reproduction import Reproduction, ReproductionError, number  # noqa: E402
+from reproduction import (Reproduction, ReproductionError, mean_and_standard_error, number,  # noqa: E402
+                          repeat_folders)
 
 EXPERIMENTS = "plugins/algorithms/dp-ucb/experiments"
 NOISY_CONFIG = EXPERIMENTS + "/synthetic-gp-noisy-{selection}.ini"
@@ -72,9 +73,10 @@ def gp_ucb_settings():
 
 # --- numbers read from the repeats (the summary gives medians; the theorems need each repeat) -------
 def repeat_results(folder):
-    paths = sorted(pathlib.Path(folder).glob("repeat-*/result.json"))
-    if not paths:
-        raise ReproductionError(f"{folder}: no repeat-*/result.json")
+    paths = [repeat / "result.json" for repeat in repeat_folders(folder)]
+    missing = [str(path) for path in paths if not path.exists()]
+    if missing:
+        raise ReproductionError(f"{folder}: no {', '.join(missing)}")
     return [json.loads(path.read_text()) for path in paths]
 
 
@@ -89,9 +91,9 @@ def scalar(result, group, name, folder):
 def describe(prefix, values):
     """median, mean and standard error of the mean of per-repeat values, as flat numbers."""
     values = list(values)
-    spread = statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else float("nan")
-    return {f"{prefix}.median": statistics.median(values), f"{prefix}.mean": statistics.fmean(values),
-            f"{prefix}.standard_error": spread, f"{prefix}.max": max(values)}
+    mean, standard_error = mean_and_standard_error(values)
+    return {f"{prefix}.median": statistics.median(values), f"{prefix}.mean": mean,
+            f"{prefix}.standard_error": standard_error, f"{prefix}.max": max(values)}
 
 
 def count_within(values, bound):
@@ -446,10 +448,10 @@ def render_algorithm2_findings(cells):
         f"same ε and T: at ε = 1 its c/ε = {value_range(c_terms)} dominates and de Freitas et al.'s term "
         f"(A/ε)e^(−Tτ/(log T)^(d/4)) falls from {number(decays[0])} (T = {BUDGETS[0]}) to {number(decays[-1])} "
         f"(T = {LONGEST}), where Algorithm 1 pays for γ_T (the Laplace-scale table above).",
-        f"- **But f(λ_T) is not the best value found.** dpbo's GP-UCB never evaluates a candidate twice, so "
-        f"once it has found the maximiser its last point λ_T is a new candidate: the median f(λ*) − f(λ_T) is "
+        "- **But f(λ_T) is not the best value found.** dpbo's GP-UCB never evaluates a candidate twice, so "
+        "once it has found the maximiser its last point λ_T is a new candidate: the median f(λ*) − f(λ_T) is "
         + ", ".join(f"{number(bias[t])} at T = {t}" for t in BUDGETS)
-        + f", while the non-private run's best has regret 0. The stated bound A e^(−Tτ/(log T)^(d/4)) is "
+        + ", while the non-private run's best has regret 0. The stated bound A e^(−Tτ/(log T)^(d/4)) is "
         + ", ".join(f"{number(omega[t])}" for t in BUDGETS) + " at those T, and covers "
         + ", ".join(f"{verdicts[t][1]}" for t in BUDGETS) + f" of the {verdicts[BUDGETS[0]][2]} repeats"
         + (f": by the paper table's rule it fails at T = {' and '.join(str(t) for t in broken)} (largest "

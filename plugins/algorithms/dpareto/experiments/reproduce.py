@@ -28,7 +28,7 @@ import statistics
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[4] / "apps" / "reproduce"))
-from reproduction import Reproduction, ReproductionError, number  # noqa: E402
+from reproduction import Reproduction, ReproductionError, number, repeat_folders  # noqa: E402
 
 import csv  # noqa: E402
 import json  # noqa: E402
@@ -93,12 +93,6 @@ def check_against_dpbo(mine, reported, where):
 
 
 # --- reading finished runs -----------------------------------------------------------------------
-def repeat_folders(folder):
-    """A run's repeat folders in order (a run of one repeat keeps its files at the top)."""
-    folder = pathlib.Path(folder)
-    return sorted(folder.glob("repeat-*")) or [folder]
-
-
 def read_result(folder):
     path = pathlib.Path(folder) / "result.json"
     try:

@@ -4,7 +4,8 @@
 // lots drawn without replacement (Wang, Balle & Kasiviswanathan 2019, replace-one neighbours), and
 // the test error averaged over R trainings (paper: 10). Hyperparameters, Table 1's Adult domain:
 // epochs T ∈ [1, 64] and lot size m ∈ [8, 512] (integers), learning rate η ∈ [5e-4, 5e-2] (log scale),
-// noise variance σ² ∈ [0.1, 16], clipping norm L ∈ [0.1, 4].
+// noise variance σ² ∈ [0.1, 16] (or, as the authors' code reads it, the noise multiplier σ ∈ [0.1, 16]:
+// `noise_hyperparameter`), clipping norm L ∈ [0.1, 4].
 //
 // Data: LIBSVM's a9a (32 561 training rows — the learner's private data — and a9a.t's 16 281 rows for
 // testing), shipped with logreg-validation; the authors used the smaller a1a split. Rows are scaled by
@@ -50,6 +51,7 @@ public:
                             .lower_inclusive = false,
                             .upper_inclusive = false,
                             .doc = "δ at which ε is reported (paper: 1e-5)"});
+        dpbo::plugin_data::add_noise_hyperparameter_parameter(schema);
         dpbo::plugin_data::add_adult_split_parameters(schema, 512);
         dpbo::plugin_data::add_repetition_parameters(schema, 10);
         dpbo::dpsgd::add_trial_parameters(schema);
@@ -71,6 +73,7 @@ public:
           epsilon_(parameters.real("delta")),
           seed_(static_cast<std::uint64_t>(parameters.integer("seed"))),
           threads_(static_cast<std::size_t>(parameters.integer("threads"))),
+          noise_(dpbo::plugin_data::noise_hyperparameter(parameters)),
           space_(dpbo::SearchSpace::box({{.name = "epochs",
                                           .lower = 1,
                                           .upper = static_cast<double>(parameters.integer("max_epochs")),
@@ -80,7 +83,7 @@ public:
                                           .lower = learning_rates(parameters).at(0),
                                           .upper = learning_rates(parameters).at(1),
                                           .scale = dpbo::Scale::Log},
-                                         {.name = "noise_variance", .lower = 0.1, .upper = 16},
+                                         dpbo::plugin_data::noise_dimension(noise_),
                                          {.name = "clipping_norm", .lower = 0.1, .upper = 4}})) {
         dpbo::plugin_data::AdultSplit split = dpbo::plugin_data::load_adult_split(parameters, kOwner);
         training_ = std::move(split.training);
@@ -99,7 +102,7 @@ public:
 
     dpbo::Evaluations evaluate(const arma::mat& points, const dpbo::EvaluationRequest& /*request*/) override {
         return dpbo::plugin_data::evaluate_lot_oracle(
-            points, training_.rows(), kOwner, epsilon_,
+            points, training_.rows(), noise_, kOwner, epsilon_,
             [&](const dpbo::plugin_data::LotHyperparameters& h) { return accuracies(settings_from(h)); });
     }
 
@@ -132,6 +135,7 @@ private:
     dpbo::plugin_data::FixedLotEpsilon epsilon_;
     std::uint64_t seed_;
     std::size_t threads_;
+    dpbo::plugin_data::NoiseHyperparameter noise_;
     dpbo::SearchSpace space_;
     dpbo::plugin_data::SparseRows training_;
     dpbo::plugin_data::SparseRows test_;

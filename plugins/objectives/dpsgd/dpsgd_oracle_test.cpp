@@ -131,3 +131,27 @@ TEST_CASE("dpsgd objective: the learning-rate range is Table 1's unless the base
                              doctest::Contains("learning_rates"), dpbo::ValidationError);
     }
 }
+
+TEST_CASE("dpsgd objective: noise_hyperparameter = multiplier reads the noise dimension as σ, as the authors' code") {
+    const std::map<std::string, std::string> small = {
+        {"training_records", "1024"}, {"test_records", "500"}, {"repetitions", "2"}};
+    auto variance = dpbo::test::make<dpbo::Objective>("dpsgd", small);
+    auto with_multiplier = small;
+    with_multiplier["noise_hyperparameter"] = "multiplier";
+    auto multiplier = dpbo::test::make<dpbo::Objective>("dpsgd", with_multiplier);
+    CHECK(variance->space().dimensions()[3].name == "noise_variance");
+    CHECK(multiplier->space().dimensions()[3].name == "noise_multiplier");
+    CHECK(multiplier->space().dimensions()[3].upper == 16);
+    // Multiplier z is variance z²: the same σ, so the same ε and (common random numbers) the same error.
+    const double z = 4.0;
+    const dpbo::Evaluations a = dpbo::test::evaluate(*multiplier, arma::mat{{2, 64, 0.02, z, 1.0}}, false);
+    const dpbo::Evaluations b = dpbo::test::evaluate(*variance, arma::mat{{2, 64, 0.02, z * z, 1.0}}, false);
+    CHECK(a.values(0, 0) == b.values(0, 0));
+    CHECK(a.values(0, 1) == b.values(0, 1));
+    // And the top of the range is four times the noise of the paper's reading: a smaller ε.
+    const dpbo::Evaluations c = dpbo::test::evaluate(*variance, arma::mat{{2, 64, 0.02, 16.0, 1.0}}, false);
+    const dpbo::Evaluations d = dpbo::test::evaluate(*multiplier, arma::mat{{2, 64, 0.02, 16.0, 1.0}}, false);
+    CHECK(d.values(0, 0) < c.values(0, 0));
+    CHECK_THROWS_WITH_AS(dpbo::test::evaluate(*multiplier, arma::mat{{2, 64, 0.02, -1.0, 1.0}}, false),
+                         doctest::Contains("noise multiplier"), dpbo::RunError);
+}

@@ -1,12 +1,14 @@
 // DPareto's MNIST privacy–utility oracle (Avent et al. 2020, §5): the paper's MLP2 — two ReLU hidden
-// layers of 128 and 64 units and a softmax output over the 10 digits — trained by DP-SGD (Algorithm
-// 3 with per-example clipping of the whole parameter vector's gradient; the paper's MNIST runs) or
-// DP-Adam (Algorithm 4). Two outputs, both minimised: ε at the objective's δ (paper: 1e-5) from the
-// RDP accountant of the subsampled Gaussian with fixed-size lots drawn without replacement (Wang,
-// Balle & Kasiviswanathan 2019, replace-one neighbours), and the test error averaged over R
-// trainings (paper: 10). Hyperparameters, Table 1's MNIST domain: epochs T ∈ [1, 400] — cut here to
-// [1, max_epochs], see the README — and lot size m ∈ [16, 4000] (integers), learning rate
-// η ∈ [1e-3, 0.5] (log scale), noise variance σ² ∈ [0.1, 16], clipping norm L ∈ [0.1, 12].
+// layers of 128 and 64 units and a softmax output over the 10 digits — or its MLP1 (one hidden layer
+// of 1000 units; `hidden_layers`), trained by DP-SGD (Algorithm 3 with per-example clipping of the
+// whole parameter vector's gradient; the paper's MNIST runs) or DP-Adam (Algorithm 4). Two outputs,
+// both minimised: ε at the objective's δ (paper: 1e-5) from the RDP accountant of the subsampled
+// Gaussian with fixed-size lots drawn without replacement (Wang, Balle & Kasiviswanathan 2019,
+// replace-one neighbours), and the test error averaged over R trainings (paper: 10).
+// Hyperparameters, Table 1's MNIST domain: epochs T ∈ [1, 400] — cut here to [1, max_epochs], see
+// the README — and lot size m ∈ [16, 4000] (integers), learning rate η ∈ [1e-3, 0.5] (log scale),
+// noise variance σ² ∈ [0.1, 16] (or the noise multiplier σ, as the authors' code reads it:
+// `noise_hyperparameter`), clipping norm L ∈ [0.1, 12].
 //
 // Data: MNIST's 10 000 test images split into training and test images (mnist_split.hpp); the
 // paper trained on the 60 000 training images, which are not available here.
@@ -27,6 +29,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "dp_mlp_training.hpp"
 #include "dpbo/errors.hpp"
@@ -44,6 +47,7 @@ namespace {
 
 constexpr const char* kOwner = "objective 'mlp'";
 constexpr std::int64_t kLargestLot = 4000;  // Table 1's MNIST lot sizes: [16, 4000]
+constexpr double kWidestLayer = 10000;      // a guard against a typo's memory (a 784 × 10⁴ layer is 31 MB)
 
 // The keys that mean something in one mode only (refused by name in the other).
 const std::vector<std::string> kDparetoOnlyKeys{"repetitions", "threads", "delta"};
@@ -72,7 +76,10 @@ public:
                             .upper = 1.0,
                             .lower_inclusive = false,
                             .upper_inclusive = false,
-                            .doc = "δ at which ε is reported (paper: 1e-5)"});
+                            .doc = "δ at which ε is reported (paper: 1e-5)"})
+            .real_list("hidden_layers", std::vector<double>{128, 64},
+                       "the widths of the hidden ReLU layers, in order: 128, 64 is the paper's MLP2, 1000 its MLP1");
+        dpbo::plugin_data::add_noise_hyperparameter_parameter(schema);
         dpbo::mlp::add_mnist_split_parameters(schema, 2);
         dpbo::plugin_data::add_repetition_parameters(schema, 10);
         dpbo::plugin_data::add_trial_mode_parameters(schema);
@@ -99,6 +106,7 @@ public:
           epsilon_(parameters.real("delta")),
           seed_(static_cast<std::uint64_t>(parameters.integer("seed"))),
           threads_(static_cast<std::size_t>(parameters.integer("threads"))),
+          noise_(dpbo::plugin_data::noise_hyperparameter(parameters)),
           space_(dpbo::SearchSpace::box(
               {{.name = "epochs",
                 .lower = 1,
@@ -106,13 +114,13 @@ public:
                 .integer = true},
                {.name = "lot_size", .lower = 16, .upper = static_cast<double>(kLargestLot), .integer = true},
                {.name = "learning_rate", .lower = 1e-3, .upper = 0.5, .scale = dpbo::Scale::Log},
-               {.name = "noise_variance", .lower = 0.1, .upper = 16},
+               dpbo::plugin_data::noise_dimension(noise_),
                {.name = "clipping_norm", .lower = 0.1, .upper = 12}})),
           split_(dpbo::mlp::load_mnist_split(parameters, kOwner)),
-          architecture_({split_.training_images.n_rows, 128, 64, dpbo::mlp::kMnistClasses}),
+          architecture_(architecture(parameters, split_.training_images.n_rows)),
           mode_(dpbo::plugin_data::oracle_mode(parameters)) {
         dpbo::plugin_data::refuse_keys_of_other_mode(parameters, mode_, kDparetoOnlyKeys, kTrialOnlyKeys, kOwner);
-        description_ = fmt::format("MLP 784-128-64-10 (ReLU) by {}: {}",
+        description_ = fmt::format("MLP {} (ReLU) by {}: {}", fmt::join(architecture_.widths(), "-"),
                                    optimiser_ == dpbo::mlp::Optimiser::Adam ? "DP-Adam" : "DP-SGD", split_.description);
         if (mode_ == dpbo::plugin_data::OracleMode::Dpareto) {
             if (training_images() < static_cast<std::size_t>(kLargestLot))
@@ -140,7 +148,7 @@ public:
     dpbo::Evaluations evaluate(const arma::mat& points, const dpbo::EvaluationRequest& request) override {
         if (trial_mode()) return evaluate_trials(points, request);
         return dpbo::plugin_data::evaluate_lot_oracle(
-            points, training_images(), kOwner, epsilon_,
+            points, training_images(), noise_, kOwner, epsilon_,
             [&](const dpbo::plugin_data::LotHyperparameters& h) { return repetition_accuracies(settings_from(h)); });
     }
 
@@ -157,6 +165,25 @@ protected:
     }
 
 private:
+    // {inputs, hidden_layers..., classes}; each width a whole number in 1..kWidestLayer.
+    static dpbo::mlp::Architecture architecture(const dpbo::ParameterSet& parameters, std::size_t inputs) {
+        std::vector<std::size_t> widths{inputs};
+        const std::vector<double>& hidden = parameters.real_list("hidden_layers");
+        if (hidden.empty())
+            throw dpbo::ValidationError(fmt::format(
+                "{}: hidden_layers is empty; expected at least one width, e.g. 128, 64 (MLP2) or 1000 (MLP1)", kOwner));
+        for (const double width : hidden) {
+            if (!(width >= 1 && width <= kWidestLayer && width == std::round(width)))
+                throw dpbo::ValidationError(
+                    fmt::format("{}: hidden_layers = {}; expected widths that are whole numbers in 1..{}, e.g. 128, 64 "
+                                "(MLP2) or 1000 (MLP1)",
+                                kOwner, fmt::join(hidden, ", "), kWidestLayer));
+            widths.push_back(static_cast<std::size_t>(width));
+        }
+        widths.push_back(dpbo::mlp::kMnistClasses);
+        return dpbo::mlp::Architecture(std::move(widths));
+    }
+
     bool trial_mode() const { return mode_ == dpbo::plugin_data::OracleMode::PrivateTrial; }
     std::size_t training_images() const { return split_.training_images.n_cols; }
 
@@ -265,6 +292,7 @@ private:
     dpbo::plugin_data::FixedLotEpsilon epsilon_;
     std::uint64_t seed_;
     std::size_t threads_;
+    dpbo::plugin_data::NoiseHyperparameter noise_;
     dpbo::SearchSpace space_;
     dpbo::mlp::MnistSplit split_;
     dpbo::mlp::Architecture architecture_;
@@ -296,14 +324,16 @@ std::unique_ptr<dpbo::Module> MlpOracle::create(const dpbo::ParameterSet& parame
 
 }  // namespace
 
-DPBO_PLUGIN(MlpOracle, "mlp", "1.0.0",
-            "privacy-utility oracle of the paper's MLP2 (784-128-64-10, ReLU, softmax cross-entropy) on MNIST trained "
-            "by DP-SGD or DP-Adam with fixed-size lots and per-example clipping: outputs epsilon (RDP accountant, "
-            "sampling without replacement, replace-one, delta = 1e-5, tight conversion) and the test error averaged "
-            "over R trainings on a seeded split of MNIST's 10 000 test images; Table 1's domain with the epochs cut "
-            "(max_epochs); the network computes in single precision and its noise is drawn by a statistical sampler, "
-            "since it measures utility only (no model is released); with trial = private each evaluation is one "
-            "private training (noise and lots from the secure layer) whose validation error is released by the "
-            "Laplace mechanism, and it declares its events (PrivateTrials)",
-            "Avent et al. (2020), Algorithms 3-4, Tables 1 and 3; Abadi et al. (2016); Wang, Balle & "
-            "Kasiviswanathan (2019), Thms. 9 and 27; He et al. (2015)")
+DPBO_PLUGIN(
+    MlpOracle, "mlp", "1.0.0",
+    "privacy-utility oracle of the paper's MLP2 (784-128-64-10, ReLU, softmax cross-entropy; hidden_layers = 1000 "
+    "gives its MLP1) on MNIST trained "
+    "by DP-SGD or DP-Adam with fixed-size lots and per-example clipping: outputs epsilon (RDP accountant, "
+    "sampling without replacement, replace-one, delta = 1e-5, tight conversion) and the test error averaged "
+    "over R trainings on a seeded split of MNIST's 10 000 test images; Table 1's domain with the epochs cut "
+    "(max_epochs); the network computes in single precision and its noise is drawn by a statistical sampler, "
+    "since it measures utility only (no model is released); with trial = private each evaluation is one "
+    "private training (noise and lots from the secure layer) whose validation error is released by the "
+    "Laplace mechanism, and it declares its events (PrivateTrials)",
+    "Avent et al. (2020), Algorithms 3-4, Tables 1 and 3; Abadi et al. (2016); Wang, Balle & "
+    "Kasiviswanathan (2019), Thms. 9 and 27; He et al. (2015)")

@@ -594,7 +594,7 @@ def render_cost(n):
     for label, member in groups:
         seconds = sum(n[c].get("timing.cpu_seconds", 0.0) for c in n if member(c))
         total += seconds
-        parts.append(f"{label} {number(seconds / 60, 2)}")
+        parts.append(f"{label} {number(seconds / 60, 3)}")
     return (f"CPU time of the runs (each run's `timing.cpu_seconds`; the SVT DPareto run, about a second, is not "
             f"timed): {', '.join(parts)}; in all {number(total / 60, 3)} CPU-minutes.")
 

@@ -31,7 +31,9 @@ table() {
 }
 
 if $write; then
-  table | python3 apps/reproduce/write_block.py docs/private-selection.md selection-accounting "apps/dpbo/audit/experiments/selection-accounting-table.sh --write"
+  # The whole table first: a failing row must leave the page as it was, not half written.
+  output=$(table)
+  printf '%s\n' "$output" | python3 apps/reproduce/write_block.py docs/private-selection.md selection-accounting "apps/dpbo/audit/experiments/selection-accounting-table.sh --write"
 else
   table
 fi

@@ -109,11 +109,12 @@ TEST_CASE("battery proc: a plugin's abort or segfault while evaluating ends the 
             CHECK_MESSAGE(contains(crashed.err, "dpbo: fatal signal " + signal), crashed.err);
             CHECK(contains(crashed.err, "in objective 'crashes-once-objective' (from " + file +
                                             ") while evaluating points; the process stops"));
-            CHECK(contains(crashed.err, "dpbo: stopped by " + signal +
-                                            " (exit status 1); everything the run did "
-                                            "until then is in " +
-                                            (out / "journal.sqlite").string() +
-                                            ": run the same command again to resume it"));
+            CHECK_MESSAGE(contains(crashed.err, "dpbo: stopped by " + signal +
+                                                    " (exit status 1); everything the run did "
+                                                    "until then is in " +
+                                                    (out / "journal.sqlite").string() +
+                                                    ": run the same command again to resume it"),
+                          crashed.err);
             CHECK(fs::exists(out / "journal.sqlite"));
             CHECK_FALSE(fs::exists(out / "result.json"));
 

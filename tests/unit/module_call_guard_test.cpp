@@ -4,8 +4,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <chrono>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 #include "dpbo/errors.hpp"
 #include "dpbo/module_call_guard.hpp"
@@ -82,4 +85,30 @@ TEST_CASE("module call guard: a fatal signal inside the call is reported for the
     CHECK(WIFSIGNALED(after_status));
     CHECK(WTERMSIG(after_status) == SIGABRT);
     CHECK(after.find("dpbo: fatal signal") == std::string::npos);
+}
+
+TEST_CASE("module call guard: the report is one whole line while another thread writes to stderr") {
+    // With --workers the other threads keep running while one crashes; a report written in pieces
+    // could be split by their output. Twenty crashes, each beside a thread writing 'x' without pause:
+    // the report must come out whole every time.
+    const std::string expected =
+        "dpbo: fatal signal SIGFPE (arithmetic exception) in objective 'x' (from "
+        "/plugins/objective-x.so) while evaluating points; the process stops\n";
+    for (int attempt = 0; attempt < 20; ++attempt) {
+        CAPTURE(attempt);
+        const auto [printed, status] = in_child([] {
+            std::atomic<bool> writing{false};
+            std::thread([&writing] {
+                for (;;) {
+                    writing.store(true);
+                    [[maybe_unused]] const ssize_t n = ::write(STDERR_FILENO, "x", 1);
+                }
+            }).detach();
+            while (!writing.load()) std::this_thread::yield();
+            dpbo::ModuleCallGuard guard(kWho, "evaluating points");
+            ::raise(SIGFPE);
+        });
+        CHECK(WIFSIGNALED(status));
+        CHECK_MESSAGE(printed.find(expected) != std::string::npos, printed.substr(0, 400));
+    }
 }

@@ -8,13 +8,14 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
-#include <cstring>
 #include <exception>
 #include <memory>
 #include <mutex>
 #include <typeinfo>
 
 #include <fmt/format.h>
+
+#include "signal_safe_line.hpp"
 
 namespace dpbo {
 
@@ -39,17 +40,6 @@ constexpr FatalSignal kFatalSignals[] = {
 
 struct sigaction previous_actions[std::size(kFatalSignals)];
 
-void write_all(const char* text, std::size_t length) {
-    while (length > 0) {
-        const ssize_t n = ::write(STDERR_FILENO, text, length);
-        if (n <= 0) return;
-        text += n;
-        length -= static_cast<std::size_t>(n);
-    }
-}
-
-void write_text(const char* text) { write_all(text, std::strlen(text)); }
-
 // The thread whose fatal signal is being reported (0: none yet). Two --workers threads can crash at
 // the same moment; the first reports and ends the process, a second waits for that end instead of
 // writing its report into the middle of the first's.
@@ -62,18 +52,20 @@ void wait_unless_first_to_report() {
     for (;;) ::pause();  // the reporting thread's chain ends the process
 }
 
-// Async-signal-safe throughout: write(2), sigaction(2), raise(3), pause(2), a lock-free atomic and
-// reads of pre-formatted text.
+// Async-signal-safe throughout: write(2) (one call for the line: signal_safe_line.hpp), sigaction(2),
+// raise(3), pause(2), a lock-free atomic and reads of pre-formatted text.
 void on_fatal_signal(int number, siginfo_t*, void*) {
     wait_unless_first_to_report();
     std::size_t index = 0;
     while (index < std::size(kFatalSignals) && kFatalSignals[index].number != number) ++index;
     if (const ModuleCallGuard* guard = innermost_guard; guard != nullptr && index < std::size(kFatalSignals)) {
-        write_text("dpbo: fatal signal ");
-        write_text(kFatalSignals[index].text);
-        write_text(" in ");
-        write_all(guard->message(), guard->message_length());
-        write_text("; the process stops\n");
+        signal_safe::Line()
+            .append("dpbo: fatal signal ")
+            .append(kFatalSignals[index].text)
+            .append(" in ")
+            .append(guard->message(), guard->message_length())
+            .append("; the process stops")
+            .write_to_stderr();
     }
     // Hand the signal to whatever was installed before (the default action unless, e.g., a test
     // framework installed its own): the signal is blocked inside this handler, so the raise is

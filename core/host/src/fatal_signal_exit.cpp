@@ -8,6 +8,8 @@
 #include <cstring>
 #include <iterator>
 
+#include "signal_safe_line.hpp"
+
 namespace dpbo {
 
 namespace {
@@ -33,17 +35,6 @@ char notes[2][kNoteCapacity];
 std::size_t note_lengths[2] = {0, 0};
 std::atomic<int> current_note{0};
 
-void write_all(const char* text, std::size_t length) {
-    while (length > 0) {
-        const ssize_t n = ::write(STDERR_FILENO, text, length);
-        if (n <= 0) return;
-        text += n;
-        length -= static_cast<std::size_t>(n);
-    }
-}
-
-void write_text(const char* text) { write_all(text, std::strlen(text)); }
-
 bool is_handler(const struct sigaction& action) {
     return (action.sa_flags & SA_SIGINFO) ? action.sa_sigaction != nullptr
                                           : action.sa_handler != SIG_DFL && action.sa_handler != SIG_IGN;
@@ -58,15 +49,13 @@ void on_fatal_signal(int number) {
         ::raise(number);
         return;
     }
-    write_text("dpbo: stopped by ");
-    write_text(kFatalSignals[index].name);
-    write_text(" (exit status 1)");
+    // One write(2) for the whole line (signal_safe_line.hpp): the other --workers threads may still
+    // be writing.
+    signal_safe::Line line;
+    line.append("dpbo: stopped by ").append(kFatalSignals[index].name).append(" (exit status 1)");
     const int note = current_note.load();
-    if (note_lengths[note] > 0) {
-        write_text("; ");
-        write_all(notes[note], note_lengths[note]);
-    }
-    write_text("\n");
+    if (note_lengths[note] > 0) line.append("; ").append(notes[note], note_lengths[note]);
+    line.write_to_stderr();
     if (is_handler(first_actions[index])) {
         // A sanitizer's handler reports where it happened and exits (status 1 by default).
         ::sigaction(number, &first_actions[index], nullptr);

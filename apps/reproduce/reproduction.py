@@ -217,17 +217,17 @@ class Reproduction:
         self.drift_cells.extend(cells)
 
     def cell(self, name, args, extract=None):
-        if name in self.cells:
-            raise ValueError(f"cell '{name}' added twice")
-        self.cells[name] = Cell(name, args, extract)
-        return name
+        return self._add(Cell(name, args, extract))
 
     def audit(self, name, args, extract=flattened):
         """A cell that is a `dpbo audit` (AuditCell): a table can show what the auditor found."""
-        if name in self.cells:
-            raise ValueError(f"cell '{name}' added twice")
-        self.cells[name] = AuditCell(name, args, extract)
-        return name
+        return self._add(AuditCell(name, args, extract))
+
+    def _add(self, cell):
+        if cell.name in self.cells:
+            raise ValueError(f"cell '{cell.name}' added twice")
+        self.cells[cell.name] = cell
+        return cell.name
 
     def table(self, name, cells, render):
         unknown = [c for c in cells if c not in self.cells]
@@ -251,12 +251,13 @@ class Reproduction:
         with tempfile.TemporaryFile("w+") as stdout, open(out / f"{cell.name}.log", "w") as log:
             process = subprocess.Popen(cell.command(dpbo, None), cwd=SOURCE_ROOT, stdout=stdout, stderr=log,
                                        stdin=subprocess.DEVNULL, env={**os.environ, "OPENBLAS_NUM_THREADS": "1"})
+            # wait4, not wait: the child's own CPU time (other cells may run at once).
             _, status, usage = os.wait4(process.pid, 0)
-            process.returncode = os.waitstatus_to_exitcode(status)
+            process.returncode = exit_code = os.waitstatus_to_exitcode(status)
             stdout.seek(0)
             text = stdout.read()
-        if process.returncode not in (0, 3):
-            raise ReproductionError(f"cell '{cell.name}': `{command}` exited {process.returncode}; see "
+        if exit_code not in (0, 3):
+            raise ReproductionError(f"cell '{cell.name}': `{command}` exited {exit_code}; see "
                                     f"{out / (cell.name + '.log')}")
         record = {"command": command, "report": json.loads(text),
                   "cpu_seconds": round(usage.ru_utime + usage.ru_stime, 2)}

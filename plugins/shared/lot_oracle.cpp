@@ -36,9 +36,8 @@ LotHyperparameters lot_hyperparameters(const arma::rowvec& point, arma::uword in
         throw RunError(
             fmt::format("{}: point {} = ({}, {}, {}, {}, {}) is outside the domain: integer epochs ≥ 1, an "
                         "integer lot size in 1..{} (the training rows), and finite positive learning "
-                        "rate, noise {} and clipping norm",
-                        owner, index, epochs, lot, point(2), point(3), point(4), rows,
-                        reading == NoiseHyperparameter::Multiplier ? "multiplier" : "variance"));
+                        "rate, {} and clipping norm",
+                        owner, index, epochs, lot, point(2), point(3), point(4), rows, noise_dimension(reading).name));
     return {.epochs = static_cast<std::size_t>(epochs),
             .lot_size = static_cast<std::size_t>(lot),
             .learning_rate = point(2),

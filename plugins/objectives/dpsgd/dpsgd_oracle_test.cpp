@@ -153,5 +153,5 @@ TEST_CASE("dpsgd objective: noise_hyperparameter = multiplier reads the noise di
     const dpbo::Evaluations d = dpbo::test::evaluate(*multiplier, arma::mat{{2, 64, 0.02, 16.0, 1.0}}, false);
     CHECK(d.values(0, 0) < c.values(0, 0));
     CHECK_THROWS_WITH_AS(dpbo::test::evaluate(*multiplier, arma::mat{{2, 64, 0.02, -1.0, 1.0}}, false),
-                         doctest::Contains("noise multiplier"), dpbo::RunError);
+                         doctest::Contains("noise_multiplier and clipping norm"), dpbo::RunError);
 }

@@ -5,15 +5,10 @@
 # release of the claim under test (the audit does not compose its runs), so an (epsilon, delta)
 # claim is audited at any run count: (1, 1e-5) at 10^6 = 10/delta runs. A few minutes in all.
 #
-#   apps/dpbo/audit/experiments/claims-table.sh [--write] [DPBO]   (default build/bin/dpbo; run from the source root)
+#   apps/dpbo/audit/experiments/claims-table.sh [DPBO]   (default build/bin/dpbo; run from the source root)
+#   python3 apps/reproduce/write_block.py docs/auditing.md claims apps/dpbo/audit/experiments/claims-table.sh   (into the page)
 set -euo pipefail
 
-# --write: the table goes into docs/auditing.md between its generated markers, stamped.
-write=false
-if [ "${1:-}" = --write ]; then
-  write=true
-  shift
-fi
 dpbo=${1:-build/bin/dpbo}
 seed=2024
 
@@ -38,24 +33,14 @@ gibo() {
     --set algorithm.lr=0.5 --set algorithm.clipping_bound=0.5 --neighbour objective.neighbour_record=0 --runs 100000
 }
 
-table() {
-  echo "| claim | runs per world | lower bound (95%) | largest ε the runs can show | best event | verdict |"
-  echo "|---|---|---|---|---|---|"
-  row '`gaussian`, 1-GDP' --mechanism gaussian --set mechanism.mu=1 --runs 1000000
-  row '`gaussian`, (1, 1e-5)-DP' --mechanism gaussian --set mechanism.epsilon=1 --set mechanism.delta=1e-5 --runs 1000000
-  row '`gaussian`, 6-GDP' --mechanism gaussian --set mechanism.mu=6 --runs 1000000
-  row '`laplace`, 1-DP' --mechanism laplace --set mechanism.epsilon=1 --runs 1000000
-  row '`laplace`, 30-DP' --mechanism laplace --set mechanism.epsilon=30 --runs 1000000
-  gibo 1 1
-  gibo 1 3
-  gibo 6 1
-  gibo 6 3
-}
-
-if $write; then
-  # The whole table first: a failing row must leave the page as it was, not half written.
-  output=$(table)
-  printf '%s\n' "$output" | python3 apps/reproduce/write_block.py docs/auditing.md claims "apps/dpbo/audit/experiments/claims-table.sh --write"
-else
-  table
-fi
+echo "| claim | runs per world | lower bound (95%) | largest ε the runs can show | best event | verdict |"
+echo "|---|---|---|---|---|---|"
+row '`gaussian`, 1-GDP' --mechanism gaussian --set mechanism.mu=1 --runs 1000000
+row '`gaussian`, (1, 1e-5)-DP' --mechanism gaussian --set mechanism.epsilon=1 --set mechanism.delta=1e-5 --runs 1000000
+row '`gaussian`, 6-GDP' --mechanism gaussian --set mechanism.mu=6 --runs 1000000
+row '`laplace`, 1-DP' --mechanism laplace --set mechanism.epsilon=1 --runs 1000000
+row '`laplace`, 30-DP' --mechanism laplace --set mechanism.epsilon=30 --runs 1000000
+gibo 1 1
+gibo 1 3
+gibo 6 1
+gibo 6 3

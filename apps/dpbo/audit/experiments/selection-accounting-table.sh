@@ -6,34 +6,19 @@
 # computed). dpbo must never exceed the first and never fall (materially) below the second.
 # About ten minutes on a quiet machine (the DP-SGD rows take seconds each).
 #
-#   apps/dpbo/audit/experiments/selection-accounting-table.sh [--write] [DPBO]   (default build/bin/dpbo; from the source root)
+#   apps/dpbo/audit/experiments/selection-accounting-table.sh [DPBO]   (default build/bin/dpbo; from the source root)
+#   python3 apps/reproduce/write_block.py docs/private-selection.md selection-accounting apps/dpbo/audit/experiments/selection-accounting-table.sh   (into the page)
 set -euo pipefail
 
-# --write: the table goes into docs/private-selection.md between its generated markers, stamped.
-write=false
-if [ "${1:-}" = --write ]; then
-  write=true
-  shift
-fi
 dpbo=${1:-build/bin/dpbo}
 reference=tests/reference/dp_accounting_repeat_and_select.txt
 
-table() {
-  echo "| case | trial | K | δ | dp_accounting ε | finer-grid ε (same theorem) | dpbo ε |"
-  echo "|---|---|---|---|---|---|---|"
-  grep -v '^#' "$reference" | while IFS=$'\t' read -r name trial select delta theirs fine; do
-    # The selection as one event: the same accounting as --event TRIAL --select K (tests/cli/
-    # account_select_test.cpp checks they agree), without --select's comparison rows, which cost 3x more.
-    ours=$("$dpbo" account --event "repeat-and-select:trial=($trial),count=($select)" --delta "$delta" --json |
-      jq -r '.epsilon_delta[] | select(.given == "delta") | .epsilon * 1000000 | round / 1000000')
-    echo "| $name | \`$trial\` | \`$select\` | $delta | $theirs | $fine | $ours |"
-  done
-}
-
-if $write; then
-  # The whole table first: a failing row must leave the page as it was, not half written.
-  output=$(table)
-  printf '%s\n' "$output" | python3 apps/reproduce/write_block.py docs/private-selection.md selection-accounting "apps/dpbo/audit/experiments/selection-accounting-table.sh --write"
-else
-  table
-fi
+echo "| case | trial | K | δ | dp_accounting ε | finer-grid ε (same theorem) | dpbo ε |"
+echo "|---|---|---|---|---|---|---|"
+grep -v '^#' "$reference" | while IFS=$'\t' read -r name trial select delta theirs fine; do
+  # The selection as one event: the same accounting as --event TRIAL --select K (tests/cli/
+  # account_select_test.cpp checks they agree), without --select's comparison rows, which cost 3x more.
+  ours=$("$dpbo" account --event "repeat-and-select:trial=($trial),count=($select)" --delta "$delta" --json |
+    jq -r '.epsilon_delta[] | select(.given == "delta") | .epsilon * 1000000 | round / 1000000')
+  echo "| $name | \`$trial\` | \`$select\` | $delta | $theirs | $fine | $ours |"
+done

@@ -5,15 +5,10 @@
 # column is the true privacy loss of the pair, computed exactly from the two laws (python3): the
 # largest |log P(i) / P'(i)| over the candidates. Under a minute in all.
 #
-#   apps/dpbo/audit/experiments/selections-table.sh [--write] [DPBO]   (default build/bin/dpbo; run from the source root)
+#   apps/dpbo/audit/experiments/selections-table.sh [DPBO]   (default build/bin/dpbo; run from the source root)
+#   python3 apps/reproduce/write_block.py docs/privacy.md selections apps/dpbo/audit/experiments/selections-table.sh   (into the page)
 set -euo pipefail
 
-# --write: the table goes into docs/privacy.md between its generated markers, stamped.
-write=false
-if [ "${1:-}" = --write ]; then
-  write=true
-  shift
-fi
 dpbo=${1:-build/bin/dpbo}
 seed=2024
 scores=1,0,0,0,0,0,0,0,0,0
@@ -59,22 +54,12 @@ row() {
       (if .refuted then "" else ", not refuted" end) + " | \($loss) |"' <<<"$report"
 }
 
-table() {
-  echo "| claim | empirical lower bound (10⁶ runs) | true loss on this pair |"
-  echo "|---|---|---|"
-  row '`exponential`, 1-DP' exponential false
-  row '`permute-and-flip`, 1-DP' permute-and-flip false
-  row '`exponential`, `monotone=true`, on these non-monotone neighbours' exponential true
-  row '`permute-and-flip`, `monotone=true`, same' permute-and-flip true
-  scores=0,1,2
-  neighbour=1,0,2
-  row '`exponential`, 1-DP, on scores 0,1,2 against 1,0,2' exponential false
-}
-
-if $write; then
-  # The whole table first: a failing row must leave the page as it was, not half written.
-  output=$(table)
-  printf '%s\n' "$output" | python3 apps/reproduce/write_block.py docs/privacy.md selections "apps/dpbo/audit/experiments/selections-table.sh --write"
-else
-  table
-fi
+echo "| claim | empirical lower bound (10⁶ runs) | true loss on this pair |"
+echo "|---|---|---|"
+row '`exponential`, 1-DP' exponential false
+row '`permute-and-flip`, 1-DP' permute-and-flip false
+row '`exponential`, `monotone=true`, on these non-monotone neighbours' exponential true
+row '`permute-and-flip`, `monotone=true`, same' permute-and-flip true
+scores=0,1,2
+neighbour=1,0,2
+row '`exponential`, 1-DP, on scores 0,1,2 against 1,0,2' exponential false

@@ -21,7 +21,22 @@ po::options_description common_options(CommonOptions& common) {
     return options;
 }
 
+namespace {
+
+std::filesystem::path& dpbo_location() {
+    static std::filesystem::path location;
+    return location;
+}
+
+}  // namespace
+
+void set_dpbo_location(const std::filesystem::path& executable) { dpbo_location() = executable; }
+
 void load_plugins(PluginRegistry& registry, const CommonOptions& common) {
+    if (!dpbo_location().empty()) {
+        registry.load(plugin_search_path(common.plugin_paths, dpbo_location()));
+        return;
+    }
     std::error_code ec;
     const auto executable = boost::dll::program_location(ec);
     registry.load(plugin_search_path(common.plugin_paths, ec ? std::filesystem::path() : executable));

@@ -29,6 +29,10 @@ po::options_description common_options(CommonOptions& common);
 // Loads plugins from the search path built from --plugin-path, DPBO_PLUGIN_PATH and the
 // directory beside the executable.
 void load_plugins(PluginRegistry& registry, const CommonOptions& common);
+// Where load_plugins takes the installed plugins from when the commands run inside another program
+// (the Python package): beside this dpbo executable's place (bin/dpbo → lib/dpbo/plugins), not
+// beside the program's own.
+void set_dpbo_location(const std::filesystem::path& executable);
 
 // Parses a command's arguments; unknown options and stray positionals are usage errors.
 po::variables_map parse_command(const std::vector<std::string>& arguments, const po::options_description& options,

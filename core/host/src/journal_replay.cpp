@@ -62,9 +62,13 @@ const StoredBatch* Snapshot::batch(std::size_t index) const {
 std::optional<std::vector<StoredTrial>> Snapshot::done_trials(std::size_t index) const {
     const StoredBatch* recorded = batch(index);
     if (recorded == nullptr) return std::nullopt;
-    std::vector<const StoredTrial*> by_position(recorded->points.n_rows, nullptr);
-    for (const StoredTrial& trial : trials_[index])
-        if (trial.state == TrialState::Done && trial.position < by_position.size())
+    return journal::done_trials(*recorded, trials_[index]);
+}
+
+std::optional<std::vector<StoredTrial>> done_trials(const StoredBatch& batch, const std::vector<StoredTrial>& trials) {
+    std::vector<const StoredTrial*> by_position(batch.points.n_rows, nullptr);
+    for (const StoredTrial& trial : trials)
+        if (trial.batch == batch.index && trial.state == TrialState::Done && trial.position < by_position.size())
             by_position[trial.position] = &trial;
     std::vector<StoredTrial> out;
     for (const StoredTrial* trial : by_position) {

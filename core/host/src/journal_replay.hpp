@@ -35,6 +35,10 @@ private:
     std::vector<std::vector<StoredTrial>> trials_;  // by batch
 };
 
+// The done trial of each position of `batch`, taken from `trials` (any of its trials, in any order),
+// or nothing while a position has none.
+std::optional<std::vector<StoredTrial>> done_trials(const StoredBatch& batch, const std::vector<StoredTrial>& trials);
+
 Evaluations evaluations_of(const StoredBatch& batch, const std::vector<StoredTrial>& done, bool per_record);
 // A run's batch as recorded, at `points` (the ones check_same_batch found to be its own).
 Evaluations evaluations_of(EvaluatedBatch batch, const arma::mat& points, bool per_record);

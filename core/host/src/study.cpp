@@ -4,7 +4,11 @@
 #include "dpbo/host/lifetime_ledger.hpp"
 
 #include <algorithm>
+#include <condition_variable>
 #include <cstring>
+#include <exception>
+#include <mutex>
+#include <thread>
 #include <string_view>
 
 #include <fmt/format.h>
@@ -106,41 +110,46 @@ auto as_told(const JournalStore& store, Read&& read) {
     }
 }
 
-// The study's journal: told batches are replayed; a batch not yet told suspends the run, after it
-// is recorded as waiting trials the first time it is asked for.
+// Where the algorithm's thread hands control back to the study's caller when a batch waits for its
+// values, and waits to be let go on (Study::Live).
+class ValuesWait {
+public:
+    virtual ~ValuesWait() = default;
+    // Returns when the caller lets the run go on; RunSuspended when the run is abandoned.
+    virtual void wait_for_values(std::size_t batch) = 0;
+};
+
+// The study's journal: told batches are replayed; a batch not yet told is recorded as waiting trials
+// the first time it is asked for, and the algorithm waits there until it is told. The first pass
+// reads the file in one snapshot; after a wait, the batch and its trials are read again (other
+// clients may have told or asked meanwhile).
 class StudyJournal final : public RunJournal {
 public:
-    StudyJournal(JournalStore& store, const Objective& objective)
-        : store_(store), snapshot_(store), objective_(objective) {}
+    StudyJournal(JournalStore& store, const Objective& objective, ValuesWait& wait)
+        : store_(store), snapshot_(store), objective_(objective), wait_(wait) {}
 
     std::optional<std::size_t> suspended_at() const { return suspended_; }
 
     std::optional<Evaluations> recorded_batch(std::size_t index, const arma::mat& points,
                                               const EvaluationRequest& request) override {
-        const StoredBatch* batch = snapshot_.batch(index);
-        if (batch == nullptr) {
-            store_.add_batch(index, points, request.per_record);
-            suspend(index);
-        }
-        return as_told(store_, [&] {
-            journal::check_same_batch(store_, *batch, points, request);
-            const auto done = snapshot_.done_trials(index);
-            if (!done) suspend(index);
-            Evaluations e = journal::evaluations_of(*batch, *done, request.per_record);
-            // The events a client told with each trial (dpbo tell --event), for the host to charge.
-            e.trial_events = journal::trial_events_of(store_.trial_events(index, points.n_rows), index);
-            if (objective_.space().is_finite() && e.candidate_rows.is_empty()) {
-                e.candidate_rows.set_size(points.n_rows);
-                for (std::size_t i = 0; i < points.n_rows; ++i) {
-                    const auto row = candidate_row(objective_.space(), points.row(i));
-                    if (!row)
-                        throw RunError(
-                            fmt::format("point {} of batch {} is not one of the candidate rows", i + 1, index + 1));
-                    e.candidate_rows(i) = *row;
-                }
+        for (;;) {
+            const std::optional<StoredBatch> batch = read_batch(index);
+            if (!batch) {
+                store_.add_batch(index, points, request.per_record);
+                wait(index);
+                continue;
             }
-            return e;
-        });
+            const auto done = as_told(store_, [&] {
+                journal::check_same_batch(store_, *batch, points, request);
+                return fresh_ ? journal::done_trials(*batch, store_.trials_of(index)) : snapshot_.done_trials(index);
+            });
+            if (!done) {
+                wait(index);
+                continue;
+            }
+            suspended_.reset();
+            return as_told(store_, [&] { return evaluations_of(*batch, *done, points, request, index); });
+        }
     }
 
     void record_batch(std::size_t index, const Evaluations&, const EvaluationRequest&) override {
@@ -159,14 +168,41 @@ public:
     }
 
 private:
-    [[noreturn]] void suspend(std::size_t index) {
+    std::optional<StoredBatch> read_batch(std::size_t index) const {
+        if (fresh_) return store_.batch(index);
+        const StoredBatch* batch = snapshot_.batch(index);
+        return batch != nullptr ? std::optional<StoredBatch>(*batch) : std::nullopt;
+    }
+
+    void wait(std::size_t index) {
         suspended_ = index;
-        throw RunSuspended(fmt::format("batch {} waits for its values", index + 1));
+        fresh_ = true;
+        wait_.wait_for_values(index);
+    }
+
+    Evaluations evaluations_of(const StoredBatch& batch, const std::vector<StoredTrial>& done, const arma::mat& points,
+                               const EvaluationRequest& request, std::size_t index) const {
+        Evaluations e = journal::evaluations_of(batch, done, request.per_record);
+        // The events a client told with each trial (dpbo tell --event), for the host to charge.
+        e.trial_events = journal::trial_events_of(store_.trial_events(index, points.n_rows), index);
+        if (objective_.space().is_finite() && e.candidate_rows.is_empty()) {
+            e.candidate_rows.set_size(points.n_rows);
+            for (std::size_t i = 0; i < points.n_rows; ++i) {
+                const auto row = candidate_row(objective_.space(), points.row(i));
+                if (!row)
+                    throw RunError(
+                        fmt::format("point {} of batch {} is not one of the candidate rows", i + 1, index + 1));
+                e.candidate_rows(i) = *row;
+            }
+        }
+        return e;
     }
 
     JournalStore& store_;
     journal::Snapshot snapshot_;
+    bool fresh_ = false;  // read the file again: the run has waited
     const Objective& objective_;
+    ValuesWait& wait_;
     std::optional<std::size_t> suspended_;
 };
 
@@ -283,6 +319,168 @@ std::vector<fs::path> Study::plugin_files() const {
     return out;
 }
 
+// The study's run, kept alive between calls: the algorithm runs on a thread of its own, which stops
+// where the algorithm waits for a batch not yet told and goes on from there when the study is asked
+// again. The first call replays the file from the start (as a new process must); a Study kept open
+// (the Python package, one `dpbo ask --wait`) pays each batch once. The two threads take turns: the
+// caller waits while the algorithm runs, so the run and the file are used by one thread at a time.
+class Study::Live final : public ValuesWait {
+public:
+    explicit Live(Study& study)
+        : study_(study),
+          modules_(study.registry_, study.spec_),
+          components_(modules_.create_components()),
+          rng_(study.experiment_seed_),
+          // The run's own noise key with a seed, as `dpbo run` (repeat 1) has it; otherwise a fresh
+          // one: releases made before are taken from the file, not drawn again.
+          noise_(study.spec_.seed ? PrivacyNoiseSource::from_seed(repeat_seed(*study.spec_.seed, 0, 2))
+                                  : PrivacyNoiseSource::from_os()),
+          owner_(fmt::format("algorithm '{}'", study.spec_.algorithm.name)),
+          accountant_(create_run_accountant(study.registry_, owner_, modules_.declared_roles(), components_.roles,
+                                            capability<PrivateTrials>(*study.objective_) != nullptr)),
+          journal_(*study.store_, *study.objective_, *this) {
+        if (!study.ledger_file_.empty()) {
+            lifetime_ = LifetimeLedger::open(study.ledger_file_);
+            gate_ = std::make_unique<LedgerGate>(*lifetime_, *accountant_, study.ledger_run_,
+                                                 fmt::format("study {}", study.store_->file().string()));
+        }
+        ledger_ = std::make_unique<PrivacyLedger>(accountant_, study.spec_.budget, noise_, owner_);
+        if (gate_) ledger_->set_charge_gate(gate_.get());
+        evaluator_.attach_journal(&journal_);
+        evaluator_.attach_trial_ledger(ledger_.get());
+        ledger_->attach_journal(&journal_);
+        context_ = std::make_unique<RunContext>(RunContext{*study.objective_, evaluator_, rng_, *ledger_, observer_,
+                                                           study.registry_, std::move(components_.roles)});
+    }
+
+    ~Live() override {
+        if (!thread_.joinable()) return;
+        {
+            std::lock_guard lock(mutex_);
+            abandoned_ = true;
+            algorithm_turn_ = true;
+        }
+        turn_changed_.notify_all();
+        thread_.join();
+    }
+
+    Live(const Live&) = delete;
+    Live& operator=(const Live&) = delete;
+
+    // Lets the algorithm run until it waits for values not told yet or ends; rethrows what ended it
+    // (RunSuspended ends nothing: the run waits).
+    void advance() {
+        if (ended_) return;
+        {
+            std::unique_lock lock(mutex_);
+            algorithm_turn_ = true;
+            if (!thread_.joinable())
+                thread_ = std::thread([this] { run_algorithm(); });
+            else
+                turn_changed_.notify_all();
+            turn_changed_.wait(lock, [this] { return !algorithm_turn_; });
+        }
+        if (error_) std::rethrow_exception(error_);
+    }
+
+    // On the algorithm's thread.
+    void wait_for_values(std::size_t) override {
+        std::unique_lock lock(mutex_);
+        algorithm_turn_ = false;
+        turn_changed_.notify_all();
+        turn_changed_.wait(lock, [this] { return algorithm_turn_; });
+        if (abandoned_) throw RunSuspended("the study's run was closed while it waited for values");
+    }
+
+    // Where the run stands after advance(), handing out up to `hand_out` waiting trials.
+    StudyState state(std::optional<std::size_t> hand_out) {
+        JournalStore& store = *study_.store_;
+        StudyState state;
+        if (ended_) {
+            if (finished_.is_null()) finished_ = finished_result();
+            state.finished = true;
+            state.result = finished_;
+        }
+        state.batches = store.batch_count();
+        state.releases = ledger_->charges();
+        state.privacy_so_far = spent_json(*ledger_);
+        if (const auto waiting = journal_.suspended_at(); waiting && !state.finished) {
+            state.per_record = store.batch(*waiting)->per_record;
+            for (StoredTrial& trial : store.trials_of(*waiting)) {
+                if (trial.state == TrialState::Running) {
+                    state.waiting_for.push_back(trial.id);
+                } else if (trial.state == TrialState::Waiting && hand_out && state.handed.size() < *hand_out) {
+                    store.mark_running(trial.id);
+                    trial.state = TrialState::Running;
+                    state.handed.push_back(std::move(trial));
+                }
+            }
+        }
+        return state;
+    }
+
+private:
+    void run_algorithm() {
+        try {
+            result_ = call_into_module(components_.algorithm->describe_origin(), "running",
+                                       [&] { return components_.algorithm->run(*context_); });
+        } catch (const RunSuspended&) {
+            // Abandoned while it waited: nothing to report.
+        } catch (const BudgetExceeded& refusal) {
+            refusal_ = refusal.what();
+        } catch (...) {
+            error_ = std::current_exception();
+        }
+        std::lock_guard lock(mutex_);
+        ended_ = true;
+        algorithm_turn_ = false;
+        turn_changed_.notify_all();
+    }
+
+    json finished_result() const {
+        if (!result_) return {{"status", "refused"}, {"stop_reason", "budget"}, {"why", refusal_}};
+        const Objective& objective = *study_.objective_;
+        PrivacyStatement statement =
+            ledger_->statement_for(trial_search_statement(result_->privacy, objective, evaluator_, *ledger_));
+        for (const std::string& assumption : privacy_assumptions(objective))
+            statement.assumptions.push_back(assumption);
+        statement.validate();
+        return {{"status", "complete"},
+                {"privacy", run_privacy_json(statement, study_.spec_.seed)},
+                {"released", released_values_json(result_->released)},
+                {"evaluation_only", released_values_json(result_->evaluation_only)},
+                {"evaluations", result_->evaluations},
+                {"stop_reason", result_->stop_reason}};
+    }
+
+    Study& study_;
+    JobModules modules_;
+    JobComponents components_;
+    ExperimentRng rng_;
+    PrivacyNoiseSource noise_;
+    std::string owner_;
+    std::shared_ptr<Accountant> accountant_;
+    std::unique_ptr<LifetimeLedger> lifetime_;
+    std::unique_ptr<LedgerGate> gate_;
+    std::unique_ptr<PrivacyLedger> ledger_;
+    SerialEvaluator evaluator_;
+    StudyJournal journal_;
+    RunObserver observer_;
+    std::unique_ptr<RunContext> context_;
+
+    // The turns: the caller waits while algorithm_turn_, the algorithm while not.
+    std::mutex mutex_;
+    std::condition_variable turn_changed_;
+    bool algorithm_turn_ = false;
+    bool abandoned_ = false;
+    bool ended_ = false;  // written by the algorithm's thread before it hands the turn back
+    std::exception_ptr error_;
+    std::optional<RunResult> result_;
+    std::string refusal_;  // a BudgetExceeded's message
+    json finished_;
+    std::thread thread_;
+};
+
 StudyState Study::replay(std::optional<std::size_t> hand_out) {
     if (!load_all_) return replay_once(hand_out);
     try {
@@ -297,78 +495,18 @@ StudyState Study::replay(std::optional<std::size_t> hand_out) {
 
 StudyState Study::replay_once(std::optional<std::size_t> hand_out) {
     JournalStore::Transaction transaction(*store_);
-    JobModules modules(registry_, spec_);
-    JobComponents components = modules.create_components();
-    ExperimentRng rng(experiment_seed_);
-    // The run's own noise key with a seed, as `dpbo run` (repeat 1) has it; otherwise a fresh one:
-    // releases made before are taken from the file, not drawn again.
-    PrivacyNoiseSource noise =
-        spec_.seed ? PrivacyNoiseSource::from_seed(repeat_seed(*spec_.seed, 0, 2)) : PrivacyNoiseSource::from_os();
-    const std::string owner = fmt::format("algorithm '{}'", spec_.algorithm.name);
-    std::shared_ptr<Accountant> accountant =
-        create_run_accountant(registry_, owner, modules.declared_roles(), components.roles,
-                              capability<PrivateTrials>(*objective_) != nullptr);
-    std::unique_ptr<LifetimeLedger> lifetime;
-    std::unique_ptr<LedgerGate> gate;
-    if (!ledger_file_.empty()) {
-        lifetime = LifetimeLedger::open(ledger_file_);
-        gate = std::make_unique<LedgerGate>(*lifetime, *accountant, ledger_run_,
-                                            fmt::format("study {}", store_->file().string()));
-    }
-    PrivacyLedger ledger(accountant, spec_.budget, noise, owner);
-    if (gate) ledger.set_charge_gate(gate.get());
-    SerialEvaluator evaluator;
-    StudyJournal journal(*store_, *objective_);
-    evaluator.attach_journal(&journal);
-    evaluator.attach_trial_ledger(&ledger);
-    ledger.attach_journal(&journal);
-    RunObserver observer;
-    RunContext context{*objective_, evaluator, rng, ledger, observer, registry_, std::move(components.roles)};
-
-    StudyState state;
-    std::optional<RunResult> result;
-    std::string status = "complete";
     try {
-        result = call_into_module(components.algorithm->describe_origin(), "running",
-                                  [&] { return components.algorithm->run(context); });
-    } catch (const RunSuspended&) {
-        result.reset();
-    } catch (const BudgetExceeded& refusal) {
-        status = "refused";
-        state.finished = true;
-        state.result = {{"status", "refused"}, {"stop_reason", "budget"}, {"why", refusal.what()}};
+        if (!live_) live_ = std::make_unique<Live>(*this);
+        live_->advance();
+        StudyState state = live_->state(hand_out);
+        transaction.commit();
+        return state;
+    } catch (...) {
+        // What the run did in this call is rolled back with the transaction; the next call replays
+        // the file from the start.
+        live_.reset();
+        throw;
     }
-    if (result) {
-        state.finished = true;
-        PrivacyStatement statement =
-            ledger.statement_for(trial_search_statement(result->privacy, *objective_, evaluator, ledger));
-        for (const std::string& assumption : privacy_assumptions(*objective_))
-            statement.assumptions.push_back(assumption);
-        statement.validate();
-        state.result = {{"status", status},
-                        {"privacy", run_privacy_json(statement, spec_.seed)},
-                        {"released", released_values_json(result->released)},
-                        {"evaluation_only", released_values_json(result->evaluation_only)},
-                        {"evaluations", result->evaluations},
-                        {"stop_reason", result->stop_reason}};
-    }
-    state.batches = store_->batch_count();
-    state.releases = ledger.charges();
-    state.privacy_so_far = spent_json(ledger);
-    if (const auto waiting = journal.suspended_at(); waiting && !state.finished) {
-        state.per_record = store_->batch(*waiting)->per_record;
-        for (StoredTrial& trial : store_->trials_of(*waiting)) {
-            if (trial.state == TrialState::Running) {
-                state.waiting_for.push_back(trial.id);
-            } else if (trial.state == TrialState::Waiting && hand_out && state.handed.size() < *hand_out) {
-                store_->mark_running(trial.id);
-                trial.state = TrialState::Running;
-                state.handed.push_back(std::move(trial));
-            }
-        }
-    }
-    transaction.commit();
-    return state;
 }
 
 StudyState Study::ask(std::size_t count) { return replay(count); }

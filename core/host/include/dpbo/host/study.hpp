@@ -5,7 +5,9 @@
 // ask replays the algorithm over the told values — a batch fully told is taken from the file, a
 // release made before is taken back without drawing noise (dpbo/run_journal.hpp) — until it reaches
 // a batch that is not, records it as waiting trials and hands some out. So the study is the very run
-// `dpbo run` would make with the same job and seed, whatever order the values arrive in; several
+// `dpbo run` would make with the same job and seed, whatever order the values arrive in. A Study kept
+// open keeps its run alive between calls: the next ask goes on from where the algorithm waited, so
+// it costs one step of the algorithm, not a replay of the study. Several
 // clients share the algorithm's batches (algorithm.batch, dp-gibo's batches), and each ask or tell
 // is one transaction, so concurrent clients lose nothing.
 #include <cstddef>
@@ -93,6 +95,7 @@ public:
     nlohmann::ordered_json plugin_manifests() const;
 
 private:
+    class Live;
     StudyState replay(std::optional<std::size_t> hand_out);
     StudyState replay_once(std::optional<std::size_t> hand_out);
     StoredTrial trial_to_tell(std::int64_t id) const;
@@ -106,6 +109,7 @@ private:
     std::uint64_t experiment_seed_ = 0;
     std::filesystem::path ledger_file_;  // the lifetime ledger it was created with; empty: none
     std::string ledger_run_;             // its token there
+    std::unique_ptr<Live> live_;         // the run between calls (last: it ends before the store closes)
 };
 
 }  // namespace dpbo

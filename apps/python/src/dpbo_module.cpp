@@ -1,0 +1,258 @@
+// dpbo._dpbo: the C++ side of `import dpbo`. Two doors into the host, both thin: a study kept open in
+// this process (dpbo/host/study.hpp, whose run stays alive between asks), and the dpbo commands run
+// in this process (the same code as the executable's: account, list, info, study create), with what
+// they print captured. Everything crosses as JSON text or numpy arrays; dpbo/__init__.py makes the
+// Python objects. The GIL is released while C++ works, so other Python threads go on.
+#include <dlfcn.h>
+
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <mutex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <boost/dll/runtime_symbol_info.hpp>
+#include <fmt/format.h>
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include "cli.hpp"
+#include "command_dispatch.hpp"
+#include "dpbo/errors.hpp"
+#include "dpbo/host/registry.hpp"
+#include "dpbo/host/study.hpp"
+#include "dpbo/objective.hpp"
+#include "dpbo/objective_capabilities.hpp"
+#include "dpbo/util/blas_threads.hpp"
+
+namespace py = pybind11;
+using json = nlohmann::ordered_json;
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// Where the dpbo executable of this build or install is: plugins are found beside it
+// (bin/dpbo → lib/dpbo/plugins). In the build tree the package sits in lib/python/dpbo; installed, it
+// sits in the interpreter's site-packages and the install prefix was compiled in.
+fs::path dpbo_executable() {
+    std::error_code ec;
+    const fs::path module = boost::dll::this_line_location(ec);
+    if (!ec) {
+        const fs::path build = module.parent_path() / ".." / ".." / "..";
+        if (fs::is_directory(build / "lib" / "dpbo" / "plugins", ec))
+            return (build / "bin" / "dpbo").lexically_normal();
+    }
+    return fs::path(DPBO_INSTALL_PREFIX) / "bin" / "dpbo";
+}
+
+// The dpbo executable runs BLAS on one thread (apps/dpbo/main.cpp): results then do not depend on the
+// thread count, so a study begun here and continued by `dpbo ask` asks for the same points bit for
+// bit. The user's own numpy keeps its thread count outside dpbo's calls.
+class OneBlasThread {
+public:
+    OneBlasThread() {
+        using Get = int (*)();
+        if (auto get = reinterpret_cast<Get>(dlsym(RTLD_DEFAULT, "openblas_get_num_threads")); get != nullptr)
+            previous_ = get();
+        dpbo::limit_blas_threads();
+    }
+    ~OneBlasThread() {
+        using Set = void (*)(int);
+        if (auto set = reinterpret_cast<Set>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads"));
+            set != nullptr && previous_ > 0)
+            set(previous_);
+    }
+    OneBlasThread(const OneBlasThread&) = delete;
+    OneBlasThread& operator=(const OneBlasThread&) = delete;
+
+private:
+    int previous_ = 0;
+};
+
+// What a command printed; its exceptions pass through to Python as the host's errors.
+struct CommandOutput {
+    int status = 0;
+    std::string out;
+    std::string err;
+};
+
+CommandOutput run_command(const std::vector<std::string>& words) {
+    // std::cout and std::cerr are the process's: one command at a time takes them.
+    static std::mutex one_at_a_time;
+    std::lock_guard lock(one_at_a_time);
+    std::ostringstream out, err;
+    std::streambuf* const cout_buffer = std::cout.rdbuf(out.rdbuf());
+    std::streambuf* const cerr_buffer = std::cerr.rdbuf(err.rdbuf());
+    struct Restore {
+        std::streambuf* cout_buffer;
+        std::streambuf* cerr_buffer;
+        ~Restore() {
+            std::cout.rdbuf(cout_buffer);
+            std::cerr.rdbuf(cerr_buffer);
+        }
+    } restore{cout_buffer, cerr_buffer};
+    OneBlasThread blas;
+    std::string path = "dpbo";
+    CommandOutput result;
+    result.status = dpbo::cli::dispatch(words, path);
+    result.out = out.str();
+    result.err = err.str();
+    return result;
+}
+
+std::vector<double> row_values(const arma::rowvec& row) { return {row.begin(), row.end()}; }
+
+json trial_json(const dpbo::StoredTrial& trial) {
+    json out{{"id", trial.id},
+             {"batch", trial.batch + 1},
+             {"state", dpbo::to_string(trial.state)},
+             {"point", row_values(trial.point)}};
+    if (trial.state == dpbo::TrialState::Done) {
+        out["values"] = row_values(trial.values);
+        if (!trial.auxiliary.is_empty()) out["auxiliary"] = row_values(trial.auxiliary);
+        if (!trial.per_record.is_empty()) out["per_record_count"] = trial.per_record.n_elem;
+    }
+    if (trial.state == dpbo::TrialState::Failed) out["failure"] = trial.failure;
+    return out;
+}
+
+json state_json(const dpbo::StudyState& state) {
+    json out{{"finished", state.finished},     {"batches", state.batches},
+             {"releases", state.releases},     {"privacy_spent", state.privacy_so_far},
+             {"per_record", state.per_record}, {"waiting_for", state.waiting_for}};
+    json handed = json::array();
+    for (const dpbo::StoredTrial& trial : state.handed) handed.push_back(trial_json(trial));
+    out["trials"] = handed;
+    if (state.finished) out["result"] = state.result;
+    return out;
+}
+
+// A study file kept open: its plugin files loaded once, its run alive between asks.
+class OpenStudy {
+public:
+    explicit OpenStudy(const std::string& file) {
+        OneBlasThread blas;
+        study_ = std::make_unique<dpbo::Study>(registry_, file, [this] { load_all(); });
+        const std::vector<fs::path> files = study_->plugin_files();
+        if (files.empty()) {
+            load_all();
+        } else {
+            const json manifests = study_->plugin_manifests();
+            if (manifests.is_object())
+                registry_.load_files(files, nlohmann::json(manifests));
+            else
+                registry_.load_files(files);
+        }
+    }
+
+    std::string ask(std::size_t count) {
+        OneBlasThread blas;
+        return state_json(study_->ask(count)).dump();
+    }
+
+    std::string show() {
+        OneBlasThread blas;
+        return state_json(study_->show()).dump();
+    }
+
+    void tell(std::int64_t id, const std::vector<double>& values, std::optional<py::array_t<double>> per_record,
+              const std::map<std::string, double>& named, const std::vector<std::string>& events) {
+        dpbo::ToldValues told;
+        if (!values.empty()) told.values = arma::rowvec(values);
+        if (per_record) {
+            // Copied while the GIL is held: the array belongs to Python.
+            const py::array_t<double, py::array::c_style | py::array::forcecast> flat(*per_record);
+            if (flat.ndim() != 1)
+                throw dpbo::ValidationError(fmt::format(
+                    "trial {}: per_record has {} dimensions; expected a 1-D array of the study's per-record values", id,
+                    flat.ndim()));
+            told.per_record = arma::rowvec(flat.data(), static_cast<arma::uword>(flat.size()));
+        }
+        told.named = named;
+        told.events = events;
+        py::gil_scoped_release release;
+        study_->tell(id, told);
+    }
+
+    std::int64_t fail(std::int64_t id, const std::string& reason) { return study_->fail(id, reason); }
+
+    std::string trials() const {
+        json out = json::array();
+        for (const dpbo::StoredTrial& trial : study_->trials()) out.push_back(trial_json(trial));
+        return out.dump();
+    }
+
+    // The job, the objective's names, outputs and records, and the lifetime ledger charged.
+    std::string describe() const {
+        const dpbo::Objective& objective = study_->objective();
+        json outputs = json::array();
+        for (const dpbo::Output& o : objective.outputs())
+            outputs.push_back({{"name", o.name}, {"sense", dpbo::to_string(o.sense)}});
+        json out{{"file", study_->file().string()},
+                 {"job", study_->job()},
+                 {"names", objective.space().names()},
+                 {"outputs", outputs},
+                 {"records", dpbo::record_count(objective)}};
+        if (!study_->ledger_file().empty())
+            out["lifetime_ledger"] = {{"file", study_->ledger_file().string()}, {"run", study_->ledger_run()}};
+        return out.dump();
+    }
+
+private:
+    void load_all() { dpbo::cli::load_plugins(registry_, {}); }
+
+    dpbo::PluginRegistry registry_;
+    std::unique_ptr<dpbo::Study> study_;  // after the registry: it ends first
+};
+
+}  // namespace
+
+PYBIND11_MODULE(_dpbo, m) {
+    m.doc() = "dpbo's host, for the dpbo package (use `import dpbo`)";
+    dpbo::cli::set_dpbo_location(dpbo_executable());
+
+    // The host's errors keep its message: a bad input (exit 2 at the command line) is dpbo.Error, a
+    // ValueError; a run that failed is dpbo.RunError, a RuntimeError.
+    static py::exception<dpbo::ValidationError> error(m, "Error", PyExc_ValueError);
+    static py::exception<dpbo::RunError> run_error(m, "RunError", PyExc_RuntimeError);
+    py::register_exception_translator([](std::exception_ptr thrown) {
+        try {
+            if (thrown) std::rethrow_exception(thrown);
+        } catch (const dpbo::ValidationError& e) {
+            error(e.what());
+        } catch (const boost::program_options::error& e) {
+            error(e.what());
+        } catch (const dpbo::RunError& e) {
+            run_error(e.what());
+        }
+    });
+
+    m.def(
+        "command",
+        [](const std::vector<std::string>& words) {
+            CommandOutput output;
+            {
+                py::gil_scoped_release release;
+                output = run_command(words);
+            }
+            return py::make_tuple(output.status, output.out, output.err);
+        },
+        py::arg("words"), "Runs `dpbo WORDS...` in this process: (exit status, stdout, stderr).");
+    m.def(
+        "executable", [] { return dpbo_executable().string(); },
+        "The dpbo executable whose plugins this package loads.");
+
+    py::class_<OpenStudy>(m, "OpenStudy")
+        .def(py::init<const std::string&>(), py::arg("file"), py::call_guard<py::gil_scoped_release>())
+        .def("ask", &OpenStudy::ask, py::arg("count"), py::call_guard<py::gil_scoped_release>())
+        .def("show", &OpenStudy::show, py::call_guard<py::gil_scoped_release>())
+        .def("tell", &OpenStudy::tell, py::arg("id"), py::arg("values"), py::arg("per_record"), py::arg("named"),
+             py::arg("events"))
+        .def("fail", &OpenStudy::fail, py::arg("id"), py::arg("reason"), py::call_guard<py::gil_scoped_release>())
+        .def("trials", &OpenStudy::trials, py::call_guard<py::gil_scoped_release>())
+        .def("describe", &OpenStudy::describe, py::call_guard<py::gil_scoped_release>());
+}

@@ -11,6 +11,7 @@ packages=(
   g++ cmake ninja-build pkg-config python3
   python3-numpy                               # the sdk examples that train their own models; the Python package
   python3-dev pybind11-dev                    # the Python package (import dpbo)
+  python3-optuna                              # the peer the ask/tell overhead benchmark measures beside dpbo
   libboost-dev libboost-program-options-dev   # Boost.DLL (headers) and Program_options
   libarmadillo-dev libopenblas-dev            # linear algebra over OpenBLAS
   libfmt-dev nlohmann-json3-dev doctest-dev   # formatting, result files, tests

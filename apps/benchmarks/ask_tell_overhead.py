@@ -1,0 +1,182 @@
+#!/usr/bin/env python3
+"""Ask/tell overhead: CPU per ask and per tell for gp-ucb on Branin with N told trials, through the dpbo
+command (a process per call, as a client in any language runs it) and through `import dpbo` (a study
+kept open), beside Optuna's TPE sampler in memory and with SQLite storage, measured in the same run.
+Prints a markdown table (docs/studies.md takes it through apps/reproduce/write_block.py).
+
+    apps/benchmarks/ask_tell_overhead.py [--build build] [--sizes 10,100,1000] [--repeats 3] [--model-fill 100]
+
+It imports the package built in BUILD/lib/python and runs BUILD/bin/dpbo, under Debian's interpreter
+(which has python3-numpy and python3-optuna: it re-executes itself there when started by another).
+
+How the N told trials are made: up to --model-fill, every trial after gp-ucb's 10-point design is the
+algorithm's own (a real study's history, which a new process replays). Above it, filling by gp-ucb
+steps would itself take the better part of an hour, so the study's N trials are its initial design
+(algorithm.initial_points = N): the first model step then sees N points, as a real study's would, but a
+new process replays one model step instead of N. That row's CLI figure is therefore a lower bound,
+and the table says so. Optuna's studies are filled by its own ask/tell with the same objective.
+
+CPU is what is timed: the process's own (all its threads) for in-process calls, and the child's user
++ system time (getrusage) for each dpbo command. Each figure is the median over --repeats calls.
+"""
+import argparse
+import importlib.util
+import json
+import math
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+SOURCE_ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+SYSTEM_PYTHON = "/usr/bin/python3"
+
+
+def system_interpreter():
+    """Debian's python3, with numpy and Optuna, when another one (pyenv, a venv) started this script."""
+    if not all(importlib.util.find_spec(name) for name in ("numpy", "optuna")):
+        if os.path.realpath(sys.executable) != os.path.realpath(SYSTEM_PYTHON) and os.path.exists(SYSTEM_PYTHON):
+            os.execv(SYSTEM_PYTHON, [SYSTEM_PYTHON, *sys.argv])
+        raise SystemExit("needs numpy and Optuna (Debian: apt-get install python3-numpy python3-optuna)")
+
+
+dpbo = None  # imported by main() from the build folder given
+SPACE = {"x1": (-5.0, 10.0), "x2": (0.0, 15.0)}
+DESIGN = 10
+
+
+def branin(x1, x2):
+    b, c, t = 5.1 / (4 * math.pi ** 2), 5 / math.pi, 1 / (8 * math.pi)
+    return (x2 - b * x1 * x1 + c * x1 - 6) ** 2 + 10 * (1 - t) * math.cos(x1) + 10
+
+
+def timed_command(words):
+    """(stdout, the child's user + system CPU seconds) for one dpbo command, started as a client starts it."""
+    # getrusage counts microseconds (os.times counts clock ticks of 10 ms).
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    process = subprocess.run(words, capture_output=True, text=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if process.returncode != 0:
+        raise SystemExit(f"{' '.join(words)}: exit {process.returncode}: {process.stderr}")
+    return process.stdout, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def dpbo_study(path, told, model_fill):
+    """A gp-ucb study on Branin with `told` told trials, kept open."""
+    design = DESIGN if told <= model_fill else told
+    study = dpbo.Study.create(path, algorithm="gp-ucb", space=SPACE, seed=1,
+                              settings={"algorithm.budget": told + 50, "algorithm.initial_points": design})
+    while len(study.trials) < told:
+        for trial in study.ask_batch(told - len(study.trials)):
+            study.tell(trial, value=branin(**trial.params))
+    return study
+
+
+def in_process(study, repeats):
+    asks, tells = [], []
+    for _ in range(repeats):
+        start = time.process_time()
+        trial = study.ask()
+        middle = time.process_time()
+        study.tell(trial, value=branin(**trial.params))
+        asks.append(middle - start)
+        tells.append(time.process_time() - middle)
+    return statistics.median(asks), statistics.median(tells)
+
+
+def through_cli(executable, path, repeats):
+    asks, tells = [], []
+    for _ in range(repeats):
+        out, ask_cpu = timed_command([executable, "ask", path])
+        asked = json.loads(out)
+        trial = asked["trials"][0]
+        value = branin(*trial["point"])
+        _, tell_cpu = timed_command([executable, "tell", path, str(trial["id"]), "--value", repr(value)])
+        asks.append(ask_cpu)
+        tells.append(tell_cpu)
+    return statistics.median(asks), statistics.median(tells)
+
+
+def optuna_study(told, storage):
+    import optuna
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    study = optuna.create_study(sampler=optuna.samplers.TPESampler(seed=1), storage=storage)
+    for _ in range(told):
+        trial = study.ask()
+        study.tell(trial, branin(trial.suggest_float("x1", -5, 10), trial.suggest_float("x2", 0, 15)))
+    return study
+
+
+def optuna_overhead(study, repeats):
+    asks, tells = [], []
+    for _ in range(repeats):
+        start = time.process_time()
+        trial = study.ask()
+        x1, x2 = trial.suggest_float("x1", -5, 10), trial.suggest_float("x2", 0, 15)
+        middle = time.process_time()
+        study.tell(trial, branin(x1, x2))
+        asks.append(middle - start)
+        tells.append(time.process_time() - middle)
+    return statistics.median(asks), statistics.median(tells)
+
+
+def ms(seconds):
+    return f"{seconds * 1000:.3g}"
+
+
+def main():
+    system_interpreter()
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--build", default=os.path.join(SOURCE_ROOT, "build"), help="dpbo's build folder")
+    parser.add_argument("--sizes", default="10,100,1000")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--model-fill", type=int, default=100)
+    options = parser.parse_args()
+    if options.repeats < 1:
+        parser.error(f"--repeats {options.repeats}: expected at least 1")
+    try:
+        sizes = [int(s) for s in options.sizes.split(",")]
+    except ValueError:
+        parser.error(f"--sizes {options.sizes!r}: expected whole numbers separated by commas")
+    build = os.path.abspath(options.build)
+    executable = os.path.join(build, "bin", "dpbo")
+    sys.path.insert(0, os.path.join(build, "lib", "python"))
+    global dpbo
+    import dpbo
+    import optuna
+    optuna_version = optuna.__version__
+
+    folder = tempfile.mkdtemp(prefix="dpbo-ask-tell-overhead-")
+    rows = []
+    try:
+        for told in sizes:
+            path = os.path.join(folder, f"gp-ucb-{told}.db")
+            study = dpbo_study(path, told, options.model_fill)
+            python_ask, python_tell = in_process(study, options.repeats)
+            del study
+            cli_ask, cli_tell = through_cli(executable, path, options.repeats)
+            memory_ask, memory_tell = optuna_overhead(optuna_study(told, None), options.repeats)
+            storage = f"sqlite:///{os.path.join(folder, f'optuna-{told}.db')}"
+            sqlite_ask, sqlite_tell = optuna_overhead(optuna_study(told, storage), options.repeats)
+            history = "gp-ucb's own" if told <= options.model_fill else f"a {told}-point design (CLI: lower bound)"
+            rows.append(f"| {told} ({history}) | {ms(cli_ask)} / {ms(cli_tell)} | {ms(python_ask)} / {ms(python_tell)} "
+                        f"| {ms(memory_ask)} / {ms(memory_tell)} | {ms(sqlite_ask)} / {ms(sqlite_tell)} |")
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    print(f"CPU ms per ask / per tell, median of {options.repeats}; Branin; gp-ucb (dpbo defaults) against "
+          f"Optuna {optuna_version} TPESampler, on the same machine in the same run")
+    print()
+    print("| told trials | dpbo CLI (a process per call) | dpbo in Python (study kept open) | Optuna TPE, memory "
+          "| Optuna TPE, SQLite |")
+    print("|---|---|---|---|---|")
+    for row in rows:
+        print(row)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -21,6 +21,7 @@
 #include "dpbo/objective_capabilities.hpp"
 #include "job_options.hpp"
 #include "ledger_option.hpp"
+#include "study_keeper.hpp"
 
 namespace dpbo::cli {
 
@@ -71,9 +72,11 @@ json state_json(const Study& study, const StudyState& state) {
 }
 
 // A study whose replays load only the plugin files it uses (most of dpbo's start-up is finding and
-// checking every plugin), and every plugin if a replay asks for another.
-std::unique_ptr<Study> open_study(PluginRegistry& registry, const std::string& file, const CommonOptions& common) {
-    auto study = std::make_unique<Study>(registry, file, [&registry, &common] { load_plugins(registry, common); });
+// checking every plugin), and every plugin if a replay asks for another. In a keeper's process, the
+// study it keeps (its run alive between asks).
+std::shared_ptr<Study> open_study(PluginRegistry& registry, const std::string& file, const CommonOptions& common) {
+    if (Study* kept = kept_study(file)) return std::shared_ptr<Study>(kept, [](Study*) {});
+    auto study = std::make_shared<Study>(registry, file, [&registry, &common] { load_plugins(registry, common); });
     const std::vector<fs::path> files = study->plugin_files();
     if (files.empty()) load_plugins(registry, common);
     const json manifests = study->plugin_manifests();
@@ -107,6 +110,20 @@ std::optional<po::variables_map> parse_study_command(const std::vector<std::stri
     if (!common.help) return given;
     print_help(help.synopsis, described, help.about);
     return std::nullopt;
+}
+
+// Prints a keeper's answer as the command would have printed it.
+int print_answer(const CapturedCommand& answer) {
+    std::cout << answer.out << std::flush;
+    std::cerr << answer.err << std::flush;
+    return answer.status;
+}
+
+// The study's path as the keeper knows it.
+std::string canonical_text(const std::string& file) {
+    std::error_code ec;
+    const fs::path canonical = fs::weakly_canonical(file, ec);
+    return ec ? file : canonical.string();
 }
 
 std::string one_positional(const po::variables_map& given, const char* what) {
@@ -193,8 +210,13 @@ int study_show(const std::vector<std::string>& arguments) {
     if (!parsed) return kSuccess;
     const po::variables_map& given = *parsed;
     file = one_positional(given, "study show");
+    if (kept_study(file) == nullptr) {
+        std::vector<std::string> words{"study", "show", canonical_text(file)};
+        if (common.json) words.emplace_back("--json");
+        if (const auto answer = ask_keeper(file, words)) return print_answer(*answer);
+    }
     PluginRegistry registry;
-    const std::unique_ptr<Study> opened = open_study(registry, file, common);
+    const std::shared_ptr<Study> opened = open_study(registry, file, common);
     Study& study = *opened;
     const StudyState state = study.show();
     const std::vector<StoredTrial> trials = study.trials();
@@ -247,12 +269,39 @@ int study_show(const std::vector<std::string>& arguments) {
     return kSuccess;
 }
 
+int study_serve(const std::vector<std::string>& arguments) {
+    CommonOptions common;
+    std::string file, idle_text = "600";
+    po::options_description described("options");
+    described.add_options()("study", po::value(&file), "the study file")(
+        "idle", po::value(&idle_text), "end after SECONDS without a request (default 600)");
+    const auto parsed = parse_study_command(
+        arguments, described, common, {"study"},
+        {"dpbo study serve FILE [--idle SECONDS]",
+         "Keeps the study open in this process, its algorithm alive between asks, and answers the 'dpbo ask' and "
+         "'dpbo study show' of clients on this machine through the socket FILE.keeper: an ask then costs one step "
+         "of the algorithm instead of a replay of the study. Without a keeper, clients replay the study themselves; "
+         "both are the same run."});
+    if (!parsed) return kSuccess;
+    const po::variables_map& given = *parsed;
+    file = one_positional(given, "study serve");
+    const double idle = parse_finite_number(idle_text, "--idle");
+    if (idle <= 0.0) throw ValidationError(fmt::format("--idle {}: expected a number of seconds > 0", idle_text));
+    PluginRegistry registry;
+    const std::shared_ptr<Study> study = open_study(registry, file, common);
+    study->show();  // the run brought up to where it waits, before the first client asks
+    return serve_study(*study, idle);
+}
+
 constexpr Command kStudySubcommands[] = {
     {.name = "create",
      .summary = "a new study file: a job as for 'dpbo run', whose clients evaluate it through 'dpbo ask' and "
                 "'dpbo tell'",
      .run = &study_create},
     {.name = "show", .summary = "a study's trials, the best value told, the privacy spent", .run = &study_show},
+    {.name = "serve",
+     .summary = "keep a study open for this machine's clients: each ask costs one step of its algorithm, not a replay",
+     .run = &study_serve},
 };
 DPBO_CHECK_COMMAND_TABLE(kStudySubcommands);
 
@@ -281,10 +330,21 @@ int command_ask(const std::vector<std::string>& arguments) {
     if (count == 0) throw ValidationError("--count 0: expected at least 1 trial");
     const double wait = parse_finite_number(wait_text, "--wait");
     if (wait < 0.0) throw ValidationError(fmt::format("--wait {}: expected a number of seconds ≥ 0", wait_text));
-    PluginRegistry registry;
-    const std::unique_ptr<Study> opened = open_study(registry, file, common);
-    Study& study = *opened;
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(wait);
+    if (kept_study(file) == nullptr) {
+        // A keeper answers at once; the waiting is done here, so that it can answer others meanwhile.
+        const std::vector<std::string> words{"ask", canonical_text(file), "--count", std::to_string(count)};
+        for (std::optional<CapturedCommand> answer; (answer = ask_keeper(file, words));) {
+            const json asked = answer->status == kSuccess ? json::parse(answer->out, nullptr, false) : json();
+            const bool nothing_yet = asked.is_object() && !asked.value("finished", true) && asked.contains("trials") &&
+                                     asked["trials"].empty();
+            if (!nothing_yet || std::chrono::steady_clock::now() >= deadline) return print_answer(*answer);
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        }
+    }
+    PluginRegistry registry;
+    const std::shared_ptr<Study> opened = open_study(registry, file, common);
+    Study& study = *opened;
     StudyState state = study.ask(static_cast<std::size_t>(count));
     while (!state.finished && state.handed.empty() && std::chrono::steady_clock::now() < deadline) {
         std::this_thread::sleep_for(std::chrono::milliseconds(50));

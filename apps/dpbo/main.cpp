@@ -2,17 +2,13 @@
 #include <unistd.h>
 
 #include <cstdlib>
-#include <iostream>
 #include <string>
 #include <vector>
 
+#include "captured_command.hpp"
 #include "cli.hpp"
-#include "command_dispatch.hpp"
 #include "commands.hpp"
-#include "dpbo/util/blas_threads.hpp"
-#include "dpbo/errors.hpp"
 #include "dpbo/host/fatal_signal_exit.hpp"
-#include "dpbo/module_call_guard.hpp"
 #include "mpi/mpi_session.hpp"
 
 // OpenBLAS starts its worker threads when it is loaded, before main runs, and they spin for a while
@@ -25,32 +21,6 @@ void pin_blas_threads_before_load(char** argv) {
     execv("/proc/self/exe", argv);
 }
 
-namespace {
-
-int run_command(int argc, char** argv) {
-    using namespace dpbo::cli;
-    std::string path = "dpbo";  // the command path, once dispatch has read it: "dpbo study create"
-    try {
-        dpbo::limit_blas_threads();
-        return dispatch(std::vector<std::string>(argv + 1, argv + argc), path);
-    } catch (const dpbo::ValidationError& e) {
-        std::cerr << "dpbo: error: " << e.what() << "\n";
-        return kUsageError;
-    } catch (const po::error& e) {
-        std::cerr << path << ": error: " << e.what() << "\n";
-        return kUsageError;
-    } catch (const std::exception& e) {
-        std::cerr << "dpbo: failed: " << e.what() << "\n";
-        return kRunFailure;
-    } catch (...) {
-        // Calls into modules translate their exceptions; this is the net under whatever is left.
-        std::cerr << "dpbo: failed: " << dpbo::describe_current_exception() << "\n";
-        return kRunFailure;
-    }
-}
-
-}  // namespace
-
 int main(int argc, char** argv) {
     using namespace dpbo::cli;
     // Each command's row says whether it re-executes (commands.hpp); help, usage errors and unknown
@@ -61,5 +31,5 @@ int main(int argc, char** argv) {
     // plugin's crash ends the run with exit status 1, its journal kept for the next run.
     dpbo::install_fatal_signal_exit();
     // Under mpirun, after the command printed its error if any: the other ranks are stopped.
-    return mpi::finish(run_command(argc, argv));
+    return mpi::finish(run_reporting_errors(std::vector<std::string>(argv + 1, argv + argc)));
 }

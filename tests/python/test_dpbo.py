@@ -87,6 +87,7 @@ class SameReleases(Folder):
         return json.loads(dpbo_cli("study", "show", study, "--json"))["result"]
 
     def dpbo_run(self, algorithm, settings):
+        """The released values of the seeded dpbo run over the example's program."""
         out = self.path(f"{algorithm}-run")
         words = ["run", "--algorithm", algorithm, "--objective", "command", "--set",
                  f"objective.command={sys.executable} {os.path.join(EXAMPLES, 'record_objective.py')}",
@@ -135,6 +136,76 @@ class SameReleases(Folder):
                 value = mean_loss(dict(zip(asked["names"], trial["point"])))
                 dpbo_cli("tell", study_file, trial["id"], "--value", repr(value))
         self.assertEqual(asked["result"]["released"], whole["released"])
+
+
+class Keeper(Folder):
+    """dpbo study serve: the CLI's asks answered by a process that keeps the study's run alive."""
+
+    def start(self, study, *options):
+        keeper = subprocess.Popen([DPBO, "study", "serve", study, *options], stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True)
+        ready = keeper.stdout.readline()
+        self.assertIn("keeping study", ready, keeper.stderr.read() if keeper.poll() is not None else "")
+        return keeper
+
+    def stop(self, keeper):
+        keeper.terminate()
+        out, err = keeper.communicate(timeout=60)
+        self.assertEqual(keeper.returncode, 0, err)
+        return out
+
+    def test_the_cli_study_through_a_keeper_is_the_run(self):
+        settings = {"algorithm.budget": 12, "algorithm.initial_points": 4}
+        spec = self.path("spec.json")
+        with open(spec, "w") as out:
+            out.write(subprocess.run([sys.executable, os.path.join(EXAMPLES, "record_objective.py"), "--print-spec"],
+                                     capture_output=True, text=True, check=True).stdout)
+        study = self.path("kept.db")
+        words = ["study", "create", study, "--algorithm", "gp-ucb", "--space", spec, "--seed", "5"]
+        for key, value in settings.items():
+            words += ["--set", f"{key}={value}"]
+        dpbo_cli(*words)
+        keeper = self.start(study, "--idle", "120")
+        try:
+            subprocess.run([sys.executable, os.path.join(EXAMPLES, "ask_tell_client.py"), study, "--dpbo", DPBO],
+                           check=True, capture_output=True, timeout=300)
+            shown = json.loads(dpbo_cli("study", "show", study, "--json"))
+        finally:
+            log = self.stop(keeper)
+        self.assertEqual(log.count("answered: dpbo ask"), 12 + 1, log)  # every trial's ask, and the one that finds the end
+        self.assertFalse(os.path.exists(study + ".keeper"), "the keeper removes its socket")
+        self.assertEqual(shown["result"]["released"], SameReleases.dpbo_run(self, "gp-ucb", settings)["released"])
+
+    def test_idle_keeper_ends_and_a_second_one_is_refused(self):
+        study = self.path("idle.db")
+        dpbo_cli("study", "create", study, "--algorithm", "random-search", "--objective", "branin", "--seed", "1")
+        keeper = self.start(study, "--idle", "1")
+        second = subprocess.run([DPBO, "study", "serve", study], capture_output=True, text=True, timeout=60)
+        self.assertEqual(second.returncode, 2)
+        self.assertIn("a keeper already serves study", second.stderr)
+        out, _ = keeper.communicate(timeout=60)
+        self.assertIn("no request for 1 s", out)
+        self.assertEqual(keeper.returncode, 0)
+        self.assertFalse(os.path.exists(study + ".keeper"))
+
+    def test_a_replaced_study_file_is_not_served_from_the_old_run(self):
+        study = self.path("replaced.db")
+        dpbo_cli("study", "create", study, "--algorithm", "random-search", "--objective", "branin", "--seed", "1")
+        keeper = self.start(study, "--idle", "120")
+        try:
+            for suffix in ("", "-wal", "-shm"):
+                if os.path.exists(study + suffix):
+                    os.remove(study + suffix)
+            dpbo_cli("study", "create", study, "--algorithm", "random-search", "--objective", "branin", "--seed", "2")
+            asked = json.loads(dpbo_cli("ask", study))
+            keeper.wait(timeout=60)
+        finally:
+            if keeper.poll() is None:
+                keeper.kill()
+        fresh = self.path("fresh.db")
+        dpbo_cli("study", "create", fresh, "--algorithm", "random-search", "--objective", "branin", "--seed", "2")
+        self.assertEqual(asked["trials"][0]["point"], json.loads(dpbo_cli("ask", fresh))["trials"][0]["point"])
+        self.assertIn("replaced or removed", keeper.stdout.read())
 
 
 class AskTell(Folder):

@@ -6,10 +6,7 @@
 #include <dlfcn.h>
 
 #include <filesystem>
-#include <iostream>
 #include <memory>
-#include <mutex>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -20,7 +17,7 @@
 #include <pybind11/stl.h>
 
 #include "cli.hpp"
-#include "command_dispatch.hpp"
+#include "captured_command.hpp"
 #include "dpbo/errors.hpp"
 #include "dpbo/host/registry.hpp"
 #include "dpbo/host/study.hpp"
@@ -73,35 +70,10 @@ private:
     int previous_ = 0;
 };
 
-// What a command printed; its exceptions pass through to Python as the host's errors.
-struct CommandOutput {
-    int status = 0;
-    std::string out;
-    std::string err;
-};
-
-CommandOutput run_command(const std::vector<std::string>& words) {
-    // std::cout and std::cerr are the process's: one command at a time takes them.
-    static std::mutex one_at_a_time;
-    std::lock_guard lock(one_at_a_time);
-    std::ostringstream out, err;
-    std::streambuf* const cout_buffer = std::cout.rdbuf(out.rdbuf());
-    std::streambuf* const cerr_buffer = std::cerr.rdbuf(err.rdbuf());
-    struct Restore {
-        std::streambuf* cout_buffer;
-        std::streambuf* cerr_buffer;
-        ~Restore() {
-            std::cout.rdbuf(cout_buffer);
-            std::cerr.rdbuf(cerr_buffer);
-        }
-    } restore{cout_buffer, cerr_buffer};
+// `dpbo WORDS...` with what it printed; its exceptions pass through to Python as the host's errors.
+dpbo::cli::CapturedCommand run_command(const std::vector<std::string>& words) {
     OneBlasThread blas;
-    std::string path = "dpbo";
-    CommandOutput result;
-    result.status = dpbo::cli::dispatch(words, path);
-    result.out = out.str();
-    result.err = err.str();
-    return result;
+    return dpbo::cli::run_captured(words, false);
 }
 
 std::vector<double> row_values(const arma::rowvec& row) { return {row.begin(), row.end()}; }
@@ -234,7 +206,7 @@ PYBIND11_MODULE(_dpbo, m) {
     m.def(
         "command",
         [](const std::vector<std::string>& words) {
-            CommandOutput output;
+            dpbo::cli::CapturedCommand output;
             {
                 py::gil_scoped_release release;
                 output = run_command(words);

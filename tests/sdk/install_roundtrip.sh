@@ -118,6 +118,25 @@ done
 grep -q 'dpbo::dpbo_armadillo' "$prefix/lib/cmake/dpbo/dpboTargets.cmake" ||
     fail "dpboTargets.cmake does not export dpbo::dpbo_armadillo"
 
+check "the installed Python package imports with the system interpreter and finds the installed plugins"
+shopt -s nullglob
+packages=("$prefix"/lib/python3*/dist-packages/dpbo/__init__.py)
+shopt -u nullglob
+if [[ ${#packages[@]} -eq 0 ]]; then
+    grep -q 'DPBO_PYTHON:BOOL=OFF' "$build_dir/CMakeCache.txt" || fail "no dpbo package installed under $prefix/lib/python3*/dist-packages"
+    echo "   (built with -DDPBO_PYTHON=OFF: no package)"
+else
+    site=$(dirname "$(dirname "${packages[0]}")")
+    PYTHONPATH="$site" /usr/bin/python3 - "$prefix" <<'PYTHON' || fail "the installed package does not import or find $prefix's plugins"
+import os, sys
+import dpbo
+prefix = os.path.realpath(sys.argv[1])
+assert os.path.realpath(dpbo.__file__).startswith(prefix), dpbo.__file__
+files = {m["file"] for m in dpbo.modules("algorithm")}
+assert files and all(os.path.realpath(f).startswith(prefix) for f in files), files
+PYTHON
+fi
+
 installed_libdpbo=$(readlink -f "$prefix/lib/libdpbo.so")
 check "the installed dpbo runs on the installed libdpbo, not the build tree's"
 resolved=$(libdpbo_of "$prefix/bin/dpbo")

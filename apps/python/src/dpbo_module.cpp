@@ -33,16 +33,15 @@ namespace {
 namespace fs = std::filesystem;
 
 // Where the dpbo executable of this build or install is: plugins are found beside it
-// (bin/dpbo → lib/dpbo/plugins). In the build tree the package sits in lib/python/dpbo; installed, it
-// sits in the interpreter's site-packages and the install prefix was compiled in.
+// (bin/dpbo → lib/dpbo/plugins). In the build tree the package sits in BUILD/lib/python/dpbo; installed,
+// in PREFIX/lib/pythonX.Y/dist-packages/dpbo; elsewhere (a moved package) the install prefix compiled
+// in is taken.
 fs::path dpbo_executable() {
     std::error_code ec;
-    const fs::path module = boost::dll::this_line_location(ec);
-    if (!ec) {
-        const fs::path build = module.parent_path() / ".." / ".." / "..";
-        if (fs::is_directory(build / "lib" / "dpbo" / "plugins", ec))
-            return (build / "bin" / "dpbo").lexically_normal();
-    }
+    const fs::path package = boost::dll::this_line_location(ec).parent_path();
+    if (!ec)
+        for (const fs::path& lib : {package / ".." / "..", package / ".." / ".." / ".."})
+            if (fs::is_directory(lib / "dpbo" / "plugins", ec)) return (lib / ".." / "bin" / "dpbo").lexically_normal();
     return fs::path(DPBO_INSTALL_PREFIX) / "bin" / "dpbo";
 }
 

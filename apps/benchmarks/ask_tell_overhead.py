@@ -109,9 +109,13 @@ def dpbo_study(path, told, model_fill):
     design = DESIGN if told <= model_fill else told
     study = dpbo.Study.create(path, algorithm="gp-ucb", space=SPACE, seed=1,
                               settings={"algorithm.budget": told + 50, "algorithm.initial_points": design})
-    while len(study.trials) < told:
-        for trial in study.ask_batch(told - len(study.trials)):
+    done = 0
+    while done < told:
+        for trial in study.ask_batch(told - done):
             study.tell(trial, value=branin(**trial.params))
+            done += 1
+    if sum(t.state == "done" for t in study.trials) != told:
+        raise SystemExit(f"the study of {told} trials was filled with another number of told trials")
     return study
 
 

@@ -193,6 +193,16 @@ TEST_CASE("journal store: refuses to create over a file, and opens only a dpbo j
     std::ofstream{empty};
     CHECK_THROWS_WITH_AS(dpbo::JournalStore::open(empty, "run"),
                          holds(fmt::format("'{}' is not a dpbo run file", empty.string())), dpbo::ValidationError);
+
+    // A removed journal's write-ahead log left beside the name would be taken as the new file's own.
+    const fs::path removed = file.path().parent_path() / "removed.sqlite";
+    const fs::path log = removed.string() + "-wal";
+    std::ofstream(log) << "a write-ahead log of another journal";
+    CHECK_THROWS_WITH_AS(
+        dpbo::JournalStore::create(removed, "study", {}),
+        holds(fmt::format("'{}' exists beside '{}': a removed journal's SQLite file", log.string(), removed.string())),
+        dpbo::ValidationError);
+    CHECK_FALSE(fs::exists(removed));
 }
 
 TEST_CASE("repeat journal: resumes with the seed it recorded, and refuses another job, repeat or a damaged file") {

@@ -166,6 +166,15 @@ std::unique_ptr<JournalStore> JournalStore::create(const fs::path& file, const s
     std::error_code ec;
     if (fs::exists(file, ec))
         throw ValidationError(fmt::format("'{}' exists already; choose another file or remove it", file.string()));
+    // SQLite would take a write-ahead log left beside the name by a removed journal (perhaps still open
+    // in another process) as the new file's own: the new file would be damaged, or silently hold
+    // another journal's records.
+    for (const char* suffix : {"-wal", "-shm"})
+        if (const fs::path left = file.string() + suffix; fs::exists(left, ec))
+            throw ValidationError(
+                fmt::format("'{}' exists beside '{}': a removed journal's SQLite file (a process may "
+                            "still have it open); remove it or choose another file",
+                            left.string(), file.string()));
     // Written under a temporary name and renamed when complete, so a file of this name is whole.
     const fs::path temporary = file.string() + ".creating";
     remove_journal_files(temporary);

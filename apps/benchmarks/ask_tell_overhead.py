@@ -168,7 +168,9 @@ def optuna_overhead(study, repeats):
 
 
 def ms(seconds):
-    return f"{seconds * 1000:.3g}"
+    """Milliseconds: three significant digits, whole ones from 100 up (no exponents in a table)."""
+    value = seconds * 1000
+    return f"{value:,.0f}" if value >= 100 else f"{value:.3g}"
 
 
 def main():
@@ -206,8 +208,8 @@ def main():
             memory_ask, memory_tell = optuna_overhead(optuna_study(told, None), options.repeats)
             storage = f"sqlite:///{os.path.join(folder, f'optuna-{told}.db')}"
             sqlite_ask, sqlite_tell = optuna_overhead(optuna_study(told, storage), options.repeats)
-            history = "gp-ucb's own" if told <= options.model_fill else f"a {told}-point design (CLI: lower bound)"
-            rows.append(f"| {told} ({history}) | {ms(cli_ask)} / {ms(cli_tell)} | {ms(kept_ask)} / {ms(kept_tell)} "
+            history = "gp-ucb's own" if told <= options.model_fill else f"a {told}-point design, so the replay is a lower bound"
+            rows.append(f"| {told}: {history} | {ms(cli_ask)} / {ms(cli_tell)} | {ms(kept_ask)} / {ms(kept_tell)} "
                         f"| {ms(python_ask)} / {ms(python_tell)} "
                         f"| {ms(memory_ask)} / {ms(memory_tell)} | {ms(sqlite_ask)} / {ms(sqlite_tell)} |")
     finally:

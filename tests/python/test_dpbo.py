@@ -246,6 +246,11 @@ class AskTell(Folder):
         self.assertGreater(privacy["releases"], 0)
         self.assertEqual(privacy["spent"]["headline"], privacy["statement"]["hypothetical"]["headline"])
         self.assertTrue(all(t.state == "done" for t in study.trials))
+        study.close()
+        with self.assertRaisesRegex(dpbo.Error, "the study was closed"):
+            study.ask()
+        with dpbo.Study(self.path("s.db")) as reopened:
+            self.assertEqual(reopened.best, best)
 
     def test_a_failed_trial_is_asked_again(self):
         study = dpbo.Study.create(self.path("f.db"), algorithm="random-search", space=SPACE, seed=1,

@@ -187,6 +187,20 @@ class Study:
         self.lifetime_ledger = described.get("lifetime_ledger")
         self._state = None
 
+    def close(self):
+        """Ends the study's kept run and closes the file (the file keeps everything told)."""
+        self._study.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exception):
+        self.close()
+        return False
+
+    def __repr__(self):
+        return f"dpbo.Study({self.path!r}: {self.job['algorithm']['name']} over {', '.join(self.names)})"
+
     def ask(self):
         """The next trial, or None when the study has finished or every trial of the batch the
         algorithm waits for is out with other clients (see waiting_for)."""
@@ -309,13 +323,15 @@ def run(objective, *, space, algorithm, outputs=None, records=None, trials=None,
             tuning = Study.create(study, algorithm=algorithm, space=space, outputs=outputs, records=records,
                                   trials=trials, seed=seed, settings=settings, roles=roles, budget=budget,
                                   ledger=ledger)
-        while True:
-            trials = tuning.ask_batch(1 << 20)
-            if not trials:
-                if tuning.finished:
-                    return tuning.result
-                raise RunError(f"study '{tuning.path}' waits for trials {tuning.waiting_for}, which other clients hold")
-            _evaluate(objective, tuning, trials, vectorised)
+        with tuning:
+            while True:
+                trials = tuning.ask_batch(1 << 20)
+                if not trials:
+                    if tuning.finished:
+                        return tuning.result
+                    raise RunError(f"study '{tuning.path}' waits for trials {tuning.waiting_for}, which other clients "
+                                   "hold")
+                _evaluate(objective, tuning, trials, vectorised)
     finally:
         if folder is not None:
             shutil.rmtree(folder, ignore_errors=True)

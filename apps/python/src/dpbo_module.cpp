@@ -122,12 +122,12 @@ public:
 
     std::string ask(std::size_t count) {
         OneBlasThread blas;
-        return state_json(study_->ask(count)).dump();
+        return state_json(open().ask(count)).dump();
     }
 
     std::string show() {
         OneBlasThread blas;
-        return state_json(study_->show()).dump();
+        return state_json(open().show()).dump();
     }
 
     void tell(std::int64_t id, const std::vector<double>& values, std::optional<py::array_t<double>> per_record,
@@ -145,36 +145,47 @@ public:
         }
         told.named = named;
         told.events = events;
+        dpbo::Study& study = open();
         py::gil_scoped_release release;
-        study_->tell(id, told);
+        study.tell(id, told);
     }
 
-    std::int64_t fail(std::int64_t id, const std::string& reason) { return study_->fail(id, reason); }
+    std::int64_t fail(std::int64_t id, const std::string& reason) { return open().fail(id, reason); }
 
     std::string trials() const {
         json out = json::array();
-        for (const dpbo::StoredTrial& trial : study_->trials()) out.push_back(trial_json(trial));
+        for (const dpbo::StoredTrial& trial : open().trials()) out.push_back(trial_json(trial));
         return out.dump();
     }
 
     // The job, the objective's names, outputs and records, and the lifetime ledger charged.
     std::string describe() const {
-        const dpbo::Objective& objective = study_->objective();
+        const dpbo::Study& study = open();
+        const dpbo::Objective& objective = study.objective();
         json outputs = json::array();
         for (const dpbo::Output& o : objective.outputs())
             outputs.push_back({{"name", o.name}, {"sense", dpbo::to_string(o.sense)}});
-        json out{{"file", study_->file().string()},
-                 {"job", study_->job()},
+        json out{{"file", study.file().string()},
+                 {"job", study.job()},
                  {"names", objective.space().names()},
                  {"outputs", outputs},
                  {"records", dpbo::record_count(objective)}};
-        if (!study_->ledger_file().empty())
-            out["lifetime_ledger"] = {{"file", study_->ledger_file().string()}, {"run", study_->ledger_run()}};
+        if (!study.ledger_file().empty())
+            out["lifetime_ledger"] = {{"file", study.ledger_file().string()}, {"run", study.ledger_run()}};
         return out.dump();
     }
 
+    // Ends the kept run (its thread) and closes the file; later calls are refused.
+    void close() { study_.reset(); }
+
 private:
     void load_all() { dpbo::cli::load_plugins(registry_, {}); }
+
+    dpbo::Study& open() const {
+        if (!study_)
+            throw dpbo::ValidationError("the study was closed (Study.close()); open it again with dpbo.Study(path)");
+        return *study_;
+    }
 
     dpbo::PluginRegistry registry_;
     std::unique_ptr<dpbo::Study> study_;  // after the registry: it ends first
@@ -225,5 +236,6 @@ PYBIND11_MODULE(_dpbo, m) {
              py::arg("events"))
         .def("fail", &OpenStudy::fail, py::arg("id"), py::arg("reason"), py::call_guard<py::gil_scoped_release>())
         .def("trials", &OpenStudy::trials, py::call_guard<py::gil_scoped_release>())
-        .def("describe", &OpenStudy::describe, py::call_guard<py::gil_scoped_release>());
+        .def("describe", &OpenStudy::describe, py::call_guard<py::gil_scoped_release>())
+        .def("close", &OpenStudy::close, py::call_guard<py::gil_scoped_release>());
 }

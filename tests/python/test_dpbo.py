@@ -252,6 +252,28 @@ class AskTell(Folder):
         with dpbo.Study(self.path("s.db")) as reopened:
             self.assertEqual(reopened.best, best)
 
+    def test_threads_sharing_a_study_lose_nothing(self):
+        settings = {"algorithm.budget": 16, "algorithm.initial_points": 4, "algorithm.batch": 2}
+        alone = dpbo.run(mean_loss, space=SPACE, algorithm="gp-ucb", seed=4, settings=settings)
+        study = dpbo.Study.create(self.path("threads.db"), algorithm="gp-ucb", space=SPACE, seed=4, settings=settings)
+        evaluated = []
+
+        def client():
+            while not study.finished:
+                trial = study.ask()
+                if trial is None:
+                    continue
+                evaluated.append(trial.id)
+                study.tell(trial, value=mean_loss(trial.params))
+
+        clients = [threading.Thread(target=client) for _ in range(2)]
+        for thread in clients:
+            thread.start()
+        for thread in clients:
+            thread.join()
+        self.assertEqual(sorted(evaluated), list(range(1, 17)))
+        self.assertEqual(study.result["released"], alone["released"])
+
     def test_a_failed_trial_is_asked_again(self):
         study = dpbo.Study.create(self.path("f.db"), algorithm="random-search", space=SPACE, seed=1,
                                   settings={"algorithm.budget": 3})

@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -121,11 +122,13 @@ public:
     }
 
     std::string ask(std::size_t count) {
+        const std::lock_guard lock(mutex_);
         OneBlasThread blas;
         return state_json(open().ask(count)).dump();
     }
 
     std::string show() {
+        const std::lock_guard lock(mutex_);
         OneBlasThread blas;
         return state_json(open().show()).dump();
     }
@@ -145,14 +148,18 @@ public:
         }
         told.named = named;
         told.events = events;
-        dpbo::Study& study = open();
         py::gil_scoped_release release;
-        study.tell(id, told);
+        const std::lock_guard lock(mutex_);
+        open().tell(id, told);
     }
 
-    std::int64_t fail(std::int64_t id, const std::string& reason) { return open().fail(id, reason); }
+    std::int64_t fail(std::int64_t id, const std::string& reason) {
+        const std::lock_guard lock(mutex_);
+        return open().fail(id, reason);
+    }
 
     std::string trials() const {
+        const std::lock_guard lock(mutex_);
         json out = json::array();
         for (const dpbo::StoredTrial& trial : open().trials()) out.push_back(trial_json(trial));
         return out.dump();
@@ -160,6 +167,7 @@ public:
 
     // The job, the objective's names, outputs and records, and the lifetime ledger charged.
     std::string describe() const {
+        const std::lock_guard lock(mutex_);
         const dpbo::Study& study = open();
         const dpbo::Objective& objective = study.objective();
         json outputs = json::array();
@@ -176,7 +184,10 @@ public:
     }
 
     // Ends the kept run (its thread) and closes the file; later calls are refused.
-    void close() { study_.reset(); }
+    void close() {
+        const std::lock_guard lock(mutex_);
+        study_.reset();
+    }
 
 private:
     void load_all() { dpbo::cli::load_plugins(registry_, {}); }
@@ -187,6 +198,8 @@ private:
         return *study_;
     }
 
+    // Python threads share a Study object, and the GIL is released inside: one call at a time.
+    mutable std::mutex mutex_;
     dpbo::PluginRegistry registry_;
     std::unique_ptr<dpbo::Study> study_;  // after the registry: it ends first
 };

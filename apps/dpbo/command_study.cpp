@@ -55,8 +55,9 @@ json names_json(const Study& study) {
     return names;
 }
 
-json state_json(const Study& study, const StudyState& state) {
-    json out{{"study", study.file().string()}, {"finished", state.finished}};
+// `file`: the study as the command was given it (a keeper is given the canonical path).
+json state_json(const std::string& file, const Study& study, const StudyState& state) {
+    json out{{"study", file}, {"finished", state.finished}};
     if (state.finished) {
         out["result"] = state.result;
         return out;
@@ -350,7 +351,7 @@ int command_ask(const std::vector<std::string>& arguments) {
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
         state = study.ask(static_cast<std::size_t>(count));
     }
-    print_json(state_json(study, state));
+    print_json(state_json(file, study, state));
     return kSuccess;
 }
 

@@ -58,20 +58,10 @@ std::vector<Figure> slice_figures(const std::vector<ReportFolder>& folders) {
             label = folder.column_label(x);
             const bool evaluation_only = folder.is_evaluation_only(x) || folder.is_evaluation_only(y);
             for (std::size_t i = 0; i < folder.traces.size(); ++i) {
-                Series s;
-                s.folder = folder.label;
-                s.kind = "repeat";
-                s.repeat = folder.repeat_number(i);
-                s.x_column = x;
-                s.y_column = y;
-                s.evaluation_only = evaluation_only;
-                s.colour = static_cast<int>(f);
-                s.style = SeriesStyle::points;
+                Series s = repeat_series(folder, i, x, y, static_cast<int>(f), SeriesStyle::points);
                 if (i == 0)
                     s.legend = fmt::format("{} ({}): {}{}", folder.label, folder.algorithm(), y,
                                            evaluation_only_mark(evaluation_only));
-                s.x = *folder.traces[i]->column(x);
-                s.y = *folder.traces[i]->column(y);
                 figure.series.push_back(std::move(s));
             }
         }

@@ -70,7 +70,7 @@ TEST_CASE("privacy over run: Gaussian releases under GDP are stated as ε at the
     CHECK(out["noise"][0]["released_as"].empty());
 }
 
-TEST_CASE("privacy over run: a long log keeps 200 evenly spaced points, the last release among them") {
+TEST_CASE("privacy over run: a long log keeps 64 evenly spaced points, the last release among them") {
     const auto basic = dpbo::test::make<dpbo::Accountant>("basic");
     std::vector<dpbo::LedgerEntry> log(1001, laplace(10.0, 0.0));
     const auto out = dpbo::privacy_over_run_json(log, *basic, {});

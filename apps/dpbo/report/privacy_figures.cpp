@@ -67,7 +67,7 @@ std::vector<Figure> privacy_figures(const std::vector<ReportFolder>& folders) {
         figure.caption =
             "After release k, the run's own accountant composing its first k releases, as recorded in the ledger's "
             "log (result.json privacy_over_run), at the δ of the run's final statement: the last point is the "
-            "statement's ε. Up to 200 points per repeat, evenly spaced. Seeded runs are not private as run; their "
+            "statement's ε. Up to 64 points per repeat, evenly spaced. Seeded runs are not private as run; their "
             "curve is what the same run with secret noise would spend. Studies record no per-release composition "
             "and are not drawn.";
         figures.push_back(std::move(figure));

@@ -14,9 +14,9 @@
 
 namespace dpbo {
 
-// At most this many points: a run of thousands of releases is drawn from evenly spaced ones (the
-// last always among them), so that result.json and the composition stay small.
-inline constexpr std::size_t kPrivacyOverRunPoints = 200;
+// At most this many points: a run of more releases is drawn from evenly spaced ones (the last always
+// among them). Each point asks the accountant for ε once, the costly part with the pld accountant.
+inline constexpr std::size_t kPrivacyOverRunPoints = 64;
 
 // {"delta": δ the ε are stated at (the final statement's; 0 for pure ε-DP; null when the final
 // statement has no ε, then "mu" is given instead), "releases": number of releases, "points": [

@@ -14,6 +14,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 
 # The study's declared space: what its client computes is below (a closed form, so the example
 # needs no data); the names and the log scale are what the report must show.
@@ -68,11 +69,19 @@ def report(binary, sources, out):
     dpbo(binary, "report", *sources, "--out", out)
 
 
+def chromium_run(chromium, *arguments):
+    """Headless Chromium with a profile of its own that goes with it (nothing left in $HOME or $TMPDIR)."""
+    with tempfile.TemporaryDirectory(prefix="dpbo-chromium-profile-") as profile:
+        # Its crash database goes under XDG_CONFIG_HOME whatever --user-data-dir says.
+        environment = dict(os.environ, XDG_CONFIG_HOME=profile, XDG_CACHE_HOME=profile)
+        return subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", f"--user-data-dir={profile}",
+                               *arguments], capture_output=True, text=True, timeout=120, env=environment)
+
+
 def screenshot(chromium, page, png, width=1200, height=1000):
     """The page's first screen as Chromium draws it, headless."""
-    done = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-                           f"--window-size={width},{height}", f"--screenshot={os.path.abspath(png)}",
-                           "file://" + os.path.abspath(page)], capture_output=True, text=True, timeout=120)
+    done = chromium_run(chromium, "--hide-scrollbars", f"--window-size={width},{height}",
+                        f"--screenshot={os.path.abspath(png)}", "file://" + os.path.abspath(page))
     if done.returncode != 0 or not os.path.isfile(png):
         sys.exit(f"chromium --screenshot failed ({done.returncode}): {done.stderr.strip()[-2000:]}")
 

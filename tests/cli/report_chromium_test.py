@@ -12,7 +12,6 @@ import html.parser
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 
@@ -69,8 +68,7 @@ def main():
         sources = example.make(dpbo, os.path.join(workdir, "runs"))
         page_file = os.path.join(workdir, "report.html")
         example.report(dpbo, sources, page_file)
-        dumped = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom",
-                                 "file://" + page_file], capture_output=True, text=True, timeout=120)
+        dumped = example.chromium_run(chromium, "--dump-dom", "file://" + page_file)
         check(dumped.returncode == 0, f"chromium --dump-dom exited {dumped.returncode}: {dumped.stderr[-2000:]}")
         dom = dumped.stdout
         page = Page()

@@ -108,8 +108,8 @@ std::string spent_html(const ReportFolder& folder) {
         amount = fmt::format("μ = {}", number(claim["mu"].get<double>()));
     }
     const std::string headline = privacy.value("headline", std::string());
-    if (amount.empty())
-        amount = escape_html(privacy.value("notion", std::string()) == "not private" ? "not private" : headline);
+    // Not private, or nothing released yet (a study): the statement's own words.
+    if (amount.empty()) amount = escape_html(headline);
     if (privacy.contains("hypothetical"))
         amount += " <small class=\"warning\">seeded: not private as run (this, with secret noise)</small>";
     return fmt::format("<span title=\"{}\">{}</span>", escape_html(headline), amount);

@@ -10,6 +10,10 @@ namespace dpbo::cli::report {
 
 namespace {
 
+// A folder's points per slice, at most (its first repeats whose rows fit, the first always): beyond
+// some thousands the points hide each other, and each one weighs on the page twice (SVG and data).
+constexpr std::size_t kSlicePointsPerFolder = 5000;
+
 // The trace's value of each evaluated point: the objective's value there, or at the iterate.
 std::string value_column(const ReportFolder& folder) {
     for (const char* name : {"value", "objective_value"})
@@ -57,13 +61,18 @@ std::vector<Figure> slice_figures(const std::vector<ReportFolder>& folders) {
             log_x = log_x && log_scaled(folder, index);
             label = folder.column_label(x);
             const bool evaluation_only = folder.is_evaluation_only(x) || folder.is_evaluation_only(y);
+            std::size_t points = 0, drawn = 0;
             for (std::size_t i = 0; i < folder.traces.size(); ++i) {
+                points += folder.traces[i]->rows;
+                if (i > 0 && points > kSlicePointsPerFolder) break;
+                ++drawn;
                 Series s = repeat_series(folder, i, x, y, static_cast<int>(f), SeriesStyle::points);
-                if (i == 0)
-                    s.legend = fmt::format("{} ({}): {}{}", folder.label, folder.algorithm(), y,
-                                           evaluation_only_mark(evaluation_only));
                 figure.series.push_back(std::move(s));
             }
+            const std::string repeats =
+                drawn < folder.traces.size() ? fmt::format(", repeats 1–{} of {}", drawn, folder.traces.size()) : "";
+            figure.series[figure.series.size() - drawn].legend = fmt::format(
+                "{} ({}): {}{}{}", folder.label, folder.algorithm(), y, repeats, evaluation_only_mark(evaluation_only));
         }
         if (figure.series.empty()) continue;
         figure.title = marked_title(fmt::format("Slice: value of each evaluation against {}", name), figure.series);
@@ -72,10 +81,11 @@ std::vector<Figure> slice_figures(const std::vector<ReportFolder>& folders) {
         figure.y_label = "value [objective's units]";
         figure.log_x = log_x;
         figure.caption = fmt::format(
-            "Each point is one evaluation (or iterate): its {} and the objective's value there, every repeat "
-            "and study trial. The other dimensions vary too, so a slice shows where good values were found "
-            "along this one, not a cut of the objective.",
-            name);
+            "Each point is one evaluation (or iterate): its {} and the objective's value there, every study trial "
+            "and each folder's repeats up to {} points (the legend says where fewer repeats are drawn). The other "
+            "dimensions vary too, so a slice shows where good values were found along this one, not a cut of the "
+            "objective.",
+            name, kSlicePointsPerFolder);
         settle_log_scales(figure);
         if (has_drawable_point(figure)) figures.push_back(std::move(figure));
     }

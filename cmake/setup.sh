@@ -22,6 +22,7 @@ packages=(
   libsqlite3-dev                              # run journals (crash-safe resume) and ask/tell studies
   libopenmpi-dev openmpi-bin                  # distributed evaluation: mpirun -np K dpbo run
   gnuplot-nox                                 # dpbo report draws its figures with gnuplot's svg terminal
+  chromium                                    # the report's first screen checked in headless Chromium (tests/cli)
   clang-format                                # the tree's one formatting (.clang-format), checked by a test
   jq                                          # the docs' experiment scripts read result.json with it
 )

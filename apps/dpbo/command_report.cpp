@@ -1,4 +1,5 @@
-// dpbo report: a self-contained HTML page of figures for one or several result folders — the
+// dpbo report: a self-contained HTML page comparing one or several result folders and study files —
+// a comparison table first, ε spent over each run, a slice per hyperparameter, the
 // privacy statement in plain words, the job, the headline figures and the traces drawn as the
 // papers draw them, evaluation-only quantities marked.
 #include <sys/stat.h>
@@ -19,7 +20,9 @@
 #include "report/gnuplot.hpp"
 #include "report/html_page.hpp"
 #include "report/path_figures.hpp"
+#include "report/privacy_figures.hpp"
 #include "report/report_folder.hpp"
+#include "report/slice_figures.hpp"
 #include "report/trace_figures.hpp"
 
 namespace dpbo::cli {
@@ -33,6 +36,8 @@ namespace {
 // its iterates, when it has one in two dimensions). A section with no figure is not drawn.
 std::vector<report::FigureSection> figure_sections(const std::vector<report::ReportFolder>& folders) {
     std::vector<report::FigureSection> sections;
+    sections.push_back({"Privacy spent over the run", report::privacy_figures(folders), {}});
+    sections.push_back({"Slices: value against each hyperparameter", report::slice_figures(folders), {}});
     sections.push_back({"Traces over the run", report::trace_figures(folders), {}});
     report::DeclaredFigures declared = report::declared_figures(folders);
     sections.push_back(
@@ -74,7 +79,8 @@ int command_report(const std::vector<std::string>& arguments) {
     std::vector<std::string> folders;
     std::string out = "report.html";
     po::options_description options("options");
-    options.add_options()("folder", po::value(&folders), "result folders (a run's --out), one or several")(
+    options.add_options()("folder", po::value(&folders),
+                          "result folders (a run's --out) or study files (dpbo study create), one or several")(
         "out", po::value(&out)->default_value(out),
         "the HTML file to write (self-contained; figures drawn by gnuplot, $DPBO_GNUPLOT or gnuplot on the PATH)");
     options.add(common_options(common));
@@ -82,16 +88,21 @@ int command_report(const std::vector<std::string>& arguments) {
     positional.add("folder", -1);
     parse_command(arguments, options, &positional);
     if (common.help) {
-        print_help("dpbo report FOLDER... [--out report.html]", options,
-                   "Writes a self-contained HTML page of figures for the result folders: the privacy statement, the "
-                   "job, the traces, and each algorithm's own figures.");
+        print_help("dpbo report FOLDER|STUDY... [--out report.html]", options,
+                   "Writes a self-contained HTML page comparing result folders and studies: first a table of each "
+                   "one's best hyperparameters by name, released value with its noise and a warning where the noise "
+                   "dominates, privacy spent and evaluations; then ε spent over each run, a slice per "
+                   "hyperparameter, the privacy statements, the jobs, the traces and each algorithm's own figures.");
         return kSuccess;
     }
     if (folders.empty())
-        throw ValidationError("report needs at least one folder: dpbo report FOLDER... [--out report.html]");
+        throw ValidationError(
+            "report needs at least one result folder or study file: dpbo report FOLDER|STUDY... [--out report.html]");
     check_writable(out);
 
-    const std::vector<report::ReportFolder> read = report::read_report_folders(folders);
+    PluginRegistry registry;
+    const std::vector<report::ReportFolder> read =
+        report::read_report_folders(folders, registry, [&] { load_plugins(registry, common); });
     std::vector<report::FigureSection> sections = figure_sections(read);
     std::vector<report::Figure> all;
     for (const auto& section : sections) all.insert(all.end(), section.figures.begin(), section.figures.end());

@@ -152,7 +152,14 @@ TEST_CASE("cli report: bad input is refused naming the folder or file and what w
         for (const std::string& part : said) CHECK(contains(r.err, part));
         CHECK_FALSE(fs::exists(page));
     };
-    SUBCASE("no folder") { refused({"report", "--out", page.string()}, {"report needs at least one folder"}); }
+    SUBCASE("no folder") {
+        refused({"report", "--out", page.string()}, {"report needs at least one result folder or study file"});
+    }
+    SUBCASE("a path that does not exist") {
+        const fs::path missing = fs::path(dir.path()) / "missing";
+        refused({"report", missing.string(), "--out", page.string()},
+                {missing.string(), "does not exist", "expected a run's --out folder or a study file"});
+    }
     SUBCASE("a folder without result.json") {
         const fs::path empty = fs::path(dir.path()) / "empty";
         fs::create_directory(empty);

@@ -285,6 +285,21 @@ inline void check_folder_medians(const json& series, const std::map<std::string,
     check_numbers(series["y"], ys);
 }
 
+// ε (or μ) spent over the run: a repeat's result.json privacy_over_run points, release by release.
+inline void check_privacy_over_run(const json& series, const fs::path& folder) {
+    const fs::path result_file = repeat_folder(folder, series["repeat"].get<int>()) / "result.json";
+    const json result = json::parse(read_text(result_file));
+    const std::string unit =
+        series["y_column"].get<std::string>().substr(std::string("/privacy_over_run/points/").size());
+    std::vector<double> xs, ys;
+    for (const json& point : result.at("privacy_over_run").at("points")) {
+        xs.push_back(point.at("release").get<double>());
+        ys.push_back(point.at(unit).get<double>());
+    }
+    check_numbers(series["x"], xs);
+    check_numbers(series["y"], ys);
+}
+
 // Every series of every figure: a repeat's series are its trace columns, a median's the median over
 // the folder's repeats row by row (of those that reached the row); fronts, per-repeat points and
 // per-folder medians are checked against result.json (check_front, check_repeat_points,
@@ -309,6 +324,10 @@ inline void check_series_against_files(const std::vector<json>& figures,
             }
             if (series["kind"] == "folder medians") {
                 check_folder_medians(series, folders);
+                continue;
+            }
+            if (series["kind"] == "privacy over run") {
+                check_privacy_over_run(series, folder);
                 continue;
             }
             if (series["kind"] == "repeat") {

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "report/comparison_table.hpp"
 #include "report/html_text.hpp"
 #include "report/privacy_text.hpp"
 #include "result_folder.hpp"
@@ -31,6 +32,13 @@ table.headline th, table.headline td { border: 1px solid #ccc; padding: 0.25em 0
 table.headline td.number { text-align: right; font-variant-numeric: tabular-nums; }
 table.headline tr.section th { background: #eee; }
 tr.evaluation-only td, tr.evaluation-only th, tr.section.evaluation-only th { background: #fff6e5; font-style: italic; }
+table.comparison { border-collapse: collapse; font-size: 0.88em; margin: 0.5em 0 1em; width: 100%; }
+table.comparison th, table.comparison td { border: 1px solid #ccc; padding: 0.3em 0.5em; text-align: left; vertical-align: top; }
+table.comparison tr:first-child th { background: #eef2f7; }
+table.comparison ul.point { margin: 0; padding-left: 1em; }
+table.comparison .dimension { font-weight: bold; }
+table.comparison .ok { color: #2a7a2a; }
+.noise-dominates { color: #a33; font-weight: bold; }
 figure.plot { margin: 1.5em 0; }
 figure.plot svg { width: 100%; height: auto; display: block; }
 figure.plot figcaption { font-size: 0.9em; color: #444; margin-top: 0.3em; }
@@ -127,15 +135,26 @@ std::string headline_table_html(const std::vector<ReportFolder>& folders) {
 
 std::string page_html(const std::vector<ReportFolder>& folders, const std::vector<FigureSection>& sections) {
     std::vector<std::string> labels;
-    for (const ReportFolder& folder : folders) labels.push_back(folder.label);
+    std::size_t studies = 0;
+    for (const ReportFolder& folder : folders) {
+        labels.push_back(folder.label);
+        if (folder.study) ++studies;
+    }
     std::string out = fmt::format(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>dpbo report: {}</title>\n"
-        "<style>{}</style>\n</head>\n<body>\n<h1>dpbo report</h1>\n<p class=\"lede\">{} result folder(s): {}. "
+        "<style>{}</style>\n</head>\n<body>\n<h1>dpbo report</h1>\n<p class=\"lede\">{}: {}. "
         "Quantities marked <span class=\"evaluation-only-mark\">evaluation only (not released)</span> were "
         "computed from the data without privatisation to judge the run; they are not part of what the run "
         "released.</p>\n",
-        escape_html(fmt::format("{}", fmt::join(labels, ", "))), kStyle, folders.size(),
+        escape_html(fmt::format("{}", fmt::join(labels, ", "))), kStyle,
+        studies == 0 ? fmt::format("{} run folder(s)", folders.size())
+                     : fmt::format("{} run folder(s) and {} study file(s)", folders.size() - studies, studies),
         escape_html(fmt::format("{}", fmt::join(labels, ", "))));
+    out += "<section id=\"compare\">\n<h2>Comparison</h2>\n" + comparison_table_html(folders) +
+           "<p class=\"lede\"><small>Best hyperparameters and values as each run released them (a folder of several "
+           "repeats: its first). ± is the standard deviation of the noise the value's own release added, from the "
+           "run's release record. The noise check warns where that noise is not small against the differences "
+           "compared (docs/reports.md states the rule).</small></p>\n</section>\n";
     for (const ReportFolder& folder : folders) {
         out += fmt::format("<section class=\"folder\">\n<h2>{}: {} on {}</h2>\n", escape_html(folder.label),
                            escape_html(folder.algorithm()),

@@ -37,8 +37,8 @@ std::vector<Figure> path_figures(const ReportFolder& folder) {
     figure.title = marked_title(fmt::format("{} on {}: path of the iterates θ_t", folder.algorithm(), folder.label),
                                 figure.series);
     figure.evaluation_only = evaluation_only;
-    figure.x_label = "θ[0] [parameter units]";
-    figure.y_label = "θ[1] [parameter units]";
+    figure.x_label = folder.column_label("theta[0]");
+    figure.y_label = folder.column_label("theta[1]");
     figure.caption = distinct ? "Each repeat's iterates θ_1 … θ_T in the order taken, the first one circled."
                               : "Each repeat's iterates θ_1 … θ_T in the order taken (one faint line per repeat).";
     if (!has_drawable_point(figure)) return {};

@@ -6,6 +6,23 @@
 
 namespace dpbo::cli::report {
 
+Series repeat_series(const ReportFolder& folder, std::size_t index, const std::string& x_column,
+                     const std::string& y_column, int colour, SeriesStyle style) {
+    const TraceTable& trace = *folder.traces[index];
+    Series s;
+    s.folder = folder.label;
+    s.kind = "repeat";
+    s.repeat = folder.repeat_number(index);
+    s.x_column = x_column;
+    s.y_column = y_column;
+    s.evaluation_only = folder.is_evaluation_only(y_column) || folder.is_evaluation_only(x_column);
+    s.colour = colour;
+    s.style = style;
+    s.x = *trace.column(x_column);
+    s.y = *trace.column(y_column);
+    return s;
+}
+
 std::vector<Series> repeats_and_median(const ReportFolder& folder, const std::string& x_column,
                                        const std::string& y_column, int colour, const std::string& legend) {
     if (!folder.has_column(x_column) || !folder.has_column(y_column)) return {};
@@ -13,21 +30,9 @@ std::vector<Series> repeats_and_median(const ReportFolder& folder, const std::st
     std::vector<Series> series;
     std::vector<const std::vector<double>*> xs, ys;
     for (std::size_t i = 0; i < folder.traces.size(); ++i) {
-        const TraceTable& trace = *folder.traces[i];
-        Series s;
-        s.folder = folder.label;
-        s.kind = "repeat";
-        s.repeat = folder.repeat_number(i);
-        s.x_column = x_column;
-        s.y_column = y_column;
-        s.evaluation_only = evaluation_only;
-        s.colour = colour;
-        s.style = SeriesStyle::faint;
-        s.x = *trace.column(x_column);
-        s.y = *trace.column(y_column);
-        xs.push_back(trace.column(x_column));
-        ys.push_back(trace.column(y_column));
-        series.push_back(std::move(s));
+        series.push_back(repeat_series(folder, i, x_column, y_column, colour, SeriesStyle::faint));
+        xs.push_back(folder.traces[i]->column(x_column));
+        ys.push_back(folder.traces[i]->column(y_column));
     }
     Series median;
     median.legend = legend + evaluation_only_mark(evaluation_only);

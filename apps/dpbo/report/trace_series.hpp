@@ -9,6 +9,10 @@
 
 namespace dpbo::cli::report {
 
+// Repeat `index` of the folder: its trace's column `y_column` against `x_column`, drawn in `style`.
+Series repeat_series(const ReportFolder& folder, std::size_t index, const std::string& x_column,
+                     const std::string& y_column, int colour, SeriesStyle style);
+
 // Nothing when a repeat's trace lacks either column. The median's x is the median of the x column
 // row by row, so that runs whose batch sizes differ still share an axis of evaluations.
 std::vector<Series> repeats_and_median(const ReportFolder& folder, const std::string& x_column,

@@ -160,6 +160,17 @@ std::string trace_to_csv(const Trace& trace) {
     return out;
 }
 
+nlohmann::ordered_json search_space_dimensions_json(const SearchSpace& space) {
+    json out = json::array();
+    if (space.is_finite()) {
+        for (const std::string& name : space.names()) out.push_back({{"name", name}});
+        return out;
+    }
+    for (const Dimension& d : space.dimensions())
+        out.push_back({{"name", d.name}, {"scale", d.scale == Scale::Log ? "log" : "linear"}});
+    return out;
+}
+
 nlohmann::ordered_json privacy_statement_json(const PrivacyStatement& s) {
     json out;
     out["notion"] = to_string(s.notion);

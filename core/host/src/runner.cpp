@@ -31,6 +31,7 @@
 #include "dpbo/host/registry.hpp"
 #include "dpbo/host/journal_store.hpp"
 #include "dpbo/host/ledger_gate.hpp"
+#include "dpbo/host/privacy_over_run.hpp"
 #include "dpbo/host/lifetime_ledger.hpp"
 #include "dpbo/host/repeat_journal.hpp"
 #include "dpbo/host/result_io.hpp"
@@ -342,6 +343,8 @@ private:
         std::shared_ptr<Accountant> accountant =
             create_run_accountant(registry_, algorithm_name, modules_.declared_roles(), components.roles,
                                   capability<PrivateTrials>(*modules.objective) != nullptr);
+        // Empty, for composing the log again release by release once the run is over.
+        const std::unique_ptr<Accountant> empty_accountant = accountant->clone();
         // The lifetime ledger prices each charge on a copy of the accountant as it is now, empty.
         std::unique_ptr<LifetimeLedger> lifetime;
         std::unique_ptr<LedgerGate> gate;
@@ -438,6 +441,9 @@ private:
         out["evaluations"] = result.evaluations;
         // Trials that are private learners, composed one by one: each one's events, to compose again.
         if (const auto trials = charged_trial_events(ledger); !trials.empty()) out["trial_events"] = trials;
+        if (json over_run = privacy_over_run_json(ledger.log(), *empty_accountant, result.released);
+            !over_run.is_null())
+            out["privacy_over_run"] = std::move(over_run);
         out["stop_reason"] = result.stop_reason;
         if (lifetime) out["lifetime_ledger"] = lifetime_json(lifetime.get(), ledger_run);
         out["timing"] = {{"wall_seconds", wall_seconds}, {"cpu_seconds", cpu_seconds}, {"evaluation_only", true}};
@@ -544,7 +550,8 @@ private:
             return json{{"sense", to_string(objective.sense())},
                         {"outputs", outputs},
                         {"data", data_description(objective)},
-                        {"records", record_count(objective)}};
+                        {"records", record_count(objective)},
+                        {"dimensions", search_space_dimensions_json(objective.space())}};
         });
     }
 

@@ -11,6 +11,7 @@
 
 #include "dpbo/privacy_statement.hpp"
 #include "dpbo/result.hpp"
+#include "dpbo/space.hpp"
 
 namespace dpbo {
 
@@ -23,6 +24,11 @@ void write_file_atomically(const std::filesystem::path& target, const std::strin
 bool is_atomic_write_temporary(const std::string& file_name, const std::string& target_name);
 
 std::string trace_to_csv(const Trace& trace);
+
+// The search space's dimensions by name, with their scale when it is a box (result.json's
+// objective.dimensions), for labelling points wherever they are shown. No bounds: an objective may
+// set them from its data, and the labels need none.
+nlohmann::ordered_json search_space_dimensions_json(const SearchSpace& space);
 
 // A privacy statement as result.json writes it (notion, parameters, scope, released, assumptions).
 nlohmann::ordered_json privacy_statement_json(const PrivacyStatement& statement);

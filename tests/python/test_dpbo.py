@@ -7,6 +7,7 @@ exactly the same values.
 """
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -246,6 +247,17 @@ class AskTell(Folder):
         self.assertGreater(privacy["releases"], 0)
         self.assertEqual(privacy["spent"]["headline"], privacy["statement"]["hypothetical"]["headline"])
         self.assertTrue(all(t.state == "done" for t in study.trials))
+        # The report draws the study's privacy over its releases, as it does a run's.
+        page = self.path("report.html")
+        dpbo_cli("report", self.path("s.db"), "--out", page)
+        with open(page) as f:
+            figures = [json.loads(text) for text in
+                       re.findall(r'<script type="application/json" class="figure-data">(.*?)</script>', f.read(), re.S)]
+        over_run = [f for f in figures if f["title"].startswith("Privacy spent over the run")]
+        self.assertEqual(len(over_run), 1, [f["title"] for f in figures])
+        points = over_run[0]["series"][0]
+        self.assertEqual(points["x"], list(range(1, privacy["releases"] + 1)))
+        self.assertTrue(all(a < b for a, b in zip(points["y"], points["y"][1:])), points["y"])
         study.close()
         with self.assertRaisesRegex(dpbo.Error, "the study was closed"):
             study.ask()

@@ -107,6 +107,7 @@ ReportFolder read_study(const std::string& file, const std::string& label, Plugi
         result["released"] = json::object();
         result["evaluation_only"] = json::object();
     }
+    if (!state.privacy_over_run.is_null()) result["privacy_over_run"] = state.privacy_over_run;
     result["study"] = {
         {"file", file}, {"finished", state.finished}, {"batches", state.batches}, {"releases", state.releases}};
     folder.read.results = {std::move(result)};

@@ -2,6 +2,7 @@
 
 #include "dpbo/host/ledger_gate.hpp"
 #include "dpbo/host/lifetime_ledger.hpp"
+#include "dpbo/host/privacy_over_run.hpp"
 
 #include <algorithm>
 #include <condition_variable>
@@ -338,6 +339,7 @@ public:
           owner_(fmt::format("algorithm '{}'", study.spec_.algorithm.name)),
           accountant_(create_run_accountant(study.registry_, owner_, modules_.declared_roles(), components_.roles,
                                             capability<PrivateTrials>(*study.objective_) != nullptr)),
+          empty_accountant_(accountant_->clone()),
           journal_(*study.store_, *study.objective_, *this) {
         if (!study.ledger_file_.empty()) {
             lifetime_ = LifetimeLedger::open(study.ledger_file_);
@@ -404,6 +406,8 @@ public:
         state.batches = store.batch_count();
         state.releases = ledger_->charges();
         state.privacy_so_far = spent_json(*ledger_);
+        state.privacy_over_run = privacy_over_run_json(ledger_->log(), *empty_accountant_,
+                                                       result_ ? result_->released : std::vector<ReleasedValue>{});
         if (const auto waiting = journal_.suspended_at(); waiting && !state.finished) {
             state.per_record = store.batch(*waiting)->per_record;
             for (StoredTrial& trial : store.trials_of(*waiting)) {
@@ -460,6 +464,7 @@ private:
     PrivacyNoiseSource noise_;
     std::string owner_;
     std::shared_ptr<Accountant> accountant_;
+    std::unique_ptr<Accountant> empty_accountant_;  // before any charge: privacy over the run composes again
     std::unique_ptr<LifetimeLedger> lifetime_;
     std::unique_ptr<LedgerGate> gate_;
     std::unique_ptr<PrivacyLedger> ledger_;

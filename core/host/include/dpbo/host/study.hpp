@@ -49,7 +49,9 @@ struct StudyState {
     std::vector<std::int64_t> waiting_for;  // trials handed out earlier whose values the algorithm waits for
     std::size_t releases = 0;               // private releases made so far
     nlohmann::ordered_json privacy_so_far;  // the composition of those releases (null before the first)
-    nlohmann::ordered_json result;          // finished: what the run released, its statement, ...
+    // The privacy spent after each release (dpbo/host/privacy_over_run.hpp); null before the first.
+    nlohmann::ordered_json privacy_over_run;
+    nlohmann::ordered_json result;  // finished: what the run released, its statement, ...
 };
 
 class Study {

@@ -270,6 +270,56 @@ int study_show(const std::vector<std::string>& arguments) {
     return kSuccess;
 }
 
+int study_extend(const std::vector<std::string>& arguments) {
+    CommonOptions common;
+    std::string file, budget_text;
+    std::vector<std::string> settings;
+    po::options_description described("options");
+    described.add_options()("study", po::value(&file), "the study file")(
+        "set", po::value(&settings)->composing(),
+        "algorithm.KEY=VALUE: a larger algorithm.budget, algorithm.iterations, ... (repeatable)")(
+        "budget", po::value(&budget_text), "a larger privacy budget, as for dpbo run");
+    const auto parsed = parse_study_command(
+        arguments, described, common, {"study"},
+        {"dpbo study extend FILE (--set algorithm.KEY=VALUE ... | --budget B)",
+         "Gives a study, finished or not, more budget: it goes on in the same file, what was told and released "
+         "stays and is replayed, and only new releases are charged. Refused, changing nothing, when the job so "
+         "changed does not replay what the study recorded (an algorithm whose earlier steps depend on the setting, "
+         "as DP-GIBO's noise depends on its iterations)."});
+    if (!parsed) return kSuccess;
+    const po::variables_map& given = *parsed;
+    file = one_positional(given, "study extend");
+    std::map<std::string, std::string> algorithm;
+    for (const std::string& setting : settings) {
+        constexpr std::string_view kPrefix = "algorithm.";
+        const std::size_t eq = setting.find('=');
+        if (setting.rfind(kPrefix, 0) != 0 || eq == std::string::npos || eq == kPrefix.size())
+            throw ValidationError(
+                fmt::format("--set '{}': expected algorithm.KEY=VALUE (a study is extended through "
+                            "its algorithm's settings and its privacy budget)",
+                            setting));
+        algorithm[setting.substr(kPrefix.size(), eq - kPrefix.size())] = setting.substr(eq + 1);
+    }
+    std::optional<PrivacyBudget> budget;
+    if (given.count("budget")) budget = PrivacyBudget::parse(budget_text);
+    if (algorithm.empty() && !budget) throw ValidationError("study extend: give --set algorithm.KEY=VALUE or --budget");
+    PluginRegistry registry;
+    const std::shared_ptr<Study> study = open_study(registry, file, common);
+    const StudyState state = study->extend(algorithm, budget);
+    if (common.json) {
+        print_json({{"study", file},
+                    {"job", study->job()},
+                    {"finished", state.finished},
+                    {"batches", state.batches},
+                    {"privacy_spent", state.privacy_so_far}});
+    } else {
+        std::cout << fmt::format(
+            "study {} extended: {}\n", file,
+            state.finished ? "it is still finished (nothing more to ask)" : "'dpbo ask' hands out its next trials");
+    }
+    return kSuccess;
+}
+
 int study_serve(const std::vector<std::string>& arguments) {
     CommonOptions common;
     std::string file, idle_text = "600";
@@ -300,6 +350,10 @@ constexpr Command kStudySubcommands[] = {
                 "'dpbo tell'",
      .run = &study_create},
     {.name = "show", .summary = "a study's trials, the best value told, the privacy spent", .run = &study_show},
+    {.name = "extend",
+     .summary = "give a study more budget (algorithm.budget, iterations, the privacy budget): it goes on in the same "
+                "file",
+     .run = &study_extend},
     {.name = "serve",
      .summary = "keep a study open for this machine's clients: each ask costs one step of its algorithm, not a replay",
      .run = &study_serve},

@@ -209,6 +209,46 @@ class Keeper(Folder):
         self.assertIn("replaced or removed", keeper.stdout.read())
 
 
+class Extend(Folder):
+    """A finished study given more budget goes on in its file; only new releases are charged."""
+
+    def test_more_evaluations_continue_the_run(self):
+        short = {"algorithm.budget": 10, "algorithm.initial_points": 4}
+        longer = dict(short, **{"algorithm.budget": 16})
+        study = dpbo.Study.create(self.path("e.db"), algorithm="gp-ucb", space=SPACE, seed=6, settings=short)
+        while (trial := study.ask()) is not None:
+            study.tell(trial, value=mean_loss(trial.params))
+        self.assertEqual(study.result["evaluations"], 10)
+        study.extend({"algorithm.budget": 16})
+        self.assertFalse(study.finished)
+        while (trial := study.ask()) is not None:
+            study.tell(trial, value=mean_loss(trial.params))
+        whole = dpbo.run(mean_loss, space=SPACE, algorithm="gp-ucb", seed=6, settings=longer)
+        self.assertEqual(study.result["released"], whole["released"])
+        self.assertEqual(study.job["algorithm"]["parameters"]["budget"], 16)
+
+    def test_dp_gibo_iterations_and_a_shorter_job_are_refused_changing_nothing(self):
+        settings = {"algorithm.track_objective": "false", "algorithm.iterations": 2}
+        path = self.path("g.db")
+        dpbo.run(record_loss, space=SPACE, algorithm="dp-gibo", records=len(RECORDS), seed=3, settings=settings,
+                 study=path)
+        before = json.loads(dpbo_cli("study", "show", path, "--json"))
+        refused = subprocess.run([DPBO, "study", "extend", path, "--set", "algorithm.iterations=4"],
+                                 capture_output=True, text=True)
+        self.assertEqual(refused.returncode, 2)
+        self.assertIn("cannot be extended with algorithm.iterations=4", refused.stderr)
+        self.assertIn("earlier steps depend on it", refused.stderr)
+        self.assertEqual(json.loads(dpbo_cli("study", "show", path, "--json")), before)
+        shorter = subprocess.run([DPBO, "study", "extend", path, "--set", "algorithm.iterations=1"],
+                                 capture_output=True, text=True)
+        self.assertEqual(shorter.returncode, 2)
+        self.assertIn("cannot be extended", shorter.stderr)
+        wrong = subprocess.run([DPBO, "study", "extend", path, "--set", "objective.records=3"],
+                               capture_output=True, text=True)
+        self.assertEqual(wrong.returncode, 2)
+        self.assertIn("--set 'objective.records=3': expected algorithm.KEY=VALUE", wrong.stderr)
+
+
 class AskTell(Folder):
     def test_named_parameters_values_and_refusals(self):
         study = dpbo.Study.create(self.path("s.db"), algorithm="dp-gibo", space=SPACE, records=len(RECORDS),

@@ -187,6 +187,19 @@ class Study:
         self.lifetime_ledger = described.get("lifetime_ledger")
         self._state = None
 
+    def extend(self, settings=None, budget=None):
+        """More budget for the study, finished or not: settings are algorithm keys ({"algorithm.budget":
+        60}), budget a larger privacy budget. It goes on in the same file; what was told and released is
+        replayed, not charged again. dpbo.Error, changing nothing, when the algorithm's earlier steps
+        depend on the setting (DP-GIBO's noise on its iterations)."""
+        algorithm = {}
+        for key, value in (settings or {}).items():
+            if not key.startswith("algorithm."):
+                raise Error(f"settings['{key}']: a study is extended through algorithm.KEY settings and budget=")
+            algorithm[key[len("algorithm."):]] = str(value).lower() if isinstance(value, bool) else str(value)
+        self._state = json.loads(self._study.extend(algorithm, None if budget is None else str(budget)))
+        self.job = json.loads(self._study.describe())["job"]
+
     def close(self):
         """Ends the study's kept run and closes the file (the file keeps everything told)."""
         self._study.close()

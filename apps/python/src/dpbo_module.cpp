@@ -183,6 +183,14 @@ public:
         return out.dump();
     }
 
+    std::string extend(const std::map<std::string, std::string>& algorithm, const std::optional<std::string>& budget) {
+        const std::lock_guard lock(mutex_);
+        OneBlasThread blas;
+        std::optional<dpbo::PrivacyBudget> parsed;
+        if (budget) parsed = dpbo::PrivacyBudget::parse(*budget);
+        return state_json(open().extend(algorithm, parsed)).dump();
+    }
+
     // Ends the kept run (its thread) and closes the file; later calls are refused.
     void close() {
         const std::lock_guard lock(mutex_);
@@ -250,5 +258,7 @@ PYBIND11_MODULE(_dpbo, m) {
         .def("fail", &OpenStudy::fail, py::arg("id"), py::arg("reason"), py::call_guard<py::gil_scoped_release>())
         .def("trials", &OpenStudy::trials, py::call_guard<py::gil_scoped_release>())
         .def("describe", &OpenStudy::describe, py::call_guard<py::gil_scoped_release>())
+        .def("extend", &OpenStudy::extend, py::arg("algorithm"), py::arg("budget"),
+             py::call_guard<py::gil_scoped_release>())
         .def("close", &OpenStudy::close, py::call_guard<py::gil_scoped_release>());
 }

@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "dpbo/abi.hpp"
 #include "dpbo/accountant.hpp"
@@ -130,9 +131,12 @@ public:
         : store_(store), snapshot_(store), objective_(objective), wait_(wait) {}
 
     std::optional<std::size_t> suspended_at() const { return suspended_; }
+    // Batches the run has asked for so far.
+    std::size_t batches_asked() const { return batches_asked_; }
 
     std::optional<Evaluations> recorded_batch(std::size_t index, const arma::mat& points,
                                               const EvaluationRequest& request) override {
+        batches_asked_ = std::max(batches_asked_, index + 1);
         for (;;) {
             const std::optional<StoredBatch> batch = read_batch(index);
             if (!batch) {
@@ -205,6 +209,7 @@ private:
     const Objective& objective_;
     ValuesWait& wait_;
     std::optional<std::size_t> suspended_;
+    std::size_t batches_asked_ = 0;
 };
 
 // The statement the ledger makes of what was charged so far.
@@ -394,6 +399,8 @@ public:
         if (abandoned_) throw RunSuspended("the study's run was closed while it waited for values");
     }
 
+    std::size_t batches_asked() const { return journal_.batches_asked(); }
+
     // Where the run stands after advance(), handing out up to `hand_out` waiting trials.
     StudyState state(std::optional<std::size_t> hand_out) {
         JournalStore& store = *study_.store_;
@@ -510,6 +517,60 @@ StudyState Study::replay_once(std::optional<std::size_t> hand_out) {
         // What the run did in this call is rolled back with the transaction; the next call replays
         // the file from the start.
         live_.reset();
+        throw;
+    }
+}
+
+StudyState Study::extend(const std::map<std::string, std::string>& algorithm,
+                         const std::optional<PrivacyBudget>& budget) {
+    JobSpec extended = spec_;
+    for (const auto& [key, value] : algorithm) extended.algorithm.parameters[key] = value;
+    if (budget) extended.budget = budget;
+    const json described = describe_job(registry_, extended);  // names and values checked first
+    std::vector<std::string> changes;
+    for (const auto& [key, value] : algorithm) changes.push_back(fmt::format("algorithm.{}={}", key, value));
+    if (budget) changes.push_back(fmt::format("--budget {}", budget->text()));
+    const std::string study = store_->file().string();
+    const std::string what =
+        changes.empty() ? std::string("nothing changed") : fmt::format("{}", fmt::join(changes, ", "));
+
+    JournalStore::Transaction transaction(*store_);
+    const JobSpec kept_spec = spec_;
+    const json kept_job = job_;
+    live_.reset();
+    spec_ = extended;
+    job_ = described;
+    try {
+        store_->set_meta("spec", spec_json(extended).dump());
+        store_->set_meta("job", described.dump());
+        live_ = std::make_unique<Live>(*this);
+        live_->advance();
+        const StudyState state = live_->state(std::nullopt);
+        if (state.finished && live_->batches_asked() < store_->batch_count())
+            throw ValidationError(fmt::format(
+                "study '{}' cannot be extended with {}: the job so changed ends after {} batch(es), and the study "
+                "has recorded {}",
+                study, what, live_->batches_asked(), store_->batch_count()));
+        transaction.commit();
+        return state;
+    } catch (const ValidationError& e) {
+        live_.reset();
+        spec_ = kept_spec;
+        job_ = kept_job;
+        std::string reason = e.what();
+        if (reason.find("cannot be extended") != std::string::npos) throw;
+        // The replay's own words, without its guess that the file was altered: here the job was.
+        constexpr std::string_view kAltered = "since it was created: ";
+        if (const auto at = reason.find(kAltered); at != std::string::npos)
+            reason = reason.substr(at + kAltered.size());
+        throw ValidationError(fmt::format(
+            "study '{}' cannot be extended with {}: the job so changed does not replay what the study recorded, so "
+            "the algorithm's earlier steps depend on it ({}); nothing was changed",
+            study, what, reason));
+    } catch (...) {
+        live_.reset();
+        spec_ = kept_spec;
+        job_ = kept_job;
         throw;
     }
 }

@@ -81,6 +81,13 @@ public:
     std::int64_t fail(std::int64_t id, const std::string& reason);
     // Replays without handing anything out: the privacy spent, and the result once finished.
     StudyState show();
+    // More budget for the study, finished or not: `algorithm` replaces algorithm parameters
+    // (budget, iterations, ...), `budget` the privacy budget. The study goes on in the same file;
+    // what was told and released stays and is replayed, not charged again; only new releases are.
+    // ValidationError, changing nothing, when the job so changed does not replay what the study
+    // recorded (an algorithm whose earlier steps depend on the setting, as DP-GIBO's noise depends on
+    // its iterations) or ends before the batches it recorded.
+    StudyState extend(const std::map<std::string, std::string>& algorithm, const std::optional<PrivacyBudget>& budget);
 
     std::vector<StoredTrial> trials() const { return store_->trials(); }
     const Objective& objective() const;

@@ -36,6 +36,7 @@
 #include "dpbo/host/result_io.hpp"
 #include "bounded_input.hpp"
 #include "memory_bound.hpp"
+#include "privacy_limits.hpp"
 #include "trial_statement.hpp"
 
 namespace dpbo {
@@ -421,6 +422,7 @@ private:
                 call_into_module(modules.objective->describe_origin(), "stating its privacy assumptions",
                                  [&] { return privacy_assumptions(*modules.objective); });
             result.privacy.assumptions.insert(result.privacy.assumptions.end(), assumptions.begin(), assumptions.end());
+            add_privacy_limits(result.privacy, *modules.objective);
             result.privacy.validate();
         } catch (const ValidationError& e) {
             throw RunError(fmt::format("algorithm '{}' produced an invalid privacy statement: {}", spec_.algorithm.name,
@@ -553,7 +555,8 @@ private:
     void write_refusal(RepeatOutcome& outcome, const fs::path& dir, const json& job, std::size_t index,
                        const PrivacyLedger& ledger, std::uint64_t experiment_seed, const std::string& noise_source,
                        const Objective& objective, const json& lifetime) const {
-        const PrivacyStatement statement = refused_statement(ledger);
+        PrivacyStatement statement = refused_statement(ledger);
+        add_privacy_limits(statement, objective);
         json out = result_head(job, index, statement, logged_releases(ledger));
         add_provenance(out, experiment_seed, noise_source, objective);
         out["status"] = "refused";

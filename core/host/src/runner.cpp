@@ -31,6 +31,7 @@
 #include "dpbo/host/registry.hpp"
 #include "dpbo/host/journal_store.hpp"
 #include "dpbo/host/ledger_gate.hpp"
+#include "dpbo/host/ledger_watcher.hpp"
 #include "dpbo/host/lifetime_ledger.hpp"
 #include "dpbo/host/repeat_journal.hpp"
 #include "dpbo/host/result_io.hpp"
@@ -379,6 +380,15 @@ private:
                        : noise.describe();
         const auto wall_start = std::chrono::steady_clock::now();
         const double cpu_start = process_cpu_seconds();
+        // The observer may read the ledger while the algorithm runs, never after it returns or throws.
+        auto* watcher = dynamic_cast<LedgerWatcher*>(&observer);
+        if (watcher != nullptr) watcher->watch_ledger(&ledger);
+        struct Unwatch {
+            LedgerWatcher* watcher;
+            ~Unwatch() {
+                if (watcher != nullptr) watcher->watch_ledger(nullptr);
+            }
+        } unwatch{watcher};
         RunResult result;
         try {
             result = call_into_module(components.algorithm->describe_origin(), "running",

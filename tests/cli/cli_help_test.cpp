@@ -217,7 +217,7 @@ TEST_CASE("cli help: an unknown command or subcommand exits 2, names the nearest
 }
 
 TEST_CASE(
-    "cli help: 'dpbo help MODULE' describes the module as 'dpbo info MODULE' does; a near miss of a command "
+    "cli help: 'dpbo help MODULE' describes the module as 'dpbo info MODULE' does, and a near miss of a command "
     "is told both") {
     for (const std::vector<std::string>& module :
          std::vector<std::vector<std::string>>{{"dp-gibo"}, {"branin", "--json"}}) {

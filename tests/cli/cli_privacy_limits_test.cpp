@@ -44,10 +44,12 @@ void check_common_limits(const json& privacy) {
     CHECK(contains(limit_with(limits, "group privacy"), privacy.at("protected_unit").get<std::string>()));
 }
 
-std::vector<std::string> dp_gibo(const std::string& out, const std::vector<std::string>& extra = {}) {
-    std::vector<std::string> arguments = {
-        "run", "--algorithm", "dp-gibo", "--objective", "normal-location", "--set", "algorithm.iterations=3", "--out",
-        out};
+// DP-GIBO for three iterations on normal-location, or on the objective `objective` names.
+std::vector<std::string> dp_gibo(const std::string& out, const std::vector<std::string>& extra = {},
+                                 const std::vector<std::string>& objective = {"--objective", "normal-location"}) {
+    std::vector<std::string> arguments = {"run", "--algorithm", "dp-gibo", "--set", "algorithm.iterations=3", "--out",
+                                          out};
+    arguments.insert(arguments.end(), objective.begin(), objective.end());
     arguments.insert(arguments.end(), extra.begin(), extra.end());
     return arguments;
 }
@@ -123,7 +125,7 @@ TEST_CASE("cli privacy limits: a command program's run does not protect what the
                                 "/sdk/examples/python-objective/record_objective.py --dim 2 "
                                 "--records 20";
     const auto r = run_dpbo(
-        dp_gibo(dir.path() + "/run", {"--objective", "command", "--set", "objective.command=" + program}), {}, 60);
+        dp_gibo(dir.path() + "/run", {}, {"--objective", "command", "--set", "objective.command=" + program}), {}, 60);
     CAPTURE(r.err);
     REQUIRE(r.exit_code == 0);
     const json privacy = result_of(dir.path() + "/run")["privacy"];

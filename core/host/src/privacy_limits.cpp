@@ -1,4 +1,4 @@
-#include "privacy_limits.hpp"
+#include "dpbo/host/privacy_limits.hpp"
 
 #include <string>
 #include <vector>

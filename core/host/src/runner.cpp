@@ -32,12 +32,12 @@
 #include "dpbo/host/journal_store.hpp"
 #include "dpbo/host/ledger_gate.hpp"
 #include "dpbo/host/ledger_watcher.hpp"
+#include "dpbo/host/privacy_limits.hpp"
 #include "dpbo/host/lifetime_ledger.hpp"
 #include "dpbo/host/repeat_journal.hpp"
 #include "dpbo/host/result_io.hpp"
 #include "bounded_input.hpp"
 #include "memory_bound.hpp"
-#include "privacy_limits.hpp"
 #include "trial_statement.hpp"
 
 namespace dpbo {

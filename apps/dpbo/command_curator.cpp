@@ -24,6 +24,7 @@
 #include "dpbo/accountant.hpp"
 #include "dpbo/evaluation.hpp"
 #include "dpbo/evaluation_contract.hpp"
+#include "dpbo/host/privacy_limits.hpp"
 #include "dpbo/host/result_io.hpp"
 #include "dpbo/objective.hpp"
 #include "dpbo/privacy_ledger.hpp"
@@ -168,7 +169,8 @@ int curator_release(const std::vector<std::string>& arguments) {
     if (seed)
         described_release.assumptions.push_back(fmt::format(
             "the noise is keyed from --seed {}: reproducible, and no protection once the seed is known", *seed));
-    const PrivacyStatement statement = ledger.statement_for(described_release);
+    PrivacyStatement statement = ledger.statement_for(described_release);
+    add_privacy_limits(statement, *data);
 
     const std::filesystem::path out(options.out);
     std::filesystem::create_directories(out);

@@ -59,13 +59,16 @@ void list_paths(const std::string& prefix, std::span<const Command> table) {
     }
 }
 
-[[noreturn]] void refuse_unknown(const std::string& word, const std::string& path, std::span<const Command> table) {
+// `after_help`: the word followed "dpbo help", where it may also have meant a module.
+[[noreturn]] void refuse_unknown(const std::string& word, const std::string& path, std::span<const Command> table,
+                                 bool after_help = false) {
     const std::vector<std::string> known = names(table);
     const auto near = closest_match(word, known);
     const std::string suggestion = near ? fmt::format(" (did you mean '{}'?)", *near) : "";
     if (path == "dpbo")
         throw ValidationError(
-            fmt::format("unknown command '{}'{}; commands: {}", word, suggestion, fmt::join(known, ", ")));
+            fmt::format("unknown command '{}'{}; commands: {}{}", word, suggestion, fmt::join(known, ", "),
+                        after_help ? fmt::format("; a module is described by 'dpbo info {}'", word) : std::string()));
     throw ValidationError(fmt::format("{}: unknown subcommand '{}'{}; subcommands: {}", path.substr(5), word,
                                       suggestion, fmt::join(known, ", ")));
 }
@@ -84,6 +87,7 @@ int dispatch(std::vector<std::string> words, std::string& path) {
     }
     std::span<const Command> table = commands();
     const Command* group = nullptr;  // none: dpbo itself
+    bool helped = false;             // the command line began "dpbo help"
     for (std::size_t at = 0;; ++at) {
         const auto usage = [&] { return group == nullptr ? top_usage() : group_usage(path, *group); };
         if (at == words.size()) {
@@ -91,7 +95,17 @@ int dispatch(std::vector<std::string> words, std::string& path) {
             return kUsageError;
         }
         if (words[at] == "help" && at + 1 < words.size()) {
+            // `dpbo help MODULE` is `dpbo info MODULE`: a word that is no command, nor a near miss of
+            // one (a typo is told so below), names a module.
+            const std::string& next = words[at + 1];
+            if (group == nullptr && !asks_help(next) && find_command(table, next) == nullptr &&
+                !closest_match(next, names(table))) {
+                path = "dpbo info";
+                return find_command(table, "info")
+                    ->run(std::vector<std::string>(words.begin() + static_cast<std::ptrdiff_t>(at) + 1, words.end()));
+            }
             // `help WORDS...` is `WORDS... --help`, at any level.
+            helped = true;
             words.erase(words.begin() + static_cast<std::ptrdiff_t>(at));
             if (std::none_of(words.begin() + static_cast<std::ptrdiff_t>(at), words.end(),
                              [](const std::string& w) { return w == "--help" || w == "-h"; }))
@@ -102,7 +116,7 @@ int dispatch(std::vector<std::string> words, std::string& path) {
             return kSuccess;
         }
         const Command* command = find_command(table, words[at]);
-        if (command == nullptr) refuse_unknown(words[at], path, table);
+        if (command == nullptr) refuse_unknown(words[at], path, table, helped);
         path += " " + words[at];
         if (command->run != nullptr)
             return command->run(

@@ -8,7 +8,8 @@ namespace dpbo::cli {
 
 // Runs the command `words` (the command line after "dpbo") names, descending into groups
 // (`dpbo study create ...`). Answers on the way `dpbo --help`, `dpbo --version`, `dpbo help [WORDS...]`
-// (WORDS... --help), `dpbo GROUP --help` and the hidden `dpbo help --list` (every command path, one a
+// (WORDS... --help; `dpbo help MODULE`, a word that is no command nor close to one, is `dpbo info
+// MODULE`), `dpbo GROUP --help` and the hidden `dpbo help --list` (every command path, one a
 // line, for tests and completion scripts); a command answers its own --help. A group named without a
 // subcommand, like `dpbo` alone, prints its usage on stderr: exit 2. `path` becomes the command path
 // run ("dpbo study create"), for the caller's messages. Throws ValidationError for an unknown command

@@ -71,6 +71,11 @@ TEST_CASE("cli curator: release, then a modeler in one process asks a curator in
     CHECK(statement["rows"] == 40);
     CHECK(statement["columns"] == 6);
     CHECK(contains(statement["privacy"]["protected_unit"].get<std::string>(), "x: "));
+    // What the release does not protect, in its own unit: curator_only.json among what is written beside it.
+    const std::string limits = statement["privacy"]["not_protected"].dump();
+    CHECK(contains(limits, "not listed as released"));
+    CHECK(contains(limits, "group privacy"));
+    CHECK(contains(released.out, "does not protect: "));
     CHECK(std::filesystem::exists(dir.path() + "/release/curator_only.json"));
 
     // The modeler's run: the curator is a separate `dpbo curator answer` process.

@@ -215,3 +215,25 @@ TEST_CASE("cli help: an unknown command or subcommand exits 2, names the nearest
     CHECK(help.exit_code == 2);
     CHECK(contains(help.err, "did you mean 'study'?"));
 }
+
+TEST_CASE(
+    "cli help: 'dpbo help MODULE' describes the module as 'dpbo info MODULE' does, and a near miss of a command "
+    "is told both") {
+    for (const std::vector<std::string>& module :
+         std::vector<std::vector<std::string>>{{"dp-gibo"}, {"branin", "--json"}}) {
+        CAPTURE(module.front());
+        const CommandResult info = run_dpbo(plus({"info"}, module));
+        REQUIRE(info.exit_code == 0);
+        const CommandResult help = run_dpbo(plus({"help"}, module));
+        CHECK(help.exit_code == 0);
+        CHECK(help.out == info.out);
+        CHECK(help.err == "");
+    }
+    const CommandResult unknown = run_dpbo({"help", "no-such-module"});
+    CHECK(unknown.exit_code == 2);
+    CHECK(contains(unknown.err, "no-such-module"));
+    const CommandResult typo = run_dpbo({"help", "stdy"});
+    CHECK(typo.exit_code == 2);
+    CHECK(contains(typo.err, "did you mean 'study'?"));
+    CHECK(contains(typo.err, "a module is described by 'dpbo info stdy'"));
+}

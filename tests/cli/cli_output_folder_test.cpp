@@ -179,3 +179,26 @@ TEST_CASE("output folder: two concurrent runs into one folder compute no repeat 
     }
     CHECK(succeeded >= 1);
 }
+
+TEST_CASE("output folder: a finished run's folder asked for a longer run says why a run is not extended") {
+    TemporaryDirectory dir;
+    const std::string out = dir.path() + "/job";
+    const auto run = [&](const std::string& budget, const std::string& seed) {
+        return run_dpbo({"run", "--algorithm", "random-search", "--set", "algorithm.budget=" + budget, "--objective",
+                         "quadratic", "--seed", seed, "--out", out});
+    };
+    REQUIRE(run("4", "5").exit_code == 0);
+    const std::string before = read(fs::path(out) / "result.json");
+    const auto longer = run("8", "5");
+    CAPTURE(longer.err);
+    CHECK(longer.exit_code == 2);
+    CHECK(contains(longer.err, "job.algorithm.parameters.budget = 8 here, 4 there"));
+    CHECK(contains(longer.err, "A run is not extended with another budget or iteration count"));
+    CHECK(contains(longer.err, "charged in full"));
+    CHECK(read(fs::path(out) / "result.json") == before);
+    // Another difference is not told about extending.
+    const auto other = run("4", "6");
+    CHECK(other.exit_code == 2);
+    CHECK(contains(other.err, "job.seed = 6 here, 5 there"));
+    CHECK_FALSE(contains(other.err, "not extended"));
+}

@@ -92,7 +92,8 @@ TEST_CASE("cli report: the page states the privacy guarantee in plain words and 
     CHECK(contains(seeded_text, "--seed 3"));
     CHECK(contains(seeded_text, "With fresh secret noise"));
     CHECK(contains(seeded_text, "Guarantee: 1-GDP"));
-    // Secret noise: the guarantee itself — protected unit, neighbouring relation, (ε, δ), releases, assumptions.
+    // Secret noise: the guarantee itself — protected unit, neighbouring relation, (ε, δ), releases, assumptions,
+    // what it does not protect.
     const std::string secret_text = folder_section("secret");
     CHECK_FALSE(contains(secret_text, "Not private"));
     CHECK(contains(secret_text, "Guarantee: 1-GDP"));
@@ -101,6 +102,8 @@ TEST_CASE("cli report: the page states the privacy guarantee in plain words and 
     CHECK(contains(secret_text, "neighbouring datasets: replace one record"));
     CHECK(contains(secret_text, "What was released:"));
     CHECK(contains(secret_text, "It holds under these assumptions:"));
+    CHECK(contains(secret_text, "It does not protect:</p><ul><li>what is written beside the release"));
+    CHECK(contains(seeded_text, "It does not protect:"));  // in the claim it would carry
 
     // The headline table: evaluation-only scalars under their own marked heading, medians as summary computes.
     const std::size_t table = html.find("<table class=\"headline\">");

@@ -45,6 +45,8 @@ std::string claim_html(const json& statement) {
         out += "<p>What was released:</p>" + released;
     if (const std::string assumptions = list_html(statement, "assumptions"); !assumptions.empty())
         out += "<p>It holds under these assumptions:</p>" + assumptions;
+    if (const std::string limits = list_html(statement, "not_protected"); !limits.empty())
+        out += "<p>It does not protect:</p>" + limits;
     if (const std::string mechanism = text_of(statement, "mechanism"); !mechanism.empty())
         out += "<details><summary>How (the mechanism)</summary><p>" + escape_html(mechanism) + "</p></details>";
     return out;

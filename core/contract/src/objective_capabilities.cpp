@@ -16,6 +16,7 @@ HasKnownOptimum::~HasKnownOptimum() = default;
 ObservationNoise::~ObservationNoise() = default;
 SensitiveData::~SensitiveData() = default;
 PrivacyAssumptions::~PrivacyAssumptions() = default;
+PrivacyLimits::~PrivacyLimits() = default;
 ThreadSafe::~ThreadSafe() = default;
 PrivateTrials::~PrivateTrials() = default;
 
@@ -65,6 +66,11 @@ std::vector<ReleasedValue> reference_values(const Objective& objective) {
 std::vector<std::string> privacy_assumptions(const Objective& objective) {
     const auto* assumptions = capability<PrivacyAssumptions>(objective);
     return assumptions ? assumptions->privacy_assumptions() : std::vector<std::string>{};
+}
+
+std::vector<std::string> privacy_limits(const Objective& objective) {
+    const auto* limits = capability<PrivacyLimits>(objective);
+    return limits ? limits->privacy_limits() : std::vector<std::string>{};
 }
 
 std::vector<DeclaredConstant> declared_constants(const Objective& objective) {

@@ -121,6 +121,7 @@ std::string PrivacyStatement::describe() const {
     }
     for (const auto& r : released) out += fmt::format("  released: {}\n", r);
     for (const auto& a : assumptions) out += fmt::format("  assumes: {}\n", a);
+    for (const auto& n : not_protected) out += fmt::format("  does not protect: {}\n", n);
     return out;
 }
 

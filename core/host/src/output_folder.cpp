@@ -91,6 +91,22 @@ std::string differences(const json& ours, const json& theirs) {
     return fmt::format("{}", fmt::join(lines, "; "));
 }
 
+// Whether two jobs differ in a setting of how much a run does or spends (--budget, an algorithm's
+// budget or iterations), as when a user asks a finished run's folder for a longer run.
+bool differs_in_length(const json& ours, const json& theirs) {
+    std::map<std::string, std::string> a, b;
+    flatten(ours, "", a);
+    flatten(theirs, "", b);
+    const auto is_length = [](const std::string& key) {
+        return key.ends_with(".budget") || key.ends_with(".iterations");
+    };
+    for (const auto& [key, value] : a)
+        if (is_length(key) && (b.count(key) == 0 || b[key] != value)) return true;
+    for (const auto& [key, value] : b)
+        if (is_length(key) && a.count(key) == 0) return true;
+    return false;
+}
+
 std::string record_text(const json& identity) {
     json record;
     record["format"] = "dpbo job record";
@@ -198,11 +214,23 @@ bool check_folder(const fs::path& dir, const json& identity) {
                         dir.string(), record_file.string(), version, record->value("dpbo_version", json("?")).dump(),
                         OutputFolder::kFormatVersion));
     const json& theirs = (*record)["identity"];
-    if (theirs != identity)
-        throw ValidationError(
-            fmt::format("--out '{}' holds a different job (its record {}); settings that differ: {}; "
-                        "choose another --out, or repeat that job's settings to resume it",
-                        dir.string(), record_file.string(), differences(identity, theirs)));
+    if (theirs != identity) {
+        const std::string differ = differences(identity, theirs);
+        // Asked to extend a run: what a user trying it needs to hear is why it cannot be done.
+        const bool larger_budget = differs_in_length(identity, theirs);
+        throw ValidationError(fmt::format(
+            "--out '{}' holds a different job (its record {}); settings that differ: {}; choose another --out, or "
+            "repeat that job's settings to resume it{}",
+            dir.string(), record_file.string(), differ,
+            larger_budget
+                ? ". A run is not extended with another budget or iteration count: its journal, which could replay "
+                  "its releases without drawing new noise, is removed once its result is written (it holds the "
+                  "objective's unprivatised answers), and an algorithm may have chosen its earlier steps for the "
+                  "total (DP-GIBO's noise per step depends on T); the longer job runs in another folder and is "
+                  "charged in full. A tuning meant to be extended runs as a study: 'dpbo study extend' gives it "
+                  "more budget in the same file"
+                : ""));
+    }
     return true;
 }
 

@@ -206,6 +206,7 @@ nlohmann::ordered_json privacy_statement_json(const PrivacyStatement& s) {
     out["protected_unit"] = s.protected_unit;
     out["released"] = s.released;
     out["assumptions"] = s.assumptions;
+    out["not_protected"] = s.not_protected;
     out["mechanism"] = s.mechanism;
     return out;
 }
@@ -230,6 +231,7 @@ json run_privacy_json(const PrivacyStatement& statement, const std::optional<std
             {"why", fmt::format("the privacy noise was drawn from ChaCha20 keyed from --seed {}: anyone who knows the "
                                 "seed can regenerate the noise and remove it from the released values",
                                 *seed)},
+            {"not_protected", {"anything the released values hold: whoever knows the seed removes the noise"}},
             {"hypothetical", privacy_statement_json(statement)}};
 }
 

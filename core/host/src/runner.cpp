@@ -31,6 +31,8 @@
 #include "dpbo/host/registry.hpp"
 #include "dpbo/host/journal_store.hpp"
 #include "dpbo/host/ledger_gate.hpp"
+#include "dpbo/host/ledger_watcher.hpp"
+#include "dpbo/host/privacy_limits.hpp"
 #include "dpbo/host/privacy_over_run.hpp"
 #include "dpbo/host/lifetime_ledger.hpp"
 #include "dpbo/host/repeat_journal.hpp"
@@ -381,6 +383,15 @@ private:
                        : noise.describe();
         const auto wall_start = std::chrono::steady_clock::now();
         const double cpu_start = process_cpu_seconds();
+        // The observer may read the ledger while the algorithm runs, never after it returns or throws.
+        auto* watcher = dynamic_cast<LedgerWatcher*>(&observer);
+        if (watcher != nullptr) watcher->watch_ledger(&ledger);
+        struct Unwatch {
+            LedgerWatcher* watcher;
+            ~Unwatch() {
+                if (watcher != nullptr) watcher->watch_ledger(nullptr);
+            }
+        } unwatch{watcher};
         RunResult result;
         try {
             result = call_into_module(components.algorithm->describe_origin(), "running",
@@ -424,6 +435,7 @@ private:
                 call_into_module(modules.objective->describe_origin(), "stating its privacy assumptions",
                                  [&] { return privacy_assumptions(*modules.objective); });
             result.privacy.assumptions.insert(result.privacy.assumptions.end(), assumptions.begin(), assumptions.end());
+            add_privacy_limits(result.privacy, *modules.objective);
             result.privacy.validate();
         } catch (const ValidationError& e) {
             throw RunError(fmt::format("algorithm '{}' produced an invalid privacy statement: {}", spec_.algorithm.name,
@@ -560,7 +572,8 @@ private:
     void write_refusal(RepeatOutcome& outcome, const fs::path& dir, const json& job, std::size_t index,
                        const PrivacyLedger& ledger, std::uint64_t experiment_seed, const std::string& noise_source,
                        const Objective& objective, const json& lifetime) const {
-        const PrivacyStatement statement = refused_statement(ledger);
+        PrivacyStatement statement = refused_statement(ledger);
+        add_privacy_limits(statement, objective);
         json out = result_head(job, index, statement, logged_releases(ledger));
         add_provenance(out, experiment_seed, noise_source, objective);
         out["status"] = "refused";

@@ -2,6 +2,7 @@
 
 #include "dpbo/host/ledger_gate.hpp"
 #include "dpbo/host/lifetime_ledger.hpp"
+#include "dpbo/host/privacy_limits.hpp"
 #include "dpbo/host/privacy_over_run.hpp"
 
 #include <algorithm>
@@ -455,6 +456,7 @@ private:
             ledger_->statement_for(trial_search_statement(result_->privacy, objective, evaluator_, *ledger_));
         for (const std::string& assumption : privacy_assumptions(objective))
             statement.assumptions.push_back(assumption);
+        add_privacy_limits(statement, objective);
         statement.validate();
         return {{"status", "complete"},
                 {"privacy", run_privacy_json(statement, study_.spec_.seed)},

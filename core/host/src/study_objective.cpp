@@ -75,6 +75,7 @@ json objective_declaration(const Objective& objective) {
     out["candidates_are_public"] = status == RowStatus::Released;
     if (finite != nullptr) out["candidate_status"] = to_string(status);
     out["privacy_assumptions"] = privacy_assumptions(objective);
+    out["privacy_limits"] = privacy_limits(objective);
     json constants = json::array();
     for (const DeclaredConstant& c : declared_constants(objective))
         constants.push_back({{"name", c.name}, {"value", c.value}, {"doc", c.doc}});
@@ -118,6 +119,8 @@ StudyObjective::StudyObjective(const json& d) {
         if (d.contains("candidate_status"))
             candidate_status_ = row_status_of(d.at("candidate_status").get<std::string>());
         assumptions_ = d.at("privacy_assumptions").get<std::vector<std::string>>();
+        // Absent from the declarations of studies created before objectives declared their limits.
+        if (d.contains("privacy_limits")) limits_ = d.at("privacy_limits").get<std::vector<std::string>>();
         for (const json& c : d.at("constants"))
             constants_.push_back({c.at("name"), c.at("value").get<double>(), c.at("doc")});
         if (d.contains("trials")) {
@@ -139,6 +142,10 @@ StudyObjective::StudyObjective(const json& d) {
         assumptions_.push_back(
             "the study's values are computed and told by its ask/tell clients, which are inside the trust boundary: "
             "they read the sensitive data, and what they tell is sensitive until the algorithm privatises it");
+    limits_.push_back(
+        "what the study's clients do with the data besides telling dpbo their values (what they print, store or "
+        "send elsewhere, and data they read besides the records the statement protects): only what they tell "
+        "passes through the algorithm's privacy");
 }
 
 std::shared_ptr<StudyObjective> make_study_objective(const json& declaration) {

@@ -27,6 +27,7 @@ class StudyObjective : public Objective,
                        public HasKnownOptimum,
                        public SensitiveData,
                        public PrivacyAssumptions,
+                       public PrivacyLimits,
                        public DeclaredConstants {
 public:
     // ValidationError when `declaration` is not one objective_declaration wrote.
@@ -42,6 +43,7 @@ public:
     std::size_t record_count() const override { return records_; }
     std::string data_description() const override { return data_; }
     std::vector<std::string> privacy_assumptions() const override { return assumptions_; }
+    std::vector<std::string> privacy_limits() const override { return limits_; }
     std::vector<DeclaredConstant> declared_constants() const override { return constants_; }
 
     // What the declaration says of trials that are private learners (PrivateTrials), when it does.
@@ -60,6 +62,7 @@ private:
     std::size_t records_ = 0;
     std::string data_;
     std::vector<std::string> assumptions_;
+    std::vector<std::string> limits_;
     std::vector<DeclaredConstant> constants_;
     std::optional<Trials> trials_;
 

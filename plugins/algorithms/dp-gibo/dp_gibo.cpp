@@ -71,13 +71,14 @@ public:
                                           "tolerance may be unreachable)"});
         dpbo::add_starting_point_parameters(schema);
         schema
-            .real("local_box", {.fallback = 1.0,
-                                .lower = 0.0,
-                                .lower_inclusive = false,
-                                .unit = "objective units",
-                                .doc = "new points are chosen in θ ± local_box (within the box); the default is the "
-                                       "default kernel's length-scale, where a stationary kernel learns a gradient "
-                                       "best; a value wider than the box means anywhere in it"})
+            .real("local_box",
+                  {.fallback = 1.0,
+                   .lower = 0.0,
+                   .lower_inclusive = false,
+                   .unit = "objective units",
+                   .doc = "new points are chosen in θ ± local_box (within the box; in natural-log units on a "
+                          "log-scaled dimension); the default is the default kernel's length-scale, where a "
+                          "stationary kernel learns a gradient best; a value wider than the box means anywhere in it"})
             .integer("reuse_points", {.lower = 0,
                                       .unit = "points",
                                       .doc = "only this many earlier points, the nearest to θ, stay in the model with "

@@ -2,6 +2,7 @@
 
 #include "dp_gibo_figures.hpp"
 #include "dp_gibo_run_size.hpp"
+#include "model_coordinates.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "dpbo/util/cpu_clock.hpp"
 #include "dpbo/acquisition.hpp"
@@ -25,9 +27,11 @@ namespace {
 
 constexpr const char* kOwner = "algorithm 'dp-gibo'";
 
-// The model works in the objective's own coordinates: the kernel's hyperparameters, the clipping
-// bound B and the step sizes of the paper are all stated there. A log or integer dimension would
-// silently change their meaning, so it is refused.
+// The model works in the objective's coordinates, with each log-scaled dimension replaced by its
+// logarithm (model_coordinates.hpp): the kernel's hyperparameters, the clipping bound B, the local
+// box and the step sizes are stated there. The release's sensitivity is about each record's clipped
+// gradient estimate, whatever the coordinates it is taken in. An integer dimension has no gradient,
+// so it is refused.
 void check_space(const dpbo::Objective& objective) {
     const dpbo::SearchSpace& space = objective.space();
     if (space.is_finite()) {
@@ -36,12 +40,11 @@ void check_space(const dpbo::Objective& objective) {
             kOwner));
     }
     for (const dpbo::Dimension& dimension : space.dimensions()) {
-        if (dimension.scale != dpbo::Scale::Linear || dimension.integer) {
+        if (dimension.integer) {
             throw dpbo::ValidationError(fmt::format(
-                "{}: dimension '{}' is {}; DP-GIBO works in the objective's own coordinates and needs every "
-                "dimension continuous on a linear scale (reparametrise it, e.g. optimise a log length-scale "
-                "on a linear range)",
-                kOwner, dimension.name, dimension.integer ? "integer" : "log-scaled"));
+                "{}: dimension '{}' is integer; DP-GIBO takes gradient steps and needs every dimension continuous "
+                "(linear or log-scaled)",
+                kOwner, dimension.name));
         }
     }
     if (dpbo::record_count(objective) == 0) {
@@ -53,6 +56,11 @@ void check_space(const dpbo::Objective& objective) {
     }
 }
 
+ModelCoordinates checked_coordinates(const dpbo::Objective& objective) {
+    check_space(objective);
+    return ModelCoordinates(objective.space());
+}
+
 class DpGiboRun {
 public:
     DpGiboRun(dpbo::RunContext& context, const DpGiboSettings& settings)
@@ -61,9 +69,9 @@ public:
           acquisition_(context.role<dpbo::Acquisition>("acquisition")),
           settings_(settings),
           space_(context.objective.space()),
+          coordinates_(checked_coordinates(context.objective)),
           minimise_(context.objective.sense() == dpbo::Sense::Minimise),
           track_rng_(context.rng.derive_seed()) {
-        check_space(ctx_.objective);
         if (!surrogate_ || !acquisition_)
             throw dpbo::ValidationError(fmt::format("{}: needs a surrogate and an acquisition", kOwner));
         if (!surrogate_->provides_gradients()) {
@@ -78,11 +86,11 @@ public:
         require_feasible_run(settings_, max_batch_, dim_, settings_.privacy.records, kOwner);
         release_ = std::make_unique<dpbo::PrivateGradientRelease>(ctx_, kOwner, settings_.privacy);
         // A random θ⁽⁰⁾ comes from the experiment generator: independent of the data, so it costs no privacy.
-        theta_ = dpbo::choose_starting_point(settings_.start, space_, ctx_.rng, kOwner);
+        theta_ = coordinates_.to_model(dpbo::choose_starting_point(settings_.start, space_, ctx_.rng, kOwner));
         history_points_.set_size(0, dim_);
         history_losses_.set_size(0, settings_.privacy.records);
-        lower_ = space_.lower();
-        upper_ = space_.upper();
+        lower_ = coordinates_.space().lower();
+        upper_ = coordinates_.space().upper();
         if (const auto optimum = dpbo::known_optimum(ctx_.objective); optimum && optimum->points.n_rows > 0)
             optimum_point_ = optimum->points.row(0);
         setup_trace();
@@ -156,12 +164,13 @@ private:
         const arma::vec released = release_->release(clipped.mean);
         const arma::vec displacement = rule.step(released);
         // Projection onto the box is post-processing of the released gradient.
-        theta_ = space_.clamp(theta_ - displacement.t());
+        theta_ = coordinates_.space().clamp(theta_ - displacement.t());
         remember(batch);
         const double algorithm_seconds = (dpbo::thread_cpu_seconds() - start) - (after_evaluation - before_evaluation);
 
         std::vector<double> row = {static_cast<double>(t), static_cast<double>(ctx_.evaluator.evaluations())};
-        row.insert(row.end(), theta_.begin(), theta_.end());
+        const arma::rowvec released_theta = objective_point(theta_);
+        row.insert(row.end(), released_theta.begin(), released_theta.end());
         row.insert(row.end(), {static_cast<double>(batch.new_points), static_cast<double>(batch.points.n_rows),
                                bias_proxy, arma::norm(released), arma::norm(clipped.mean),
                                arma::norm(released - clipped.mean), static_cast<double>(clipped.clipped),
@@ -272,7 +281,7 @@ private:
 
     void evaluate_new_points(Batch& batch) {
         if (batch.new_points == 0) return;
-        const arma::mat fresh = batch.points.tail_rows(batch.new_points);
+        const arma::mat fresh = coordinates_.to_objective(batch.points.tail_rows(batch.new_points));
         dpbo::EvaluationRequest request;
         request.per_record = true;
         request.rng = &ctx_.rng;
@@ -292,23 +301,29 @@ private:
         history_losses_ = arma::join_cols(history_losses_, batch.losses.tail_rows(batch.new_points));
     }
 
+    // θ in the objective's coordinates: what is evaluated, traced and released.
+    arma::rowvec objective_point(const arma::rowvec& theta) const { return coordinates_.to_objective(theta); }
+
     // f(θ_t) straight from the objective, outside the evaluator: it judges the run and is not part
     // of the method's evaluation budget.
     double exact_value(const arma::rowvec& theta) {
         dpbo::EvaluationRequest request;
         request.rng = &track_rng_;
         request.exact = true;
-        return ctx_.objective.evaluate(theta, request).values(0);
+        return ctx_.objective.evaluate(objective_point(theta), request).values(0);
     }
 
     void append_evaluation_only(std::vector<double>& row, const arma::rowvec& theta_before, const arma::vec& estimate) {
         const double value = exact_value(theta_);
         row.push_back(value);
-        if (optimum_point_.n_elem > 0) row.push_back(arma::norm(theta_ - optimum_point_));
+        if (optimum_point_.n_elem > 0) row.push_back(arma::norm(objective_point(theta_) - optimum_point_));
         if (const auto regret = ctx_.objective.regret(value)) row.push_back(*regret);
         if (const auto* gradients = dpbo::capability<dpbo::RecordGradients>(ctx_.objective)) {
-            // How well the clipped GP estimate points along the true mean gradient at θ_t.
-            arma::vec exact = arma::mean(gradients->record_gradients(theta_before), 0).t();
+            // How well the clipped GP estimate points along the true mean gradient at θ_t, both in
+            // model coordinates.
+            const arma::rowvec before = objective_point(theta_before);
+            arma::vec exact =
+                coordinates_.model_gradient(arma::mean(gradients->record_gradients(before), 0).t(), before);
             if (!minimise_) exact = -exact;
             const double norms = arma::norm(exact) * arma::norm(estimate);
             row.push_back(norms > 0.0 ? arma::dot(exact, estimate) / norms : 0.0);
@@ -317,7 +332,7 @@ private:
 
     dpbo::RunResult finish(const std::string& stop) {
         dpbo::RunResult result;
-        result.released.push_back({"theta_final", "the last iterate θ_T", arma::mat(theta_)});
+        result.released.push_back({"theta_final", "the last iterate θ_T", arma::mat(objective_point(theta_))});
         if (settings_.track_objective) {
             const double value = exact_value(theta_);
             result.evaluation_only.push_back(
@@ -326,7 +341,7 @@ private:
                 result.evaluation_only.push_back({"distance_to_optimum",
                                                   "‖θ_T − θ*‖ for the objective's known "
                                                   "optimiser θ*",
-                                                  arma::mat{arma::norm(theta_ - optimum_point_)}});
+                                                  arma::mat{arma::norm(objective_point(theta_) - optimum_point_)}});
             }
             if (const auto regret = ctx_.objective.regret(value))
                 result.evaluation_only.push_back({"simple_regret", "f(θ_T) − f(θ*)", arma::mat{*regret}});
@@ -336,6 +351,13 @@ private:
             "chosen without looking at the data (they are parameters of the run)",
             "the surrogate is given only evaluation locations (zero targets), so batch choice and batch sizes are "
             "post-processing of the released path"};
+        if (!coordinates_.log_scaled().empty()) {
+            assumptions.push_back(fmt::format(
+                "the model, its batches and its steps work in the natural logarithm of the log-scaled dimensions "
+                "({}), where B bounds each record's gradient estimate and the local box and step sizes are "
+                "stated; the path is released in the objective's coordinates (exp: post-processing)",
+                fmt::join(coordinates_.log_scaled(), ", ")));
+        }
         result.privacy = release_->statement({"the path θ⁽¹⁾…θ⁽ᵀ⁾ (trace columns theta[·]) and θ_T",
                                               "the evaluation locations, batch sizes and "
                                               "evaluation count, which depend only on the path",
@@ -354,6 +376,7 @@ private:
     std::shared_ptr<dpbo::Acquisition> acquisition_;
     DpGiboSettings settings_;
     const dpbo::SearchSpace& space_;
+    ModelCoordinates coordinates_;
     bool minimise_;
     dpbo::ExperimentRng track_rng_;
     std::size_t dim_ = 0;

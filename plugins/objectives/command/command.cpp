@@ -95,7 +95,8 @@ Program open_program(const dpbo::ParameterSet& p) {
 class CommandObjective : public dpbo::Objective,
                          public dpbo::RecordDecomposable,
                          public dpbo::SensitiveData,
-                         public dpbo::PrivacyAssumptions {
+                         public dpbo::PrivacyAssumptions,
+                         public dpbo::PrivacyLimits {
 public:
     static dpbo::ParameterSchema schema() {
         dpbo::ParameterSchema schema;
@@ -142,6 +143,35 @@ public:
             fmt::format("the program `{}` computing the objective is inside the trust boundary: it reads the "
                         "sensitive data, and its answers are sensitive until the algorithm privatises them",
                         command_)};
+    }
+
+    // dpbo sees only the program's answers: whatever else the program does with the data is its own.
+    std::vector<std::string> privacy_limits() const override {
+        std::vector<std::string> out;
+        if (spec_.trials) {
+            out.push_back(fmt::format(
+                "what the program `{}` releases besides its answers (a model it saves, what it prints or logs): "
+                "dpbo charges only the events it declares for its answers",
+                command_));
+            out.push_back(
+                fmt::format("data the program reads outside what one trial's guarantee protects ({}), e.g. "
+                            "a validation set it scores without a mechanism whose event it declares",
+                            spec_.trials->protected_unit));
+        } else {
+            out.push_back(fmt::format(
+                "what the program `{}` does with the data besides answering dpbo (what it prints, writes to files or "
+                "sends elsewhere): only its answers pass through the algorithm's privacy",
+                command_));
+            out.push_back(fmt::format(
+                "data the program reads besides {}: a change in them (e.g. one row of the set a model is trained "
+                "on, when the program answers with its validation losses) can move every answer at once, so the "
+                "guarantee does not extend to them",
+                spec_.records > 0 ? "the records whose losses it returns" : "the records the statement protects"));
+        }
+        out.push_back(
+            "the last lines of the program's standard error, which dpbo quotes when the program fails: not "
+            "privatised");
+        return out;
     }
 
     dpbo::Evaluations evaluate(const arma::mat& points, const dpbo::EvaluationRequest& request) override {

@@ -7,7 +7,7 @@ namespace dpbo {
 // The host refuses a plugin built against another value before calling into it. The test
 // abi_fingerprint fails when the installed headers change without a bump: each value's headers are
 // recorded in tests/abi/abi_fingerprints.txt.
-inline constexpr std::uint32_t kAbiVersion = 13;
+inline constexpr std::uint32_t kAbiVersion = 14;
 
 // First bytes of every plugin header; lets the host tell a dpbo plugin from a library that merely
 // happens to export a symbol of the same name.

@@ -180,6 +180,16 @@ class PrivacyAssumptions {
     virtual std::vector<std::string> privacy_assumptions() const = 0;
 };
 
+// What a guarantee over this objective's data does not cover, beyond what the host states for every
+// run (e.g. what a user's program reads, prints or stores besides its answers to dpbo); the host
+// adds each to the run's privacy statement, in its not_protected list.
+class PrivacyLimits {
+    DPBO_CAPABILITY_INTERFACE(PrivacyLimits)
+    static constexpr std::string_view capability_name = "PrivacyLimits";
+    static constexpr std::string_view capability_doc = "what a guarantee over its data does not protect";
+    virtual std::vector<std::string> privacy_limits() const = 0;
+};
+
 // A promise, with no function: evaluate() may run on several threads at once on this one instance
 // (a pure function of the points, no mutable state). Without it parallel evaluation builds one
 // instance per worker.
@@ -200,6 +210,7 @@ double observation_noise_stddev(const Objective& objective);
 std::string data_description(const Objective& objective);
 std::vector<ReleasedValue> reference_values(const Objective& objective);
 std::vector<std::string> privacy_assumptions(const Objective& objective);
+std::vector<std::string> privacy_limits(const Objective& objective);
 std::vector<DeclaredConstant> declared_constants(const Objective& objective);
 bool thread_safe(const Objective& objective);
 

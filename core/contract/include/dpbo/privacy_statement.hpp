@@ -1,7 +1,7 @@
 #pragma once
 // What a run may claim about privacy. Every result carries one statement: the notion and its
-// parameters, the neighbouring relation and unit protected, what was released, and the
-// assumptions the guarantee rests on. A statement is validated before it is written.
+// parameters, the neighbouring relation and unit protected, what was released, the assumptions the
+// guarantee rests on, and what it does not protect. A statement is validated before it is written.
 #include <string>
 #include <utility>
 #include <vector>
@@ -31,6 +31,11 @@ struct PrivacyStatement {
     std::string protected_unit;            // "one validation record"
     std::vector<std::string> released;     // what left the trusted boundary
     std::vector<std::string> assumptions;  // what the guarantee rests on
+    // What the guarantee does not cover, in the user's units: data, figures and side channels a
+    // reader could take for protected (the count of records, what a user's program itself stores).
+    // The host adds what holds for every run of its kind and what the objective declares
+    // (PrivacyLimits); an algorithm adds what only it knows.
+    std::vector<std::string> not_protected;
     // Non-empty for a guarantee that holds only when the data satisfy a distributional assumption
     // (Kusner et al. 2015, Assumption 1: the validation functions of neighbouring datasets are
     // jointly a GP), i.e. not a worst-case guarantee. It is part of the notion, not a footnote:

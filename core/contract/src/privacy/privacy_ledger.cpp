@@ -280,6 +280,7 @@ PrivacyStatement PrivacyLedger::statement_for(const PrivacyStatement& described)
     statement.protected_unit = protected_unit_;
     statement.released = described.released;
     statement.assumptions = described.assumptions;
+    statement.not_protected = described.not_protected;
     statement.conditional_on = described.conditional_on;
     statement.assumptions.insert(statement.assumptions.end(), total.assumptions.begin(), total.assumptions.end());
     statement.mechanism =

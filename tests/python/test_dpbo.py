@@ -8,6 +8,7 @@ exactly the same values.
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -118,6 +119,28 @@ class SameReleases(Folder):
         one_by_one = dpbo.run(mean_loss, space=SPACE, algorithm="gp-ucb", seed=9, settings=settings)
         vectorised = dpbo.run(batch_loss, space=SPACE, algorithm="gp-ucb", seed=9, settings=settings, vectorised=True)
         self.assertEqual(one_by_one["released"], vectorised["released"])
+
+    def test_an_objective_that_raises_keeps_the_study_and_resumes(self):
+        settings = {"algorithm.budget": 12, "algorithm.initial_points": 4}
+        calls = []
+
+        def failing_once(params):
+            calls.append(1)
+            if len(calls) == 7:
+                raise ArithmeticError("the model diverged")
+            return mean_loss(params)
+
+        with self.assertRaises(ArithmeticError) as raised:
+            dpbo.run(failing_once, space=SPACE, algorithm="gp-ucb", seed=8, settings=settings)
+        note = " ".join(raised.exception.__notes__)
+        kept = re.search(r"kept in '([^']+)'", note).group(1)
+        try:
+            self.assertTrue(os.path.exists(kept), note)
+            resumed = dpbo.run(failing_once, space=SPACE, algorithm="gp-ucb", seed=8, settings=settings, study=kept)
+        finally:
+            shutil.rmtree(os.path.dirname(kept), ignore_errors=True)
+        whole = dpbo.run(mean_loss, space=SPACE, algorithm="gp-ucb", seed=8, settings=settings)
+        self.assertEqual(resumed["released"], whole["released"])
 
     def test_python_study_continued_by_the_cli(self):
         """The file is the study: begun in Python, finished by dpbo ask/tell, the same release."""

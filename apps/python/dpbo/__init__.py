@@ -324,7 +324,9 @@ def run(objective, *, space, algorithm, outputs=None, records=None, trials=None,
     vectorised=True calls it once per batch with a dict of arrays (one entry per trial) and takes an
     array of values (or a b × n array, or a list of such dicts).
     `study` keeps the study in that file (resumed when it exists); otherwise a temporary one is used
-    and removed. The other arguments are Study.create's."""
+    and removed — unless the objective raises: the study is then kept, its path in the error's note,
+    and the trials it had not told are asked again when it resumes. The other arguments are
+    Study.create's."""
     folder = None
     if study is None:
         folder = tempfile.mkdtemp(prefix="dpbo-run-")
@@ -338,16 +340,32 @@ def run(objective, *, space, algorithm, outputs=None, records=None, trials=None,
                                   ledger=ledger)
         with tuning:
             while True:
-                trials = tuning.ask_batch(1 << 20)
-                if not trials:
+                asked = tuning.ask_batch(1 << 20)
+                if not asked:
                     if tuning.finished:
                         return tuning.result
                     raise RunError(f"study '{tuning.path}' waits for trials {tuning.waiting_for}, which other clients "
                                    "hold")
-                _evaluate(objective, tuning, trials, vectorised)
+                try:
+                    _evaluate(objective, tuning, asked, vectorised)
+                except BaseException as error:
+                    _keep_for_resuming(tuning, asked, error)
+                    folder = None  # what was told stays: the note says where
+                    raise
     finally:
         if folder is not None:
             shutil.rmtree(folder, ignore_errors=True)
+
+
+def _keep_for_resuming(tuning, asked, error):
+    """The objective raised: the batch's trials not told are reported failed (asked again when the
+    study resumes), and the error says where the study is kept."""
+    asked_ids = {trial.id for trial in asked}
+    for trial in tuning.trials:
+        if trial.id in asked_ids and trial.state == "running":
+            tuning.tell(trial, failed=f"the objective raised {type(error).__name__}: {error}")
+    error.add_note(f"dpbo: the study so far is kept in '{tuning.path}'; dpbo.run(..., study='{tuning.path}') "
+                   "resumes it (the trials not told are asked again)")
 
 
 def _evaluate(objective, tuning, trials, vectorised):

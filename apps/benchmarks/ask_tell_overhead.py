@@ -87,18 +87,9 @@ def through_keeper(executable, path, repeats):
     try:
         if "keeping study" not in keeper.stdout.readline():
             raise SystemExit(f"dpbo study serve {path} did not start: {keeper.stderr.read()}")
-        asks, tells = [], []
-        for _ in range(repeats + 1):
-            kept_before = process_cpu(keeper.pid)
-            out, ask_cpu = timed_command([executable, "ask", path])
-            ask_cpu += process_cpu(keeper.pid) - kept_before
-            trial = json.loads(out)["trials"][0]
-            _, tell_cpu = timed_command([executable, "tell", path, str(trial["id"]), "--value",
-                                         repr(branin(*trial["point"]))])
-            asks.append(ask_cpu)
-            tells.append(tell_cpu)
-        # The first ask brings the keeper's run to where the study waits (a replay, once).
-        return statistics.median(asks[1:]), statistics.median(tells[1:])
+        # The first ask brings the keeper's run to where the study waits (a replay, once): not counted.
+        cli_pair(executable, path)
+        return through_cli(executable, path, repeats, lambda: process_cpu(keeper.pid))
     finally:
         keeper.terminate()
         keeper.communicate(timeout=60)
@@ -140,16 +131,19 @@ def in_process(study, repeats):
     return timed_in_process(ask, lambda trial, value: study.tell(trial, value=value), repeats)
 
 
-def through_cli(executable, path, repeats):
-    asks, tells = [], []
-    for _ in range(repeats):
-        out, ask_cpu = timed_command([executable, "ask", path])
-        asked = json.loads(out)
-        trial = asked["trials"][0]
-        value = branin(*trial["point"])
-        _, tell_cpu = timed_command([executable, "tell", path, str(trial["id"]), "--value", repr(value)])
-        asks.append(ask_cpu)
-        tells.append(tell_cpu)
+def cli_pair(executable, path, server_cpu=lambda: 0.0):
+    """One ask and one tell through the dpbo command: (ask CPU, tell CPU), the ask's including what
+    `server_cpu` (a keeper's CPU so far) grew by meanwhile."""
+    served_before = server_cpu()
+    out, ask_cpu = timed_command([executable, "ask", path])
+    ask_cpu += server_cpu() - served_before
+    trial = json.loads(out)["trials"][0]
+    _, tell_cpu = timed_command([executable, "tell", path, str(trial["id"]), "--value", repr(branin(*trial["point"]))])
+    return ask_cpu, tell_cpu
+
+
+def through_cli(executable, path, repeats, server_cpu=lambda: 0.0):
+    asks, tells = zip(*(cli_pair(executable, path, server_cpu) for _ in range(repeats)))
     return statistics.median(asks), statistics.median(tells)
 
 

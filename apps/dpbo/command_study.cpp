@@ -21,13 +21,14 @@
 #include "dpbo/objective_capabilities.hpp"
 #include "job_options.hpp"
 #include "ledger_option.hpp"
+#include "study_access.hpp"
 #include "study_keeper.hpp"
 
 namespace dpbo::cli {
 
-namespace {
-
 namespace fs = std::filesystem;
+
+namespace {
 
 json point_json(const arma::rowvec& point) {
     json out = json::array();
@@ -35,12 +36,14 @@ json point_json(const arma::rowvec& point) {
     return out;
 }
 
-json trial_json(const StoredTrial& trial, bool with_values) {
+}  // namespace
+
+json trial_json(const StoredTrial& trial) {
     json out{{"id", trial.id},
              {"batch", trial.batch + 1},
              {"state", to_string(trial.state)},
              {"point", point_json(trial.point)}};
-    if (with_values && trial.state == TrialState::Done) {
+    if (trial.state == TrialState::Done) {
         out["values"] = point_json(trial.values);
         if (!trial.auxiliary.is_empty()) out["auxiliary"] = point_json(trial.auxiliary);
         if (!trial.per_record.is_empty()) out["per_record_count"] = trial.per_record.n_elem;
@@ -48,6 +51,22 @@ json trial_json(const StoredTrial& trial, bool with_values) {
     if (trial.state == TrialState::Failed) out["failure"] = trial.failure;
     return out;
 }
+
+std::shared_ptr<Study> open_study(PluginRegistry& registry, const std::string& file, const CommonOptions& common) {
+    if (Study* kept = kept_study(file)) return std::shared_ptr<Study>(kept, [](Study*) {});
+    // `common` by value: the study may call this after the caller's options are gone (the Python package).
+    auto study = std::make_shared<Study>(registry, file, [&registry, common] { load_plugins(registry, common); });
+    const std::vector<fs::path> files = study->plugin_files();
+    if (files.empty()) load_plugins(registry, common);
+    const json manifests = study->plugin_manifests();
+    if (manifests.is_object())
+        registry.load_files(files, nlohmann::json(manifests));
+    else
+        registry.load_files(files);
+    return study;
+}
+
+namespace {
 
 json names_json(const Study& study) {
     json names = json::array();
@@ -70,22 +89,6 @@ json state_json(const std::string& file, const Study& study, const StudyState& s
     out["trials"] = trials;
     out["waiting_for"] = state.waiting_for;
     return out;
-}
-
-// A study whose replays load only the plugin files it uses (most of dpbo's start-up is finding and
-// checking every plugin), and every plugin if a replay asks for another. In a keeper's process, the
-// study it keeps (its run alive between asks).
-std::shared_ptr<Study> open_study(PluginRegistry& registry, const std::string& file, const CommonOptions& common) {
-    if (Study* kept = kept_study(file)) return std::shared_ptr<Study>(kept, [](Study*) {});
-    auto study = std::make_shared<Study>(registry, file, [&registry, &common] { load_plugins(registry, common); });
-    const std::vector<fs::path> files = study->plugin_files();
-    if (files.empty()) load_plugins(registry, common);
-    const json manifests = study->plugin_manifests();
-    if (manifests.is_object())
-        registry.load_files(files, nlohmann::json(manifests));
-    else
-        registry.load_files(files);
-    return study;
 }
 
 // What a study command's --help prints besides its options.
@@ -240,12 +243,12 @@ int study_show(const std::vector<std::string>& arguments) {
              {"batches", state.batches},
              {"counts", counts},
              {"privacy_spent", state.privacy_so_far}};
-    out["best_told"] = best ? json{{"trial", trial_json(*best, true)},
+    out["best_told"] = best ? json{{"trial", trial_json(*best)},
                                    {"evaluation_only", true},
                                    {"note", "the best value a client told: computed from the data, not released"}}
                             : json(nullptr);
     json listed = json::array();
-    for (const StoredTrial& t : trials) listed.push_back(trial_json(t, true));
+    for (const StoredTrial& t : trials) listed.push_back(trial_json(t));
     out["trials"] = listed;
     if (state.finished) out["result"] = state.result;
     if (!study.ledger_file().empty())

@@ -156,9 +156,9 @@ class Study:
             words += [f"--{role}", module]
         for key, value in (settings or {}).items():
             words += ["--set", f"{key}={value}"]
-        for option, value in (("seed", seed), ("budget", budget), ("ledger", ledger), ("config", config)):
-            if value is not None:
-                words += [f"--{option}", os.fspath(value) if option in ("ledger", "config") else str(value)]
+        words += _option_words({"seed": seed, "budget": budget,
+                                "ledger": None if ledger is None else os.fspath(ledger),
+                                "config": None if config is None else os.fspath(config)})
         if objective is not None:
             if space is not None:
                 raise Error(f"objective={objective!r} with space: give one (space declares the objective)")

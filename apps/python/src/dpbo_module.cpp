@@ -19,6 +19,7 @@
 
 #include "cli.hpp"
 #include "captured_command.hpp"
+#include "study_access.hpp"
 #include "dpbo/errors.hpp"
 #include "dpbo/host/registry.hpp"
 #include "dpbo/host/study.hpp"
@@ -76,28 +77,12 @@ dpbo::cli::CapturedCommand run_command(const std::vector<std::string>& words) {
     return dpbo::cli::run_captured(words, false);
 }
 
-std::vector<double> row_values(const arma::rowvec& row) { return {row.begin(), row.end()}; }
-
-json trial_json(const dpbo::StoredTrial& trial) {
-    json out{{"id", trial.id},
-             {"batch", trial.batch + 1},
-             {"state", dpbo::to_string(trial.state)},
-             {"point", row_values(trial.point)}};
-    if (trial.state == dpbo::TrialState::Done) {
-        out["values"] = row_values(trial.values);
-        if (!trial.auxiliary.is_empty()) out["auxiliary"] = row_values(trial.auxiliary);
-        if (!trial.per_record.is_empty()) out["per_record_count"] = trial.per_record.n_elem;
-    }
-    if (trial.state == dpbo::TrialState::Failed) out["failure"] = trial.failure;
-    return out;
-}
-
 json state_json(const dpbo::StudyState& state) {
     json out{{"finished", state.finished},     {"batches", state.batches},
              {"releases", state.releases},     {"privacy_spent", state.privacy_so_far},
              {"per_record", state.per_record}, {"waiting_for", state.waiting_for}};
     json handed = json::array();
-    for (const dpbo::StoredTrial& trial : state.handed) handed.push_back(trial_json(trial));
+    for (const dpbo::StoredTrial& trial : state.handed) handed.push_back(dpbo::cli::trial_json(trial));
     out["trials"] = handed;
     if (state.finished) out["result"] = state.result;
     return out;
@@ -108,17 +93,7 @@ class OpenStudy {
 public:
     explicit OpenStudy(const std::string& file) {
         OneBlasThread blas;
-        study_ = std::make_unique<dpbo::Study>(registry_, file, [this] { load_all(); });
-        const std::vector<fs::path> files = study_->plugin_files();
-        if (files.empty()) {
-            load_all();
-        } else {
-            const json manifests = study_->plugin_manifests();
-            if (manifests.is_object())
-                registry_.load_files(files, nlohmann::json(manifests));
-            else
-                registry_.load_files(files);
-        }
+        study_ = dpbo::cli::open_study(registry_, file, {});
     }
 
     std::string ask(std::size_t count) {
@@ -161,7 +136,7 @@ public:
     std::string trials() const {
         const std::lock_guard lock(mutex_);
         json out = json::array();
-        for (const dpbo::StoredTrial& trial : open().trials()) out.push_back(trial_json(trial));
+        for (const dpbo::StoredTrial& trial : open().trials()) out.push_back(dpbo::cli::trial_json(trial));
         return out.dump();
     }
 
@@ -198,8 +173,6 @@ public:
     }
 
 private:
-    void load_all() { dpbo::cli::load_plugins(registry_, {}); }
-
     dpbo::Study& open() const {
         if (!study_)
             throw dpbo::ValidationError("the study was closed (Study.close()); open it again with dpbo.Study(path)");
@@ -209,7 +182,7 @@ private:
     // Python threads share a Study object, and the GIL is released inside: one call at a time.
     mutable std::mutex mutex_;
     dpbo::PluginRegistry registry_;
-    std::unique_ptr<dpbo::Study> study_;  // after the registry: it ends first
+    std::shared_ptr<dpbo::Study> study_;  // after the registry: it ends first
 };
 
 }  // namespace

@@ -414,8 +414,11 @@ public:
         state.batches = store.batch_count();
         state.releases = ledger_->charges();
         state.privacy_so_far = spent_json(*ledger_);
-        state.privacy_over_run = privacy_over_run_json(ledger_->log(), *empty_accountant_,
-                                                       result_ ? result_->released : std::vector<ReleasedValue>{});
+        // Composed again release by release (costly with pld): for show, which the report reads, not
+        // for every ask.
+        if (!hand_out)
+            state.privacy_over_run = privacy_over_run_json(ledger_->log(), *empty_accountant_,
+                                                           result_ ? result_->released : std::vector<ReleasedValue>{});
         if (const auto waiting = journal_.suspended_at(); waiting && !state.finished) {
             state.per_record = store.batch(*waiting)->per_record;
             for (StoredTrial& trial : store.trials_of(*waiting)) {
@@ -537,31 +540,32 @@ StudyState Study::extend(const std::map<std::string, std::string>& algorithm,
         changes.empty() ? std::string("nothing changed") : fmt::format("{}", fmt::join(changes, ", "));
 
     JournalStore::Transaction transaction(*store_);
-    const JobSpec kept_spec = spec_;
-    const json kept_job = job_;
+    // Until the extension is kept, the study is put back as it was (the transaction rolls the file back).
+    struct Undo {
+        Study& study;
+        JobSpec spec;
+        json job;
+        bool kept = false;
+        ~Undo() {
+            if (kept) return;
+            study.live_.reset();
+            study.spec_ = std::move(spec);
+            study.job_ = std::move(job);
+        }
+    } undo{*this, spec_, job_};
     live_.reset();
     spec_ = extended;
     job_ = described;
+    StudyState state;
     try {
         store_->set_meta("spec", spec_json(extended).dump());
         store_->set_meta("job", described.dump());
         live_ = std::make_unique<Live>(*this);
         live_->advance();
-        const StudyState state = live_->state(std::nullopt);
-        if (state.finished && live_->batches_asked() < store_->batch_count())
-            throw ValidationError(fmt::format(
-                "study '{}' cannot be extended with {}: the job so changed ends after {} batch(es), and the study "
-                "has recorded {}",
-                study, what, live_->batches_asked(), store_->batch_count()));
-        transaction.commit();
-        return state;
+        state = live_->state(std::nullopt);
     } catch (const ValidationError& e) {
-        live_.reset();
-        spec_ = kept_spec;
-        job_ = kept_job;
-        std::string reason = e.what();
-        if (reason.find("cannot be extended") != std::string::npos) throw;
         // The replay's own words, without its guess that the file was altered: here the job was.
+        std::string reason = e.what();
         constexpr std::string_view kAltered = "since it was created: ";
         if (const auto at = reason.find(kAltered); at != std::string::npos)
             reason = reason.substr(at + kAltered.size());
@@ -569,12 +573,15 @@ StudyState Study::extend(const std::map<std::string, std::string>& algorithm,
             "study '{}' cannot be extended with {}: the job so changed does not replay what the study recorded, so "
             "the algorithm's earlier steps depend on it ({}); nothing was changed",
             study, what, reason));
-    } catch (...) {
-        live_.reset();
-        spec_ = kept_spec;
-        job_ = kept_job;
-        throw;
     }
+    if (state.finished && live_->batches_asked() < store_->batch_count())
+        throw ValidationError(fmt::format(
+            "study '{}' cannot be extended with {}: the job so changed ends after {} batch(es), and the study has "
+            "recorded {}",
+            study, what, live_->batches_asked(), store_->batch_count()));
+    transaction.commit();
+    undo.kept = true;
+    return state;
 }
 
 StudyState Study::ask(std::size_t count) { return replay(count); }

@@ -124,18 +124,15 @@ TEST_CASE("dp-gibo's per-record gradients are exact for quadratic losses under a
     }
 }
 
+// A negligible privacy cost (μ = 1e8, a clipping bound that never clips) and plain gradient steps:
+// where the model's gradient is exact, the steps reach the minimiser.
+const Parameters kNegligibleCostPlainSteps = {{"iterations", "60"},   {"mu", "1e8"},          {"clipping_bound", "100"},
+                                              {"batch_size", "3"},    {"optimizer", "plain"}, {"lr", "0.5"},
+                                              {"sweep_points", "32"}, {"local_starts", "0"}};
+
 TEST_CASE("dp-gibo with a negligible privacy cost reaches the MLE of normal-location") {
     const auto objective = normal_location(50);
-    const dpbo::RunResult result = run_dp_gibo(*objective,
-                                               {{"iterations", "60"},
-                                                {"mu", "1e8"},
-                                                {"clipping_bound", "100"},
-                                                {"batch_size", "3"},
-                                                {"optimizer", "plain"},
-                                                {"lr", "0.5"},
-                                                {"sweep_points", "32"},
-                                                {"local_starts", "0"}},
-                                               kPolynomial, 7);
+    const dpbo::RunResult result = run_dp_gibo(*objective, kNegligibleCostPlainSteps, kPolynomial, 7);
     CHECK(dpbo::test::named_value(result.evaluation_only, "distance_to_optimum")(0) < 1e-3);
 }
 
@@ -285,16 +282,7 @@ private:
 TEST_CASE("dp-gibo steps a log-scaled dimension in its logarithm and releases the path in the objective's units") {
     const arma::rowvec records = {-1.5, -0.5, 0.0, 0.4, 1.1};
     LogQuadratic objective(records);
-    const dpbo::RunResult result = run_dp_gibo(objective,
-                                               {{"iterations", "60"},
-                                                {"mu", "1e8"},
-                                                {"clipping_bound", "100"},
-                                                {"batch_size", "3"},
-                                                {"optimizer", "plain"},
-                                                {"lr", "0.5"},
-                                                {"sweep_points", "32"},
-                                                {"local_starts", "0"}},
-                                               kPolynomial, 3);
+    const dpbo::RunResult result = run_dp_gibo(objective, kNegligibleCostPlainSteps, kPolynomial, 3);
     // The loss is exactly quadratic in ln x, so the degree-2 kernel's gradient there is exact and
     // the plain steps reach its minimiser; in x itself it is not, and the same steps would not.
     const double released = dpbo::test::named_value(result.released, "theta_final")(0);

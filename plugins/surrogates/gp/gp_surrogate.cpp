@@ -88,6 +88,13 @@ public:
                                      .lower = 1,
                                      .doc = "points added since the last fit before the next refit "
                                             "(fit = marginal-likelihood)"})
+            .real("refit_growth",
+                  {.fallback = 0.05,
+                   .lower = 0.0,
+                   .doc = "with many points, refit only once the data have grown by this fraction since the last "
+                          "fit (and by at least refit_every points): a fit costs O(n³), so refitting after a fixed "
+                          "fraction keeps its cost per point O(n²); 0 refits every refit_every points "
+                          "(fit = marginal-likelihood)"})
             .integer("restarts", {.fallback = 2,
                                   .lower = 0,
                                   .upper = 1000,
@@ -101,13 +108,15 @@ public:
         : family_(kernel_family(parameters.text("kernel"))),
           family_name_(parameters.text("kernel")),
           fit_(parameters.text("fit") == "marginal-likelihood"),
-          refit_every_(static_cast<std::size_t>(parameters.integer("refit_every"))) {
+          refit_every_(static_cast<std::size_t>(parameters.integer("refit_every"))),
+          refit_growth_(parameters.real("refit_growth")) {
         const bool stationary = family_ != dpbo::gp::KernelFamily::Polynomial;
         refuse_unless(parameters, "lengthscale", stationary, "to the rbf and matern52 kernels");
         refuse_unless(parameters, "lengthscales", stationary, "to the rbf and matern52 kernels");
         refuse_unless(parameters, "polynomial_offset", !stationary, "to the polynomial kernel");
         refuse_unless(parameters, "polynomial_degree", !stationary, "to the polynomial kernel");
         refuse_unless(parameters, "refit_every", fit_, "with fit = marginal-likelihood");
+        refuse_unless(parameters, "refit_growth", fit_, "with fit = marginal-likelihood");
         refuse_unless(parameters, "restarts", fit_, "with fit = marginal-likelihood");
         refuse_unless(parameters, "fit_noise", fit_, "with fit = marginal-likelihood");
 
@@ -258,7 +267,9 @@ public:
         for (std::size_t j = 0; j < outputs_.size(); ++j) {
             Output& output = outputs_[j];
             if (output.gp.size() == 0) continue;
-            if (output.size_at_last_fit && output.gp.size() < *output.size_at_last_fit + refit_every_) continue;
+            if (output.size_at_last_fit &&
+                output.gp.size() < *output.size_at_last_fit + refit_interval(*output.size_at_last_fit))
+                continue;
             dpbo::gp::FitResult result;
             try {
                 result = dpbo::gp::fit_hyperparameters(output.gp, fit_settings_, rng);
@@ -350,6 +361,14 @@ private:
 
     const dpbo::gp::GaussianProcess& first() const { return outputs_.front().gp; }
 
+    // Points to add after a fit at `fitted` points before the next: refit_every, or the fraction
+    // refit_growth of the data when that is more. Fits at geometrically spaced sizes cost
+    // Σ O(n_k³) = O(N³/refit_growth) over a run to N points: O(N²/refit_growth) per point.
+    std::size_t refit_interval(std::size_t fitted) const {
+        const double growth = std::ceil(refit_growth_ * static_cast<double>(fitted));
+        return std::max(refit_every_, static_cast<std::size_t>(growth));
+    }
+
     std::string fitting(const Output* output) const {
         if (!fit_) return "fixed hyperparameters";
         if (output == nullptr || output->fits == 0) return "marginal-likelihood fit (not yet run)";
@@ -420,6 +439,7 @@ private:
     std::string family_name_;
     bool fit_;
     std::size_t refit_every_;
+    double refit_growth_;
     dpbo::gp::KernelSpec spec_;
     double lengthscale_ = 1.0;
     bool ard_ = false;

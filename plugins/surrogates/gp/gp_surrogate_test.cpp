@@ -201,3 +201,33 @@ TEST_CASE("gp surrogate: refit_if_due follows the schedule and fixed hyperparame
     fitted->append(x.rows(23, 23), y.subvec(23, 23));
     CHECK_FALSE(fitted->refit_if_due(rng));
 }
+
+TEST_CASE("gp surrogate: refit_growth spaces the fits by a fraction of the data, refit_every stays the floor") {
+    const arma::mat x = points_in(140, 2, 11);
+    const arma::vec y = targets_at(x);
+    dpbo::ExperimentRng rng(5);
+    const auto fits_while_growing = [&](const std::map<std::string, std::string>& keys) {
+        std::map<std::string, std::string> all = {
+            {"kernel", "rbf"}, {"fit", "marginal-likelihood"}, {"restarts", "0"}, {"fit_noise", "false"}};
+        all.insert(keys.begin(), keys.end());
+        auto gp = surrogate(all);
+        gp->condition(x.rows(0, 39), y.subvec(0, 39));
+        std::vector<std::size_t> sizes;
+        if (gp->refit_if_due(rng)) sizes.push_back(40);
+        for (arma::uword i = 40; i < x.n_rows; ++i) {
+            gp->append(x.rows(i, i), y.subvec(i, i));
+            if (gp->refit_if_due(rng)) sizes.push_back(i + 1);
+        }
+        return sizes;
+    };
+    // 10 % growth: 40 → 44 → 49 (44 + ⌈4.4⌉) → 54 → 60 → 66 → 73 → 81 → 90 → 99 → 109 → 120 → 132.
+    CHECK(fits_while_growing({{"refit_growth", "0.1"}}) ==
+          std::vector<std::size_t>{40, 44, 49, 54, 60, 66, 73, 81, 90, 99, 109, 120, 132});
+    // refit_every is the floor: 40 → 60 → 80 → …, 10 % of the data never reaching 20 points here.
+    CHECK(fits_while_growing({{"refit_growth", "0.1"}, {"refit_every", "20"}}) ==
+          std::vector<std::size_t>{40, 60, 80, 100, 120, 140});
+    // 0: every refit_every points, as without the schedule.
+    CHECK(fits_while_growing({{"refit_growth", "0"}, {"refit_every", "25"}}).size() == 5);
+    // A fixed-hyperparameter surrogate refuses the key.
+    CHECK_THROWS_AS(surrogate({{"refit_growth", "0.1"}}), dpbo::ValidationError);
+}

@@ -25,6 +25,7 @@
 
 #include "dpbo/errors.hpp"
 #include "blas_extras.hpp"
+#include "point_pool.hpp"
 
 namespace dpbo::gp {
 
@@ -52,20 +53,33 @@ constexpr const char* kOwner = "Gaussian process";
 // Lower Cholesky factor in place; false when the matrix is not positive definite. The strictly
 // upper triangle is zeroed so the result is the documented triangular L, unless the caller only
 // hands the factor to routines that read the lower triangle (the likelihood's inner loop).
-bool cholesky_lower_in_place(arma::mat& matrix, bool zero_upper = true) {
-    if (matrix.n_rows == 0) return true;
+// Only the leading `order` × `order` block is factorised when `order` is given (a factor stored with
+// spare capacity).
+bool cholesky_lower_in_place(arma::mat& matrix, bool zero_upper = true, arma::uword order = 0) {
+    if (order == 0) order = matrix.n_rows;
+    if (order == 0) return true;
     char uplo = 'L';
-    arma::blas_int n = static_cast<arma::blas_int>(matrix.n_rows);
+    arma::blas_int n = static_cast<arma::blas_int>(order);
+    arma::blas_int stride = static_cast<arma::blas_int>(matrix.n_rows);
     arma::blas_int info = 0;
-    arma::lapack::potrf(&uplo, &n, matrix.memptr(), &n, &info);
+    arma::lapack::potrf(&uplo, &n, matrix.memptr(), &stride, &info);
     // OpenBLAS's potrf tests pivots with `<= 0`, which NaN passes: a non-finite entry of the matrix
     // propagates into every later pivot, so checking the diagonal catches it.
-    if (info != 0 || !matrix.diag().is_finite()) return false;
+    if (info != 0) return false;
+    for (arma::uword i = 0; i < order; ++i)
+        if (!std::isfinite(matrix.at(i, i))) return false;
     if (zero_upper) {
-        for (arma::uword j = 1; j < matrix.n_cols; ++j) std::fill_n(matrix.colptr(j), j, 0.0);
+        for (arma::uword j = 1; j < order; ++j) std::fill_n(matrix.colptr(j), j, 0.0);
     }
     return true;
 }
+
+// From this many points on, a full factorisation is built in a matrix with room for appends (25 %
+// more rows and columns, never written until used) and the Gram matrix is filled a block of columns
+// at a time: the factor is then the only n × n matrix, and the first appends do not copy it. Below
+// it the Gram matrix comes whole (the kernel's symmetric path evaluates half of it).
+constexpr arma::uword kLargeFactor = 2048;
+constexpr arma::uword kGramColumnBlock = 256;
 
 // rhs ← L⁻¹ rhs, or L⁻ᵀ rhs when `transposed`, where L is the leading rows(rhs) × rows(rhs) block of
 // the lower-triangular `lower` (which may hold spare capacity beyond it).
@@ -308,11 +322,15 @@ struct GaussianProcess::State {
     arma::vec targets_;
     arma::mat chol_;   // lower-triangular L with L Lᵀ = K + (σ² + jitter) I
     arma::vec alpha_;  // (K + σ²I)⁻¹ (y − offset) / scale
+    arma::vec beta_;   // L⁻¹ (y − offset) / scale: the mean at q is vᵀβ with v = L⁻¹k(D, q)
     double offset_ = 0.0;
     double scale_ = 1.0;
     double jitter_ = 0.0;
     std::uint64_t epoch_ = 1;  // bumped by every full factorisation; a cache of another epoch is stale
     mutable QueryCache cache_;
+    // Single points and small batches (DIRECT's centres) below kMinimumCachedQueries; not copied
+    // with the GP (a cache, and up to PointPool::kPoolBytes).
+    mutable detail::PointPool pool_;
 };
 
 GaussianProcess::State::State(std::unique_ptr<Kernel> kernel, GpSettings settings)
@@ -339,6 +357,7 @@ GaussianProcess::State::State(const State& other)
       targets_(other.targets_),
       chol_(leading_block(other.chol_, other.points_.n_rows)),
       alpha_(other.alpha_),
+      beta_(other.beta_),
       offset_(other.offset_),
       scale_(other.scale_),
       jitter_(other.jitter_),
@@ -375,14 +394,28 @@ void GaussianProcess::State::factorise() {
     }
     // Usually the first attempt (no jitter) works: factorise the Gram matrix in place and only
     // rebuild it for the jitter ladder when it does not.
-    arma::mat factor = kernel_->cross(points_, points_);
-    const std::vector<double> ladder = jitter_ladder(settings_, arma::mean(factor.diag()));
-    factor.diag() += settings_.noise_variance;
-    if (cholesky_lower_in_place(factor)) {
+    const arma::uword n = points_.n_rows;
+    arma::mat factor;
+    if (n >= kLargeFactor) {
+        chol_.reset();  // the old factor goes before the new one is built
+        factor.set_size(n + n / 4, n + n / 4);
+        for (arma::uword first = 0; first < n; first += kGramColumnBlock) {
+            const arma::uword last = std::min(n, first + kGramColumnBlock) - 1;
+            factor.submat(0, first, n - 1, last) = kernel_->cross(points_, points_.rows(first, last));
+        }
+    } else {
+        factor = kernel_->cross(points_, points_);
+    }
+    double diagonal_sum = 0.0;
+    for (arma::uword i = 0; i < n; ++i) diagonal_sum += factor.at(i, i);
+    const std::vector<double> ladder = jitter_ladder(settings_, diagonal_sum / static_cast<double>(n));
+    for (arma::uword i = 0; i < n; ++i) factor.at(i, i) += settings_.noise_variance;
+    if (cholesky_lower_in_place(factor, true, n)) {
         chol_ = std::move(factor);
         jitter_ = 0.0;
         return;
     }
+    factor.reset();
     arma::mat gram = kernel_->cross(points_, points_);
     gram.diag() += settings_.noise_variance;
     const std::optional<double> jitter =
@@ -405,6 +438,7 @@ void GaussianProcess::State::update_weights() {
     scale_ = 1.0;
     if (n == 0) {
         alpha_.reset();
+        beta_.reset();
         return;
     }
     if (settings_.mean == MeanFunction::Constant) offset_ = arma::mean(targets_);
@@ -413,8 +447,10 @@ void GaussianProcess::State::update_weights() {
         const double spread = arma::stddev(targets_);
         if (std::isfinite(spread) && spread > 0.0) scale_ = spread;
     }
-    alpha_ = (targets_ - offset_) / scale_;
-    cholesky_solve_in_place(chol_, alpha_);
+    beta_ = (targets_ - offset_) / scale_;
+    triangular_solve_in_place(chol_, beta_, false);
+    alpha_ = beta_;
+    triangular_solve_in_place(chol_, alpha_, true);
 }
 
 void GaussianProcess::State::condition(const arma::mat& points, const arma::vec& targets) {
@@ -429,6 +465,9 @@ void GaussianProcess::State::condition(const arma::mat& points, const arma::vec&
     } catch (...) {
         std::swap(points_, kept_points);
         std::swap(targets_, kept_targets);
+        // A large factorisation drops the old factor before building the new one (one n × n matrix
+        // at a time); the old data factorised before, so they do again.
+        if (chol_.is_empty() && points_.n_rows > 0) factorise();
         throw;
     }
     update_weights();
@@ -464,7 +503,7 @@ void GaussianProcess::State::append(const arma::mat& points, const arma::vec& ta
     if (chol_.n_rows < required) {
         const std::size_t capacity =
             std::max<std::size_t>(required, chol_.n_rows + std::max<std::size_t>(chol_.n_rows / 4, 32));
-        arma::mat grown(capacity, capacity);
+        arma::mat grown(capacity, capacity, arma::fill::none);  // pages are touched only when written
         grown.submat(0, 0, n - 1, n - 1) = chol_.submat(0, 0, n - 1, n - 1);
         chol_ = std::move(grown);
     }
@@ -486,6 +525,7 @@ void GaussianProcess::State::truncate(std::size_t n) {
     points_.resize(n, points_.n_cols);
     targets_.resize(n);
     // Cached rows past n belong to points that are gone; the next append reuses their indices.
+    pool_.truncate(n);
     if (cache_.rows > n) {
         cache_.rows = n;
         cache_.explained = n == 0 ? arma::vec(cache_.solved_t.n_rows, arma::fill::zeros)
@@ -520,12 +560,28 @@ Posterior GaussianProcess::State::predict(const arma::mat& points) const {
         return posterior;
     }
     if (cached_prediction(points, posterior)) return posterior;
+    if (points.n_rows < kMinimumCachedQueries) {
+        arma::vec explained;
+        arma::vec projected;
+        pool_.evaluate(detail::PointPool::Factor{*kernel_, points_, chol_, beta_, epoch_}, points, explained,
+                       projected);
+        posterior.mean = offset_ + scale_ * projected;
+        posterior.variance -= explained;
+        posterior.variance.clamp(0.0, std::numeric_limits<double>::infinity());
+        posterior.variance *= scale_ * scale_;
+        return posterior;
+    }
     arma::mat cross_block = kernel_->cross(points_, points);  // n × m
     posterior.mean = offset_ + scale_ * (cross_block.t() * alpha_);
     const bool remember = points.n_rows >= kMinimumCachedQueries;
+    // Room for a run of appends (25 % or 32 more points) from the start, as the factor keeps: the
+    // first append after a refit then writes columns in place instead of reallocating m × n twice.
+    const std::size_t n = points_.n_rows;
+    const std::size_t capacity = n + std::max<std::size_t>(n / 4, 32);
     if (remember) {
         cache_.points = points;
-        cache_.cross_t = cross_block.t();
+        cache_.cross_t.set_size(points.n_rows, capacity);
+        cache_.cross_t.head_cols(n) = cross_block.t();
         cache_.prior = posterior.variance;
     }
     // One triangular solve for every query point: V = L⁻¹ K(D, X*), var = k(x, x) − ‖v‖².
@@ -535,7 +591,8 @@ Posterior GaussianProcess::State::predict(const arma::mat& points) const {
     posterior.variance.clamp(0.0, std::numeric_limits<double>::infinity());
     posterior.variance *= scale_ * scale_;
     if (remember) {
-        cache_.solved_t = cross_block.t();
+        cache_.solved_t.set_size(points.n_rows, capacity);
+        cache_.solved_t.head_cols(n) = cross_block.t();
         cache_.explained = explained;
         cache_.rows = points_.n_rows;
         cache_.epoch = epoch_;
@@ -562,7 +619,11 @@ bool GaussianProcess::State::cached_prediction(const arma::mat& points, Posterio
         // Columns r..n−1 of Vᵀ solve Vᵀ₂ L22ᵀ = K(Q, D2) − Vᵀ₁ L21ᵀ with the factor's new block.
         const arma::mat fresh = kernel_->cross(points, points_.rows(r, n - 1));  // m × (n − r)
         arma::mat solved = fresh;
-        if (r > 0) solved -= cache_.solved_t.head_cols(r) * chol_.submat(r, 0, n - 1, r - 1).t();
+        if (r > 0) {
+            // An alias of the first r columns: a subview operand would be copied whole first.
+            const arma::mat head(cache_.solved_t.memptr(), m, r, false, true);
+            solved -= head * chol_.submat(r, 0, n - 1, r - 1).t();
+        }
         const arma::mat corner = chol_.submat(r, r, n - 1, n - 1);
         solved = arma::solve(arma::trimatl(corner), solved.t()).t();
         cache_.explained += arma::sum(arma::square(solved), 1);

@@ -1,0 +1,292 @@
+#!/usr/bin/env python3
+"""dpbo's speed at every size, in one run, against another build of dpbo measured in the same run:
+gp-ucb's cost per iteration as the data grow (against Limbo's figures measured on this machine),
+regret at equal budgets (the speed must not cost quality), the cost per step to n = 10 000 with its
+peak memory, the start-up of a trivial `dpbo run`, DPareto's overhead and PO-GP-UCB's time. Prints a
+markdown report (docs/benchmarks.md takes it through apps/reproduce/write_block.py).
+
+    apps/benchmarks/performance.py [--build build] [--baseline OTHER_BUILD] [--repeats 3] [--seeds 10]
+                                   [--sizes 1000,2000,4000,8000,10000] [--quick]
+
+--baseline is the build folder of another dpbo (e.g. the commit before a change: `git worktree add
+../dpbo-before REV` and build it as the README says); its figures and the ratio baseline/new appear
+beside every measure. --quick runs one repeat, three seeds and sizes up to 2 000 (a smoke run).
+
+What is measured, each by the programs and commands a reader can run alone:
+- per iteration: `dpbo_bench_gp` (gp-ucb on Rosenbrock-10, fixed hyperparameters, 500 acquisition
+  evaluations, thread CPU per iteration at n ± 10), median over --repeats runs per n;
+- regret: Rosenbrock-10 after 200 evaluations, `dpbo_bench_acquisition_optimiser` with the default
+  optimiser (fixed hyperparameters, as the per-iteration figures), and Branin after 100 evaluations
+  of `dpbo run --algorithm gp-ucb` with every default (hyperparameters refitted by marginal
+  likelihood), medians over seeds 1..--seeds;
+- to n = 10 000: `dpbo run` of gp-ucb on Rosenbrock-10 from an n-point design with fixed
+  hyperparameters, the median thread CPU of the steps after the first (which factorises the design),
+  and the process's peak resident memory (wait4);
+- start-up: wall time of `dpbo run --algorithm random-search --objective branin --set
+  algorithm.budget=1`, median of 21 runs;
+- DPareto: `dpbo_bench_dpareto --no-full-refit` (16 + 256 iterations, overhead without the oracle);
+  PO-GP-UCB: `dpbo_bench_po_gp_ucb` (36 000 candidate rows, T = 50).
+BLAS runs on one thread throughout (the commands' default). Standard library only.
+"""
+import argparse
+import json
+import math
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+SOURCE_ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+
+# Limbo (header-only, NLopt's DIRECT-L, the same model and 500 acquisition evaluations), measured
+# side by side with dpbo on this machine on 2026-11-27 and quoted here: Limbo is not built by this
+# project. ms per iteration at n = 50, 100, 200, 400, 1000, and its start-up.
+LIMBO_MS_PER_ITERATION = {50: 0.66, 100: 1.14, 200: 2.53, 400: 7.07, 1000: 38.2}
+LIMBO_STARTUP_MS = 3.0
+
+
+class BenchmarkError(Exception):
+    pass
+
+
+def run(words, cwd=None):
+    """stdout of a command; BenchmarkError naming it when it fails."""
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="1")
+    finished = subprocess.run(words, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+    if finished.returncode != 0:
+        raise BenchmarkError(f"`{' '.join(words)}` exited {finished.returncode}: {finished.stderr.strip()[-800:]}")
+    return finished.stdout
+
+
+def run_measured(words):
+    """(stdout, peak resident MB) of one command, its own rusage from wait4."""
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="1")
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        child = subprocess.Popen(words, stdin=subprocess.DEVNULL, stdout=out, stderr=err, env=env)
+        _, status, usage = os.wait4(child.pid, 0)
+        child.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        if child.returncode != 0:
+            raise BenchmarkError(f"`{' '.join(words)}` exited {child.returncode}: {err.read().strip()[-800:]}")
+        return out.read(), usage.ru_maxrss / 1024.0
+
+
+class Build:
+    def __init__(self, folder):
+        self.folder = os.path.abspath(folder)
+        self.dpbo = os.path.join(self.folder, "bin", "dpbo")
+        if not os.access(self.dpbo, os.X_OK):
+            raise BenchmarkError(f"{self.dpbo}: no dpbo executable; expected a build folder (cmake --build done)")
+        self.label = self.describe()
+
+    def program(self, name):
+        path = os.path.join(self.folder, "bin", name)
+        if not os.access(path, os.X_OK):
+            raise BenchmarkError(f"{path}: missing; expected the benchmark programs built with everything")
+        return path
+
+    def describe(self):
+        """The source commit the build folder was configured from (its CMakeCache), for the report."""
+        try:
+            with open(os.path.join(self.folder, "CMakeCache.txt")) as cache:
+                source = next(line.split("=", 1)[1].strip() for line in cache
+                              if line.startswith("CMAKE_HOME_DIRECTORY:"))
+            commit = subprocess.run(["git", "-C", source, "describe", "--always", "--dirty", "--abbrev=10"],
+                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout.strip()
+            return commit or "unknown commit"
+        except (OSError, StopIteration):
+            return "unknown commit"
+
+
+def per_iteration(build, repeats):
+    """{n: median ms per iteration}, and the regret lines, from dpbo_bench_gp."""
+    runs = {}
+    for _ in range(repeats):
+        text = run([build.program("dpbo_bench_gp")])
+        for n, ms in re.findall(r"^\s+(\d+)\s+([\d.]+)\s+[\d.]+\s*$", text.split("simple regret")[0], re.M):
+            runs.setdefault(int(n), []).append(float(ms))
+    if not runs:
+        raise BenchmarkError("dpbo_bench_gp printed no per-iteration rows")
+    return {n: statistics.median(values) for n, values in runs.items()}
+
+
+def rosenbrock_regret(build, seeds):
+    text = run([build.program("dpbo_bench_acquisition_optimiser"), "--seeds", str(seeds), "--budget", "200",
+                "--setting", "optimiser=sweep-batched-direct"])
+    match = re.search(r"^optimiser=sweep-batched-direct\s+([\d.]+) \(([\d.]+)-([\d.]+)\)", text, re.M)
+    if not match:
+        raise BenchmarkError("dpbo_bench_acquisition_optimiser printed no regret row")
+    return float(match.group(1)), float(match.group(2)), float(match.group(3))
+
+
+def dpbo_run(build, words, scratch):
+    folder = tempfile.mkdtemp(dir=scratch)
+    try:
+        text, megabytes = run_measured([build.dpbo, "run", *words, "--out", os.path.join(folder, "run")])
+        with open(os.path.join(folder, "run", "result.json")) as handle:
+            result = json.load(handle)
+        with open(os.path.join(folder, "run", "trace.csv")) as handle:
+            header = handle.readline().strip().split(",")
+            rows = [dict(zip(header, line.strip().split(","))) for line in handle if line.strip()]
+        return result, rows, megabytes
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def branin_regret(build, seeds, scratch, extra=()):
+    regrets = []
+    for seed in range(1, seeds + 1):
+        _, rows, _ = dpbo_run(build, ["--algorithm", "gp-ucb", "--objective", "branin", "--set",
+                                      "algorithm.budget=100", "--seed", str(seed), *extra], scratch)
+        regrets.append(float(rows[-1]["simple_regret"]))
+    return statistics.median(regrets), min(regrets), max(regrets)
+
+
+SCALING_MODEL = ["--set", "objective.dim=10", "--set", "surrogate.fit=none", "--set", "surrogate.ard=false",
+                 "--set", "surrogate.lengthscale=0.5", "--set", "surrogate.noise_variance=1e-4", "--set",
+                 "acquisition.beta_schedule=constant", "--set", "acquisition.beta=2"]
+
+
+def scaling(build, sizes, steps, scratch):
+    """{n: (median ms per step after the first, peak MB)}."""
+    figures = {}
+    for n in sizes:
+        _, rows, megabytes = dpbo_run(build, ["--algorithm", "gp-ucb", "--objective", "rosenbrock", *SCALING_MODEL,
+                                              "--set", f"algorithm.initial_points={n}", "--set",
+                                              f"algorithm.budget={n + steps + 1}", "--seed", "1"], scratch)
+        timed = [float(row["cpu_seconds"]) for row in rows if int(row["evaluations"]) > n + 1]
+        figures[n] = (1e3 * statistics.median(timed), megabytes)
+    return figures
+
+
+def startup(build, scratch, runs=21):
+    times = []
+    for _ in range(runs):
+        folder = tempfile.mkdtemp(dir=scratch)
+        start = time.perf_counter()
+        run([build.dpbo, "run", "--algorithm", "random-search", "--objective", "branin", "--set",
+             "algorithm.budget=1", "--seed", "1", "--out", os.path.join(folder, "run")])
+        times.append(1e3 * (time.perf_counter() - start))
+        shutil.rmtree(folder, ignore_errors=True)
+    return statistics.median(times)
+
+
+def dpareto(build, seeds):
+    text = run([build.program("dpbo_bench_dpareto"), "--no-full-refit", "--seeds", str(seeds)])
+    match = re.search(r"^defaults\s+overhead median ([\d.]+) s \(([\d.]+)[–-]([\d.]+)\)", text, re.M)
+    if not match:
+        raise BenchmarkError("dpbo_bench_dpareto printed no 'defaults overhead median' line")
+    return tuple(float(g) for g in match.groups())
+
+
+def po_gp_ucb(build):
+    text = run([build.program("dpbo_bench_po_gp_ucb")])
+    match = re.search(r"po-gp-ucb run \(release \+ modeler\)\s+([\d.]+) s", text)
+    if not match:
+        raise BenchmarkError("dpbo_bench_po_gp_ucb printed no 'po-gp-ucb run' line")
+    return float(match.group(1))
+
+
+def ratio(before, after):
+    return f"{before / after:.2f}×" if before and after else ""
+
+
+def number(value, digits=3):
+    return "" if value is None else f"{value:.{digits}g}"
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--build", default=os.path.join(SOURCE_ROOT, "build"))
+    parser.add_argument("--baseline", help="another build folder, measured in the same run")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--seeds", type=int, default=10)
+    parser.add_argument("--sizes", default="1000,2000,4000,8000,10000")
+    parser.add_argument("--steps", type=int, default=3, help="timed steps per size (after the first)")
+    parser.add_argument("--quick", action="store_true")
+    options = parser.parse_args(argv)
+    if options.quick:
+        options.repeats, options.seeds, options.sizes = 1, 3, "1000,2000"
+    sizes = [int(word) for word in options.sizes.split(",")]
+    if options.repeats < 1 or options.seeds < 1 or options.steps < 1 or any(n < 10 for n in sizes):
+        parser.error("--repeats, --seeds and --steps must be ≥ 1 and every size ≥ 10")
+
+    new = Build(options.build)
+    builds = [new] + ([Build(options.baseline)] if options.baseline else [])
+    scratch = tempfile.mkdtemp(prefix="dpbo-performance-")
+    try:
+        measured = {}
+        for build in builds:
+            print(f"measuring {build.folder} ({build.label})", file=sys.stderr)
+            figures = {}
+            figures["iteration"] = per_iteration(build, options.repeats)
+            figures["rosenbrock"] = rosenbrock_regret(build, options.seeds)
+            figures["branin"] = branin_regret(build, options.seeds, scratch)
+            figures["scaling"] = scaling(build, sizes, options.steps, scratch)
+            figures["startup"] = startup(build, scratch)
+            figures["dpareto"] = dpareto(build, max(3, min(options.seeds, 5)))
+            figures["po"] = statistics.median(po_gp_ucb(build) for _ in range(options.repeats))
+            measured[build] = figures
+        schedule_off = branin_regret(new, options.seeds, scratch, ["--set", "surrogate.refit_growth=0"])
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+    base = builds[1] if len(builds) > 1 else None
+    now, before = measured[new], measured.get(base)
+    print(f"New: {new.label}" + (f"; baseline: {base.label} (measured in the same run)" if base else "") +
+          f". Medians of {options.repeats} runs, regret over seeds 1–{options.seeds}; thread CPU unless marked wall.")
+    print()
+    head = "| measure | new |" + (" baseline | baseline / new |" if base else "") + " Limbo (2026-11-27) | Limbo / new |"
+    print(head)
+    print("|" + "|".join(["---"] * (head.count("|") - 1)) + "|")
+
+    def row(label, value, old, limbo=None, digits=3):
+        cells = [label, number(value, digits)]
+        if base:
+            cells += [number(old, digits), ratio(old, value)]
+        cells += [number(limbo, digits) if limbo else "", ratio(limbo, value) if limbo else ""]
+        print("| " + " | ".join(cells) + " |")
+
+    for n in sorted(now["iteration"]):
+        row(f"ms per iteration, n = {n}", now["iteration"][n], before and before["iteration"].get(n),
+            LIMBO_MS_PER_ITERATION.get(n))
+    for key, label in (("rosenbrock", "regret, Rosenbrock-10 @ 200 (median; fixed hyperparameters)"),
+                       ("branin", "regret, Branin @ 100 (median; gp-ucb's defaults)")):
+        print("| " + " | ".join([label, "{:.3g} ({:.3g}–{:.3g})".format(*now[key])] +
+                                (["{:.3g} ({:.3g}–{:.3g})".format(*before[key]), ""] if base else []) + ["", ""]) + " |")
+    print("| " + " | ".join(["regret, Branin @ 100, refits at every point (`surrogate.refit_growth=0`)",
+                             "{:.3g} ({:.3g}–{:.3g})".format(*schedule_off)] + (["", ""] if base else []) + ["", ""]) + " |")
+    previous = None
+    for n in sizes:
+        ms, megabytes = now["scaling"][n]
+        growth = ""
+        if previous:
+            growth = f"; ×{(ms / previous[1]) ** (1 / math.log2(n / previous[0])):.2f} per doubling"
+        old = before and before["scaling"].get(n)
+        cells = [f"ms per step from an n-point design, n = {n}{growth}", number(ms)]
+        if base:
+            cells += [number(old[0]), ratio(old[0], ms)]
+        print("| " + " | ".join(cells + ["", ""]) + " |")
+        cells = [f"peak memory at n = {n} (MB)", f"{megabytes:.0f}"]
+        if base:
+            cells += [f"{old[1]:.0f}", ratio(old[1], megabytes)]
+        print("| " + " | ".join(cells + ["", ""]) + " |")
+        previous = (n, ms)
+    row("start-up of a trivial `dpbo run` (ms, wall)", now["startup"], before and before["startup"], LIMBO_STARTUP_MS)
+    row("DPareto overhead, 16 + 256 iterations (s)", now["dpareto"][0], before and before["dpareto"][0])
+    row("PO-GP-UCB, 36 000 rows, T = 50 (s)", now["po"], before and before["po"])
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except BenchmarkError as error:
+        print(f"performance.py: {error}", file=sys.stderr)
+        sys.exit(1)

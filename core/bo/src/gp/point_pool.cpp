@@ -1,0 +1,228 @@
+#include "point_pool.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "dpbo/errors.hpp"
+
+namespace dpbo::gp::detail {
+
+namespace {
+
+constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
+constexpr std::size_t kMinPoints = 64;  // a chunk of DIRECT's centres (31) twice over, whatever n is
+
+// A point's key: its coordinates' bits mixed (equal keys are then compared bit for bit, so a
+// collision costs a miss, never a wrong answer).
+std::uint64_t key_of(const double* point, std::size_t dim) {
+    std::uint64_t h = 0x243F6A8885A308D3ULL;
+    for (std::size_t j = 0; j < dim; ++j) {
+        h ^= std::bit_cast<std::uint64_t>(point[j]);
+        h *= 0x9E3779B97F4A7C15ULL;
+        h ^= h >> 29;
+    }
+    return h;
+}
+
+// block ← T⁻¹ block for the lower-triangular T, the order × order block of `chol` at (first, first).
+void solve_lower_block(const arma::mat& chol, std::size_t first, arma::mat& block) {
+    if (block.n_rows == 0 || block.n_cols == 0) return;
+    char uplo = 'L';
+    char trans = 'N';
+    char diag = 'N';
+    arma::blas_int order = static_cast<arma::blas_int>(block.n_rows);
+    arma::blas_int stride = static_cast<arma::blas_int>(chol.n_rows);
+    arma::blas_int columns = static_cast<arma::blas_int>(block.n_cols);
+    arma::blas_int info = 0;
+    arma::lapack::trtrs(&uplo, &trans, &diag, &order, &columns, chol.memptr() + first + first * chol.n_rows, &stride,
+                        block.memptr(), &order, &info);
+    if (info != 0) {
+        throw RunError(
+            fmt::format("Gaussian process: the Cholesky factor has a zero on its diagonal (entry {})", first + info));
+    }
+}
+
+}  // namespace
+
+void PointPool::reset(std::uint64_t epoch) {
+    epoch_ = epoch;
+    slots_used_ = 0;
+    slots_.clear();
+    free_.clear();
+    slot_of_.clear();
+    columns_.reset();
+    points_.reset();
+    max_points_ = 0;
+}
+
+void PointPool::reserve_rows(std::size_t n) {
+    if (columns_.n_rows >= n && max_points_ > 0) return;
+    // Room for a run of appends (25 % or 32 more observations), as the factor keeps.
+    const std::size_t capacity =
+        std::max<std::size_t>(n, columns_.n_rows + std::max<std::size_t>(columns_.n_rows / 4, 32));
+    const std::size_t max_points =
+        std::clamp<std::size_t>(kPoolBytes / (sizeof(double) * capacity), kMinPoints, kMaxPoints);
+    if (max_points < slots_used_) {
+        // Longer columns leave room for fewer points: start afresh rather than choose whom to keep.
+        const std::uint64_t epoch = epoch_;
+        const std::size_t dim = dim_;
+        reset(epoch);
+        dim_ = dim;
+    }
+    max_points_ = max_points;
+    columns_.resize(capacity, columns_.n_cols);
+}
+
+std::size_t PointPool::find(std::uint64_t key, const double* point, std::size_t dim) const {
+    const auto it = slot_of_.find(key);
+    if (it == slot_of_.end()) return kNone;
+    const std::size_t slot = it->second;
+    return std::memcmp(points_.colptr(slot), point, dim * sizeof(double)) == 0 ? slot : kNone;
+}
+
+std::size_t PointPool::take_slot() {
+    if (!free_.empty()) {
+        const std::size_t slot = free_.back();
+        free_.pop_back();
+        return slot;
+    }
+    if (slots_used_ < max_points_) {
+        if (slots_used_ == columns_.n_cols) {
+            const std::size_t grown = std::min(max_points_, std::max<std::size_t>(kMinPoints, 2 * columns_.n_cols));
+            columns_.resize(columns_.n_rows, grown);
+            points_.resize(dim_, grown);
+            slots_.resize(grown);
+        }
+        return slots_used_++;
+    }
+    // Full: forget the least recently used quarter at once (never a point of the current call, whose
+    // column is about to be read).
+    std::vector<std::pair<std::uint64_t, std::size_t>> age;
+    age.reserve(slots_used_);
+    for (std::size_t s = 0; s < slots_used_; ++s)
+        if (slots_[s].last_used < clock_) age.emplace_back(slots_[s].last_used, s);
+    if (age.empty()) return kNone;
+    const std::size_t forget = std::max<std::size_t>(1, age.size() / 4);
+    std::nth_element(age.begin(), age.begin() + static_cast<std::ptrdiff_t>(forget - 1), age.end());
+    for (std::size_t k = 0; k < forget; ++k) {
+        const std::size_t s = age[k].second;
+        const auto it = slot_of_.find(slots_[s].key);
+        if (it != slot_of_.end() && it->second == s) slot_of_.erase(it);
+        slots_[s] = Slot{};
+        free_.push_back(s);
+    }
+    return take_slot();
+}
+
+void PointPool::extend(const Factor& factor, const std::vector<std::size_t>& slots, std::size_t from) {
+    const std::size_t n = factor.points.n_rows;
+    const arma::uvec index = arma::conv_to<arma::uvec>::from(slots);
+    for (const std::size_t s : slots) {
+        Slot& slot = slots_[s];
+        if (!slot.explained_valid) {
+            slot.explained = from == 0 ? 0.0 : arma::accu(arma::square(columns_.col(s).head(from)));
+            slot.explained_valid = true;
+        }
+    }
+    // v's new entries: L22 v₂ = k(D₂, q) − L21 v₁, for the rows [from, n) of the factor.
+    const arma::mat queries = points_.cols(index).t();
+    arma::mat fresh = factor.kernel.cross(factor.points.rows(from, n - 1), queries);  // (n − from) × S
+    if (from > 0) {
+        arma::mat old(from, index.n_elem);
+        for (arma::uword k = 0; k < index.n_elem; ++k) old.col(k) = columns_.col(index(k)).head(from);
+        fresh -= factor.chol.submat(from, 0, n - 1, from - 1) * old;
+    }
+    solve_lower_block(factor.chol, from, fresh);
+    for (arma::uword k = 0; k < index.n_elem; ++k) {
+        Slot& slot = slots_[index(k)];
+        columns_.col(index(k)).subvec(from, n - 1) = fresh.col(k);
+        slot.explained += arma::accu(arma::square(fresh.col(k)));
+        slot.rows = n;
+    }
+}
+
+void PointPool::evaluate(const Factor& factor, const arma::mat& queries, arma::vec& explained, arma::vec& projected) {
+    const std::size_t n = factor.points.n_rows;
+    const std::size_t m = queries.n_rows;
+    const std::size_t dim = queries.n_cols;
+    if (factor.epoch != epoch_ || dim != dim_) {
+        reset(factor.epoch);
+        dim_ = dim;
+    }
+    reserve_rows(n);
+    ++clock_;
+    explained.set_size(m);
+    projected.set_size(m);
+
+    std::vector<std::size_t> slot_of_query(m, kNone);
+    std::vector<std::uint64_t> keys(m);
+    std::vector<arma::uword> missed;
+    std::map<std::size_t, std::vector<std::size_t>> stale;  // rows up to date → slots to extend
+    std::vector<double> point(dim);
+    for (std::size_t i = 0; i < m; ++i) {
+        for (std::size_t j = 0; j < dim; ++j) point[j] = queries(i, j);
+        keys[i] = key_of(point.data(), dim);
+        const std::size_t s = find(keys[i], point.data(), dim);
+        if (s == kNone) {
+            missed.push_back(i);
+            continue;
+        }
+        slot_of_query[i] = s;
+        Slot& slot = slots_[s];
+        if (slot.last_used != clock_ && slot.rows < n) stale[slot.rows].push_back(s);
+        slot.last_used = clock_;
+    }
+    hits_ += m - missed.size();
+    misses_ += missed.size();
+    for (const auto& [from, slots] : stale) extend(factor, slots, from);
+
+    for (std::size_t i = 0; i < m; ++i) {
+        const std::size_t s = slot_of_query[i];
+        if (s == kNone) continue;
+        Slot& slot = slots_[s];
+        if (!slot.explained_valid) {  // cut by a truncate and not extended since
+            slot.explained = arma::accu(arma::square(columns_.col(s).head(slot.rows)));
+            slot.explained_valid = true;
+        }
+        explained(i) = slot.explained;
+        projected(i) = arma::dot(columns_.col(s).head(n), factor.beta);
+    }
+    if (missed.empty()) return;
+
+    // The misses in one triangular solve, then remembered.
+    const arma::uvec rows = arma::conv_to<arma::uvec>::from(missed);
+    arma::mat solved = factor.kernel.cross(factor.points, queries.rows(rows));  // n × misses
+    solve_lower_block(factor.chol, 0, solved);
+    for (arma::uword k = 0; k < rows.n_elem; ++k) {
+        const arma::uword i = rows(k);
+        const double norm = arma::accu(arma::square(solved.col(k)));
+        explained(i) = norm;
+        projected(i) = arma::dot(solved.col(k), factor.beta);
+        for (std::size_t j = 0; j < dim; ++j) point[j] = queries(i, j);
+        if (find(keys[i], point.data(), dim) != kNone) continue;  // the same point twice in one call
+        const std::size_t s = take_slot();
+        if (s == kNone) continue;
+        std::memcpy(points_.colptr(s), point.data(), dim * sizeof(double));
+        columns_.col(s).head(n) = solved.col(k);
+        slots_[s] = Slot{keys[i], n, norm, true, clock_};
+        slot_of_[keys[i]] = s;
+    }
+}
+
+void PointPool::truncate(std::size_t n) {
+    for (std::size_t s = 0; s < slots_used_; ++s) {
+        Slot& slot = slots_[s];
+        if (slot.rows > n) {
+            slot.rows = n;
+            slot.explained_valid = false;
+        }
+    }
+}
+
+}  // namespace dpbo::gp::detail

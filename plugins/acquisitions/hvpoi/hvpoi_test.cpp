@@ -183,6 +183,28 @@ TEST_CASE("hvpoi: a front with tied and dominated rows: the probability still eq
     }
 }
 
+TEST_CASE("hvpoi: a dominated median scores exactly 0, a broken posterior still shows as NaN") {
+    // The probability is skipped where the median adds no hypervolume; that must not hide a NaN.
+    const arma::mat front_max = {{2.0, 0.0}, {1.0, 1.0}, {0.0, 2.0}};
+    dpbo::AcquisitionContext context;
+    context.outputs = 2;
+    context.front = front_max;
+    context.front_values = front_max;
+    context.signs = {1.0, 1.0};
+    context.reference = {-1.0, -1.0};
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    // Row 0: dominated by (1, 1) with a wide posterior (a real chance of improving); row 1: the same
+    // mean with a NaN variance; row 2: an infinite mean; row 3: a gain.
+    const arma::mat means = {{0.5, 0.5}, {0.5, 0.5}, {0.5, -std::numeric_limits<double>::infinity()}, {1.5, 1.5}};
+    const arma::mat variances = {{4.0, 4.0}, {nan, 1.0}, {1.0, std::numeric_limits<double>::infinity()}, {0.1, 0.1}};
+    const FixedPosterior model(means, variances);
+    const arma::vec scores = hvpoi()->score(model, arma::mat(means.n_rows, 2, arma::fill::zeros), context);
+    CHECK(scores(0) == 0.0);
+    CHECK(std::isnan(scores(1)));
+    CHECK(std::isnan(scores(2)));
+    CHECK(scores(3) > 0.0);
+}
+
 TEST_CASE("hvpoi: the exclusive hypervolume of the predicted mean, by hand") {
     // Minimising both, front (1, 3), (2, 2), (3, 1), reference (4, 4): HV = 6. Adding (1.5, 1.5)
     // makes (2, 2) dominated and the staircase 0.5·1 + 1.5·2.5 + 1·3 = 7.25, a gain of 1.25.

@@ -13,8 +13,11 @@
 // fully refitted by marginal likelihood with random restarts at every iteration (surrogate
 // refit_every = 1, restarts = 2), which the defaults must match in hypervolume.
 //
-//   dpbo_bench_dpareto [--seeds N] [--first-seed S] [--iterations K] [--no-full-refit]
+//   dpbo_bench_dpareto [--seeds N] [--first-seed S] [--iterations K] [--no-full-refit] [--table]
 //                      [--surrogate KEY=VALUE,...]   (a further variant of the gp surrogate; repeatable)
+//                      [--algorithm KEY=VALUE,...]   (dpareto's own keys, for every variant)
+// --table prints the heading and a Markdown table of the variants' summaries only (for a docs page
+// written by apps/reproduce/write_block.py), without the per-seed lines.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -40,6 +43,7 @@ using Parameters = std::map<std::string, std::string>;
 
 constexpr double kRecords = 32561.0;  // a9a's training set, n of the stand-in's sampling rate m/n
 constexpr double kDelta = 1e-5;
+constexpr double kTargetSeconds = 1.0;  // the overhead aimed at for 16 + 256 iterations
 
 // The stand-in oracle. ε: an RDP-like √(2 log(1/δ) · epochs · m / n) · 2/σ (a subsampled Gaussian
 // over epochs·n/m steps at rate m/n scales so); error: 0.15 plus a part that decays with the
@@ -90,6 +94,7 @@ struct Options {
     std::uint64_t first_seed = 1;
     std::size_t iterations = 256;
     bool full_refit = true;
+    bool table = false;                  // a Markdown table of the summaries only (for docs pages), no per-seed lines
     std::vector<Parameters> surrogates;  // --surrogate k=v,k=v: further variants of the gp surrogate
     Parameters algorithm;                // --algorithm k=v,k=v: dpareto's own keys for every variant
 };
@@ -109,8 +114,20 @@ struct Variant {
     std::map<std::string, dpbo::bench::RoleModule> roles;  // empty: dpareto's defaults
 };
 
-void report(const Variant& variant, const Options& options) {
+// One variant's figures over the seeds.
+struct Summary {
+    std::string name;
     std::vector<double> seconds, hypervolumes;
+};
+
+// "median (min–max)" with `digits` decimals.
+std::string spread(const std::vector<double>& values, int digits) {
+    const auto [low, high] = std::minmax_element(values.begin(), values.end());
+    return fmt::format("{:.{}f} ({:.{}f}–{:.{}f})", dpbo::bench::median(values), digits, *low, digits, *high, digits);
+}
+
+Summary report(const Variant& variant, const Options& options) {
+    Summary summary{variant.name, {}, {}};
     for (std::size_t k = 0; k < options.seeds; ++k) {
         StandInAdult oracle;
         const std::uint64_t seed = options.first_seed + k;
@@ -118,21 +135,20 @@ void report(const Variant& variant, const Options& options) {
         algorithm["initial_points"] = "16";
         algorithm["budget"] = std::to_string(16 + options.iterations);
         const auto run = dpbo::bench::run_with_roles("dpareto", algorithm, oracle, variant.roles, seed);
-        seconds.push_back(run.cpu_seconds - oracle.oracle_seconds());
+        summary.seconds.push_back(run.cpu_seconds - oracle.oracle_seconds());
         double hypervolume = 0.0;
         for (const auto& value : run.result.released)
             if (value.name == "hypervolume") hypervolume = value.value(0, 0);
-        hypervolumes.push_back(hypervolume);
-        std::cout << fmt::format("  {:<28} seed {:>3}: {:7.3f} s overhead (oracle {:.4f} s), hypervolume {:.5f}\n",
-                                 variant.name, seed, seconds.back(), oracle.oracle_seconds(), hypervolume)
-                  << std::flush;
+        summary.hypervolumes.push_back(hypervolume);
+        if (!options.table)
+            std::cout << fmt::format("  {:<28} seed {:>3}: {:7.3f} s overhead (oracle {:.4f} s), hypervolume {:.5f}\n",
+                                     variant.name, seed, summary.seconds.back(), oracle.oracle_seconds(), hypervolume)
+                      << std::flush;
     }
-    const auto [min_s, max_s] = std::minmax_element(seconds.begin(), seconds.end());
-    const auto [min_h, max_h] = std::minmax_element(hypervolumes.begin(), hypervolumes.end());
-    std::cout << fmt::format(
-        "{:<30} overhead median {:.3f} s ({:.3f}–{:.3f}); hypervolume median {:.5f} "
-        "({:.5f}–{:.5f})\n",
-        variant.name, dpbo::bench::median(seconds), *min_s, *max_s, dpbo::bench::median(hypervolumes), *min_h, *max_h);
+    if (!options.table)
+        std::cout << fmt::format("{:<30} overhead median {} s; hypervolume median {}\n", variant.name,
+                                 spread(summary.seconds, 3), spread(summary.hypervolumes, 5));
+    return summary;
 }
 
 }  // namespace
@@ -155,6 +171,8 @@ int main(int argc, char** argv) {
                 options.iterations = std::stoul(value());
             else if (flag == "--no-full-refit")
                 options.full_refit = false;
+            else if (flag == "--table")
+                options.table = true;
             else if (flag == "--surrogate")
                 options.surrogates.push_back(key_values(value(), flag,
                                                         {{"kernel", "matern52"},
@@ -171,37 +189,47 @@ int main(int argc, char** argv) {
     } catch (const std::exception& e) {
         std::cerr << "dpbo_bench_dpareto: " << e.what()
                   << "\nusage: dpbo_bench_dpareto [--seeds N] [--first-seed S] [--iterations K] [--no-full-refit] "
-                     "[--surrogate KEY=VALUE,...] [--algorithm KEY=VALUE,...]\n";
+                     "[--table] [--surrogate KEY=VALUE,...] [--algorithm KEY=VALUE,...]\n";
         return 2;
     }
-    std::cout << fmt::format(
-        "dpareto overhead (GP fits + acquisition, oracle excluded): 16 seed points + {} iterations, 5-D Adult domain "
-        "of Table 1; oracle: a closed-form stand-in (not DP-SGD), hypervolume w.r.t. v† = (10, 1); {} seeds from {}\n",
-        options.iterations, options.seeds, options.first_seed);
+    const std::string heading = fmt::format(
+        "dpareto overhead (GP fits + acquisition, oracle excluded; thread CPU seconds, target <= {} s): 16 seed points "
+        "+ {} iterations, 5-D Adult domain of Table 1; oracle: a closed-form stand-in (not DP-SGD), hypervolume w.r.t. "
+        "v† = (10, 1); {} seeds from {}",
+        kTargetSeconds, options.iterations, options.seeds, options.first_seed);
+    std::cout << heading << "\n";
+    std::vector<Summary> summaries;
     try {
-        report({"defaults", {}}, options);
+        summaries.push_back(report({"defaults", {}}, options));
         for (const Parameters& parameters : options.surrogates) {
             std::string name = "gp";
             for (const auto& [key, value] : parameters)
                 if (key == "refit_every" || key == "restarts" || key == "fit") name += " " + key + "=" + value;
-            report({name, {{"surrogate", {"gp", parameters}}}}, options);
+            summaries.push_back(report({name, {{"surrogate", {"gp", parameters}}}}, options));
         }
         if (options.full_refit) {
-            report({"full refit every iteration",
-                    {{"surrogate",
-                      {"gp",
-                       {{"kernel", "matern52"},
-                        {"ard", "true"},
-                        {"mean", "constant"},
-                        {"standardise", "true"},
-                        {"fit", "marginal-likelihood"},
-                        {"refit_every", "1"},
-                        {"restarts", "2"}}}}}},
-                   options);
+            summaries.push_back(report({"full refit every iteration",
+                                        {{"surrogate",
+                                          {"gp",
+                                           {{"kernel", "matern52"},
+                                            {"ard", "true"},
+                                            {"mean", "constant"},
+                                            {"standardise", "true"},
+                                            {"fit", "marginal-likelihood"},
+                                            {"refit_every", "1"},
+                                            {"restarts", "2"}}}}}},
+                                       options));
         }
     } catch (const std::exception& e) {
         std::cerr << "dpbo_bench_dpareto: " << e.what() << "\n";
         return 1;
+    }
+    if (options.table) {
+        std::cout << "\n| variant | overhead, s: median (min–max) | final hypervolume: median (min–max) |\n"
+                  << "|---|---|---|\n";
+        for (const Summary& summary : summaries)
+            std::cout << fmt::format("| {} | {} | {} |\n", summary.name, spread(summary.seconds, 3),
+                                     spread(summary.hypervolumes, 5));
     }
     return 0;
 }

@@ -51,15 +51,28 @@ public:
         if (posterior.mean.n_cols != 2)
             throw dpbo::RunError(
                 fmt::format("{}: the surrogate predicts {} outputs; hvpoi scores 2", kOwner, posterior.mean.n_cols));
+        const bool staircase_finite = model_staircase.is_finite();
         arma::vec scores(points.n_rows);
         for (arma::uword i = 0; i < points.n_rows; ++i) {
-            const double probability =
-                dpbo::hvpoi::nondominated_probability(model_staircase, posterior.mean(i, 0), posterior.variance(i, 0),
-                                                      posterior.mean(i, 1), posterior.variance(i, 1));
             arma::rowvec median = {to_user(context, 0, posterior.mean(i, 0)),
                                    to_user(context, 1, posterior.mean(i, 1))};
             median %= signs;
-            scores(i) = probability * dpbo::hvpoi::exclusive_hypervolume(user_staircase, median, reference);
+            const double gain = dpbo::hvpoi::exclusive_hypervolume(user_staircase, median, reference);
+            // Where the predicted medians add nothing (most of the domain once the front is good)
+            // the score is 0 whatever the probability, which lies in [0, 1] for a finite posterior
+            // and staircase (a variance <= 0 is a point mass): its erfc calls, most of the cost,
+            // are skipped. Anything else still goes through the product, so a NaN shows as before.
+            const bool well_posed = staircase_finite && std::isfinite(posterior.mean(i, 0)) &&
+                                    std::isfinite(posterior.mean(i, 1)) && std::isfinite(posterior.variance(i, 0)) &&
+                                    std::isfinite(posterior.variance(i, 1));
+            if (gain == 0.0 && well_posed) {
+                scores(i) = 0.0;
+                continue;
+            }
+            const double probability =
+                dpbo::hvpoi::nondominated_probability(model_staircase, posterior.mean(i, 0), posterior.variance(i, 0),
+                                                      posterior.mean(i, 1), posterior.variance(i, 1));
+            scores(i) = probability * gain;
         }
         return scores;
     }

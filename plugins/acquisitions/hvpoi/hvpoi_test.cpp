@@ -140,6 +140,71 @@ TEST_CASE("hvpoi: the probability of not being dominated equals a numerical inte
     }
 }
 
+TEST_CASE("hvpoi: a front with tied and dominated rows: the probability still equals the quadrature") {
+    // Ties in output 0 (empty strips, which the staircase skips while it carries a strip's edge
+    // probability to the next) and dominated rows, in the maximisation sense; scored in one batch of
+    // points, so that nothing of one point's computation can leak into the next.
+    const arma::mat front_max = {{2.0, 0.0}, {2.0, -0.5}, {1.0, 1.0}, {1.0, 0.5}, {0.5, 0.2}, {0.0, 2.0}};
+    const arma::mat means = {{1.5, 0.7}, {2.5, -1.0}, {1.2, 1.5}, {0.2, 0.8}};
+    const arma::mat variances = {{0.3, 0.5}, {1.0, 0.2}, {2.0, 3.0}, {0.4, 0.1}};
+    dpbo::AcquisitionContext context;
+    context.outputs = 2;
+    context.front = front_max;
+    context.front_values = front_max;
+    context.signs = {1.0, 1.0};
+    // A reference far below every point, so that every point has a gain.
+    context.reference = {-100.0, -100.0};
+    const FixedPosterior model(means, variances);
+    const arma::vec scores = hvpoi()->score(model, arma::mat(means.n_rows, 2, arma::fill::zeros), context);
+    // The gain by hand: the point's box from the reference minus the union of the front's boxes
+    // clipped to it, integrated over output 0 between the clipped front's distinct edges (the union's
+    // height at y0 is the best clipped output 1 among the rows reaching past y0).
+    const auto gain_at = [&](const arma::rowvec& point) {
+        const arma::rowvec& r = context.reference;
+        std::vector<double> edges{r(0)};
+        for (arma::uword k = 0; k < front_max.n_rows; ++k) edges.push_back(std::min(front_max(k, 0), point(0)));
+        std::sort(edges.begin(), edges.end());
+        double covered = 0.0;
+        for (std::size_t e = 0; e + 1 < edges.size(); ++e) {
+            const double mid = 0.5 * (edges[e] + edges[e + 1]);
+            double height = 0.0;
+            for (arma::uword k = 0; k < front_max.n_rows; ++k)
+                if (std::min(front_max(k, 0), point(0)) >= mid)
+                    height = std::max(height, std::min(front_max(k, 1), point(1)) - r(1));
+            covered += (edges[e + 1] - edges[e]) * height;
+        }
+        return (point(0) - r(0)) * (point(1) - r(1)) - covered;
+    };
+    for (arma::uword i = 0; i < means.n_rows; ++i) {
+        CAPTURE(i);
+        const double poi = poi_by_quadrature(front_max, means(i, 0), std::sqrt(variances(i, 0)), means(i, 1),
+                                             std::sqrt(variances(i, 1)));
+        CHECK(scores(i) == doctest::Approx(poi * gain_at(means.row(i))).epsilon(1e-10));
+    }
+}
+
+TEST_CASE("hvpoi: a dominated median scores exactly 0, a broken posterior still shows as NaN") {
+    // The probability is skipped where the median adds no hypervolume; that must not hide a NaN.
+    const arma::mat front_max = {{2.0, 0.0}, {1.0, 1.0}, {0.0, 2.0}};
+    dpbo::AcquisitionContext context;
+    context.outputs = 2;
+    context.front = front_max;
+    context.front_values = front_max;
+    context.signs = {1.0, 1.0};
+    context.reference = {-1.0, -1.0};
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    // Row 0: dominated by (1, 1) with a wide posterior (a real chance of improving); row 1: the same
+    // mean with a NaN variance; row 2: an infinite mean; row 3: a gain.
+    const arma::mat means = {{0.5, 0.5}, {0.5, 0.5}, {0.5, -std::numeric_limits<double>::infinity()}, {1.5, 1.5}};
+    const arma::mat variances = {{4.0, 4.0}, {nan, 1.0}, {1.0, std::numeric_limits<double>::infinity()}, {0.1, 0.1}};
+    const FixedPosterior model(means, variances);
+    const arma::vec scores = hvpoi()->score(model, arma::mat(means.n_rows, 2, arma::fill::zeros), context);
+    CHECK(scores(0) == 0.0);
+    CHECK(std::isnan(scores(1)));
+    CHECK(std::isnan(scores(2)));
+    CHECK(scores(3) > 0.0);
+}
+
 TEST_CASE("hvpoi: the exclusive hypervolume of the predicted mean, by hand") {
     // Minimising both, front (1, 3), (2, 2), (3, 1), reference (4, 4): HV = 6. Adding (1.5, 1.5)
     // makes (2, 2) dominated and the staircase 0.5·1 + 1.5·2.5 + 1·3 = 7.25, a gain of 1.25.

@@ -47,12 +47,21 @@ double nondominated_probability(const arma::mat& staircase, double mean0, double
     // cell's floor. Duplicated or dominated rows leave it unchanged, so they add no cell.
     double probability = above(staircase(0, 0), mean0, variance0);
     double floor = -std::numeric_limits<double>::infinity();
+    // A strip's upper edge is the lower edge of the strip before it (the strips skipped between
+    // them are empty: their edges are equal), so its P(y_0 ≤ edge) is carried over rather than
+    // computed again; the comparison only guards edges that are NaN. The erfc calls are most of
+    // this function's cost, and the search calls it for every point it scores.
+    double carried_edge = std::numeric_limits<double>::quiet_NaN();
+    double carried_below = 0.0;
     for (arma::uword i = 0; i < m; ++i) {
         floor = std::max(floor, staircase(i, 1));
         const double upper = staircase(i, 0);
         const double lower = i + 1 < m ? staircase(i + 1, 0) : -std::numeric_limits<double>::infinity();
         if (!(upper > lower)) continue;
-        const double in_strip = below(upper, mean0, variance0) - below(lower, mean0, variance0);
+        const double below_upper = upper == carried_edge ? carried_below : below(upper, mean0, variance0);
+        carried_edge = lower;
+        carried_below = below(lower, mean0, variance0);
+        const double in_strip = below_upper - carried_below;
         probability += in_strip * above(floor, mean1, variance1);
     }
     return std::clamp(probability, 0.0, 1.0);

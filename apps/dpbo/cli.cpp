@@ -32,14 +32,21 @@ std::filesystem::path& dpbo_location() {
 
 void set_dpbo_location(const std::filesystem::path& executable) { dpbo_location() = executable; }
 
-void load_plugins(PluginRegistry& registry, const CommonOptions& common) {
-    if (!dpbo_location().empty()) {
-        registry.load(plugin_search_path(common.plugin_paths, dpbo_location()));
-        return;
-    }
+namespace {
+
+std::vector<SearchDirectory> search_path(const CommonOptions& common) {
+    if (!dpbo_location().empty()) return plugin_search_path(common.plugin_paths, dpbo_location());
     std::error_code ec;
     const auto executable = boost::dll::program_location(ec);
-    registry.load(plugin_search_path(common.plugin_paths, ec ? std::filesystem::path() : executable));
+    return plugin_search_path(common.plugin_paths, ec ? std::filesystem::path() : executable);
+}
+
+}  // namespace
+
+void load_plugins(PluginRegistry& registry, const CommonOptions& common) { registry.load(search_path(common)); }
+
+void load_plugins_on_demand(PluginRegistry& registry, const CommonOptions& common) {
+    registry.load_on_demand(search_path(common));
 }
 
 po::variables_map parse_command(const std::vector<std::string>& arguments, const po::options_description& options,

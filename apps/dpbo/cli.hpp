@@ -29,6 +29,10 @@ po::options_description common_options(CommonOptions& common);
 // Loads plugins from the search path built from --plugin-path, DPBO_PLUGIN_PATH and the
 // directory beside the executable.
 void load_plugins(PluginRegistry& registry, const CommonOptions& common);
+// The same search for a command that asks for its modules by name (PluginRegistry::load_on_demand):
+// only the files of the modules it asks for are checked and read, which is most of a short run's
+// start-up; a listing or a name no cached manifest declares takes in the whole search.
+void load_plugins_on_demand(PluginRegistry& registry, const CommonOptions& common);
 // Where load_plugins takes the installed plugins from when the commands run inside another program
 // (the Python package): beside this dpbo executable's place (bin/dpbo → lib/dpbo/plugins), not
 // beside the program's own.

@@ -313,7 +313,7 @@ int command_audit(const std::vector<std::string>& arguments) {
         seeded ? PrivacyNoiseSource::from_seed(derived_seed(seed, 2)) : PrivacyNoiseSource::from_os();
 
     PluginRegistry registry;
-    load_plugins(registry, common);
+    load_plugins_on_demand(registry, common);
     Subject subject;
     audit::ReleaseSamples samples;
     audit::StatisticsSettings settings;

@@ -75,7 +75,7 @@ int command_info(const std::vector<std::string>& arguments) {
     if (name.empty()) throw ValidationError("info needs a module name: dpbo info NAME (see 'dpbo list')");
 
     PluginRegistry registry;
-    load_plugins(registry, common);
+    load_plugins_on_demand(registry, common);
     const LoadedPlugin& plugin = registry.require_any(name);
     const Manifest& m = plugin.manifest;
     std::string unlisted;

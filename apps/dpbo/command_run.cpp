@@ -213,7 +213,7 @@ std::optional<mpi::WorkerJob> prepare_worker(const std::vector<std::string>& arg
     }
     if (command->common.help) return std::nullopt;
     auto registry = std::make_shared<PluginRegistry>();
-    load_plugins(*registry, command->common);
+    load_plugins_on_demand(*registry, command->common);
     auto modules = std::make_shared<JobModules>(*registry, command->job);
     mpi::WorkerJob job;
     // The registry, which holds the plugin libraries, lives as long as the modules that use it.
@@ -251,7 +251,7 @@ int command_run(const std::vector<std::string>& arguments) {
     }
 
     PluginRegistry registry;
-    load_plugins(registry, common);
+    load_plugins_on_demand(registry, common);
     std::vector<std::unique_ptr<ProgressBar>> bars;
     const JobReport report = run_job(registry, job, [&](std::size_t index) -> RunObserver& {
         bars.push_back(std::make_unique<ProgressBar>(fmt::format("repeat {}/{}", index + 1, job.repeat)));

@@ -42,7 +42,7 @@ void check_keys(const std::string& text, const EventTextParts& event, const Para
     }
 }
 
-std::vector<std::string> known_kinds(const PluginRegistry& registry) {
+std::vector<std::string> known_kinds(PluginRegistry& registry) {
     std::vector<std::string> kinds;
     for (const EventKindEntry& kind : builtin_event_kinds()) kinds.push_back(kind.name);
     for (const LoadedPlugin& plugin : registry.plugins())

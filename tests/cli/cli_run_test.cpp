@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -184,6 +185,37 @@ TEST_CASE("cli run: a module that fails while starting exits 1 naming it and its
     CHECK(r.exit_code == 1);
     CHECK(contains(r.err, "objective 'exploding-objective'"));
     CHECK(contains(r.err, "broken-throwing_constructor.so"));
+}
+
+TEST_CASE("cli run: a module in a plugin file the manifest cache has not seen is found, a misspelt one listed") {
+    // A cache of its own: the first run fills it with the installed plugins only.
+    TemporaryDirectory cache, plugins, out;
+    const std::map<std::string, std::string> environment = {{"XDG_CACHE_HOME", cache.path()}};
+    const std::vector<std::string> job = {
+        "run", "--algorithm", "random-search", "--set", "algorithm.budget=2", "--seed", "1"};
+    const auto run = [&](const std::string& objective, const std::string& folder, bool with_plugins) {
+        std::vector<std::string> arguments = job;
+        for (const std::string& word :
+             {std::string("--objective"), objective, std::string("--out"), out.path() + "/" + folder})
+            arguments.push_back(word);
+        if (with_plugins) {
+            arguments.push_back("--plugin-path");
+            arguments.push_back(plugins.path());
+        }
+        return run_dpbo(arguments, environment);
+    };
+    REQUIRE(run("branin", "first", false).exit_code == 0);
+    std::filesystem::copy_file(std::filesystem::path(DPBO_TEST_BROKEN_PLUGIN_DIR) / "broken-accepted_sphere.so",
+                               std::filesystem::path(plugins.path()) / "broken-accepted_sphere.so");
+    const auto unseen = run("extra-sphere", "unseen", true);
+    CHECK(unseen.exit_code == 0);
+    CHECK(contains(unseen.out, "random-search on extra-sphere"));
+    // Now in the cache: found again through it.
+    CHECK(run("extra-sphere", "cached", true).exit_code == 0);
+    const auto misspelt = run("extra-spere", "misspelt", true);
+    CHECK(misspelt.exit_code == 2);
+    CHECK(contains(misspelt.err, "did you mean 'extra-sphere'"));
+    CHECK(contains(misspelt.err, "branin"));
 }
 
 TEST_CASE("cli run: --workers 2 gives the serial result for a deterministic objective, bad counts refused") {

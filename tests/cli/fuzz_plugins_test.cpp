@@ -160,7 +160,7 @@ TEST_CASE("fuzz plugins: a corrupt or unwritable manifest cache changes nothing 
                                                             {"XDG_CACHE_HOME", cache.path()}};
     const auto reference = run_dpbo({"list", "--json", "--plugin-path", DPBO_TEST_BROKEN_PLUGIN_DIR}, environment);
     REQUIRE(reference.exit_code == 0);
-    const fs::path file = fs::path(cache.path()) / "dpbo" / "plugin-manifests.json";
+    const fs::path file = fs::path(cache.path()) / "dpbo" / "plugin-manifests-2.json";
     REQUIRE(fs::exists(file));
     for (const std::string& garbage : {std::string("{\"format\": 1, \"entries\": {\"x\": "), std::string("\x7f"
                                                                                                          "ELF\0\1",
@@ -183,11 +183,16 @@ TEST_CASE("fuzz plugins: a cache entry is not believed blindly: a module is chec
     const TemporaryDirectory cache;
     const std::map<std::string, std::string> environment = {{"XDG_CACHE_HOME", cache.path()}};
     REQUIRE(run_dpbo({"list"}, environment).exit_code == 0);
-    const fs::path file = fs::path(cache.path()) / "dpbo" / "plugin-manifests.json";
+    const fs::path file = fs::path(cache.path()) / "dpbo" / "plugin-manifests-2.json";
     auto document = nlohmann::json::parse(std::ifstream(file));
     const std::string branin = resolved(fs::path(DPBO_TEST_PLUGIN_DIR) / "objective-branin.so");
     REQUIRE(document["entries"].contains(branin));
-    document["entries"][branin]["result"]["manifest"]["name"] = "impostor";
+    // The cache keeps each probe's result as JSON text and the module's name beside it: both are forged.
+    auto& entry = document["entries"][branin];
+    auto result = nlohmann::json::parse(entry["result"].get<std::string>());
+    result["manifest"]["name"] = "impostor";
+    entry["result"] = result.dump();
+    entry["module"] = "impostor";
     std::ofstream(file) << document.dump();
 
     const auto listed = run_dpbo({"list"}, environment);

@@ -80,7 +80,7 @@ TEST_CASE("manifest cache: a corrupt, foreign or unwritable cache is ignored wit
     for (const std::string text : {"", "{",
                                    "\x7f"
                                    "ELF\x01\x02",
-                                   "[]", R"({"format": 2, "entries": {}})", R"({"format": 1, "entries": []})",
+                                   "[]", R"({"format": 99, "entries": {}})", R"({"format": 1, "entries": []})",
                                    R"({"format": 1, "entries": {"/x": 3}})"}) {
         CAPTURE(text);
         const fs::path file = fs::path(dir.path()) / "corrupt.json";
@@ -107,11 +107,11 @@ TEST_CASE("manifest cache: the location follows XDG_CACHE_HOME, then HOME") {
     const char* saved_home = std::getenv("HOME");
     const std::string home = saved_home != nullptr ? saved_home : "";
     ::setenv("XDG_CACHE_HOME", "/somewhere/cache", 1);
-    CHECK(dpbo::ManifestCache::default_file() == "/somewhere/cache/dpbo/plugin-manifests.json");
+    CHECK(dpbo::ManifestCache::default_file() == "/somewhere/cache/dpbo/plugin-manifests-2.json");
     // The XDG specification: a relative path is ignored.
     ::setenv("XDG_CACHE_HOME", "relative", 1);
     ::setenv("HOME", "/home/someone", 1);
-    CHECK(dpbo::ManifestCache::default_file() == "/home/someone/.cache/dpbo/plugin-manifests.json");
+    CHECK(dpbo::ManifestCache::default_file() == "/home/someone/.cache/dpbo/plugin-manifests-2.json");
     if (saved_xdg != nullptr)
         ::setenv("XDG_CACHE_HOME", xdg.c_str(), 1);
     else

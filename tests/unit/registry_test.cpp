@@ -20,7 +20,7 @@ dpbo::PluginRegistry broken_and_good() {
     return registry;
 }
 
-std::string reason_for(const dpbo::PluginRegistry& registry, const std::string& file_stem) {
+std::string reason_for(dpbo::PluginRegistry& registry, const std::string& file_stem) {
     for (const auto& r : registry.refused())
         if (r.path.stem() == file_stem) return r.reason;
     return "";
@@ -29,7 +29,7 @@ std::string reason_for(const dpbo::PluginRegistry& registry, const std::string& 
 }  // namespace
 
 TEST_CASE("registry: every broken file is refused with its reason and no good module is hidden") {
-    const auto registry = broken_and_good();
+    auto registry = broken_and_good();
     for (const auto* name : {"branin", "rosenbrock", "quadratic", "random-search", "grid-search", "gaussian", "laplace",
                              "gdp", "extra-sphere", "exploding-objective"}) {
         CAPTURE(name);
@@ -53,7 +53,7 @@ TEST_CASE("registry: every broken file is refused with its reason and no good mo
 }
 
 TEST_CASE("registry: a plugin built with another Armadillo or libstdc++ configuration is refused, naming both values") {
-    const auto registry = broken_and_good();
+    auto registry = broken_and_good();
     const std::string release = std::to_string(ARMA_VERSION_MAJOR) + "." + std::to_string(ARMA_VERSION_MINOR) + ".";
     CHECK(reason_for(registry, "broken-other_armadillo") ==
           "built with Armadillo " + release + std::to_string(ARMA_VERSION_PATCH + 1) + ", this dpbo with Armadillo " +
@@ -75,7 +75,7 @@ TEST_CASE("registry: a plugin built with another Armadillo or libstdc++ configur
 }
 
 TEST_CASE("registry: the refusal report names the file of a build mismatch") {
-    const auto registry = broken_and_good();
+    auto registry = broken_and_good();
     const std::string report = registry.describe_search();
     CHECK(report.find("broken-narrow_words.so: built with 32-bit Armadillo words") != std::string::npos);
     CHECK(report.find("broken-old_string_abi.so: built with libstdc++ dual ABI _GLIBCXX_USE_CXX11_ABI=0") !=
@@ -92,7 +92,7 @@ TEST_CASE("registry: loading the same directory twice adds nothing") {
 }
 
 TEST_CASE("registry: unknown names suggest the closest and list what was searched") {
-    const auto& registry = dpbo::test::registry();
+    auto& registry = dpbo::test::registry();
     CHECK_THROWS_WITH_AS(registry.require(dpbo::ModuleKind::Objective, "brannin"),
                          doctest::Contains("did you mean 'branin'"), dpbo::ValidationError);
     CHECK_THROWS_WITH_AS(registry.require(dpbo::ModuleKind::Objective, "brannin"),
@@ -135,7 +135,7 @@ TEST_CASE("registry: finding plugins loads none of them, creating a module loads
 }
 
 TEST_CASE("registry: a manifest read by the probe is the manifest the plugin gives in process") {
-    const auto& registry = dpbo::test::registry();
+    auto& registry = dpbo::test::registry();
     for (const auto& plugin : registry.plugins()) {
         CAPTURE(plugin.path);
         const auto opened = dpbo::open_plugin(plugin.path);

@@ -20,7 +20,12 @@ using json = nlohmann::json;
 
 namespace {
 
-constexpr int kFormat = 1;
+// Format 2 keeps each probe's result as JSON text and the module's name beside it: every command
+// that loads plugins reads the whole file, and building the manifests' trees (their schemas and
+// docs) was most of that; now only the results a command uses are parsed. Format 1 (every result a
+// tree) is still read, from the documents studies recorded (document_for).
+constexpr int kFormat = 2;
+constexpr int kTreeFormat = 1;
 // Far above any real cache (a few kB per plugin); a larger file is not ours to parse.
 constexpr std::size_t kLargestCache = 32 * 1024 * 1024;
 
@@ -71,20 +76,25 @@ json ManifestCache::document_for(const std::vector<fs::path>& paths) const {
     return {{"format", kFormat}, {"entries", entries}};
 }
 
-void ManifestCache::read_entries(const json& document) {
-    if (!document.is_object() || document.value("format", json()) != kFormat) return;
+void ManifestCache::read_entries(json document) {
+    if (!document.is_object()) return;
+    const json format = document.value("format", json());
+    if (format != kFormat && format != kTreeFormat) return;
     const auto entries = document.find("entries");
     if (entries == document.end() || !entries->is_object()) return;
-    for (const auto& [path, entry] : entries->items())
-        if (entry.is_object()) entries_.emplace(path, entry);
+    for (auto& [path, entry] : entries->items())
+        if (entry.is_object()) entries_.emplace(path, std::move(entry));
 }
 
 fs::path ManifestCache::default_file() {
+    // A file of its own for format 2: a dpbo that writes format 1 shares the folder and would
+    // otherwise replace the other's cache on every run, each probing every plugin again.
+    constexpr const char* kName = "plugin-manifests-2.json";
     // The XDG base directory specification: a relative XDG_CACHE_HOME is to be ignored.
     if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg != nullptr && xdg[0] == '/')
-        return fs::path(xdg) / "dpbo" / "plugin-manifests.json";
+        return fs::path(xdg) / "dpbo" / kName;
     if (const char* home = std::getenv("HOME"); home != nullptr && home[0] == '/')
-        return fs::path(home) / ".cache" / "dpbo" / "plugin-manifests.json";
+        return fs::path(home) / ".cache" / "dpbo" / kName;
     return {};
 }
 
@@ -96,24 +106,68 @@ std::string ManifestCache::host_identity(const fs::path& probe_program) {
                        identity_text(probe_program), library_path != nullptr ? library_path : "");
 }
 
+namespace {
+
+// An entry's result as a tree: format 2 holds its text, format 1 the tree itself.
+std::optional<json> result_of(const json& entry) {
+    const auto result = entry.find("result");
+    if (result == entry.end()) return std::nullopt;
+    json tree = result->is_string() ? json::parse(result->get_ref<const std::string&>(), nullptr, false) : *result;
+    if (!tree.is_object()) return std::nullopt;
+    return tree;
+}
+
+}  // namespace
+
+const json* ManifestCache::current_entry(const fs::path& path, const FileIdentity& identity,
+                                         double timeout_seconds) const {
+    const auto found = entries_.find(path.string());
+    if (found == entries_.end()) return nullptr;
+    const json& entry = found->second;
+    if (entry.value("host", json()) != host_ || entry.value("file", json()) != identity_json(identity)) return nullptr;
+    // A probe cut short by a shorter limit than today's might have finished now. Only a timed-out
+    // probe's (short) result says so: the others are not parsed here.
+    const auto result = entry.find("result");
+    if (result == entry.end()) return nullptr;
+    if (!result->is_string() || result->get_ref<const std::string&>().find("timed_out_after") != std::string::npos) {
+        const auto tree = result_of(entry);
+        if (!tree) return nullptr;
+        if (const auto limit = tree->find("timed_out_after"); limit != tree->end())
+            if (!limit->is_number() || limit->get<double>() < timeout_seconds) return nullptr;
+    }
+    return &entry;
+}
+
 std::optional<json> ManifestCache::find(const fs::path& path, const FileIdentity& identity,
                                         double timeout_seconds) const {
-    const auto found = entries_.find(path.string());
-    if (found == entries_.end()) return std::nullopt;
-    const json& entry = found->second;
-    if (entry.value("host", json()) != host_ || entry.value("file", json()) != identity_json(identity))
-        return std::nullopt;
-    const auto result = entry.find("result");
-    if (result == entry.end() || !result->is_object()) return std::nullopt;
-    // A probe cut short by a shorter limit than today's might have finished now.
-    if (const auto limit = result->find("timed_out_after"); limit != result->end()) {
-        if (!limit->is_number() || limit->get<double>() < timeout_seconds) return std::nullopt;
-    }
-    return *result;
+    const json* entry = current_entry(path, identity, timeout_seconds);
+    return entry != nullptr ? result_of(*entry) : std::nullopt;
+}
+
+std::optional<std::string> ManifestCache::find_module(const fs::path& path, const FileIdentity& identity,
+                                                      double timeout_seconds) const {
+    const json* entry = current_entry(path, identity, timeout_seconds);
+    if (entry == nullptr) return std::nullopt;
+    if (const auto module = entry->find("module"); module != entry->end() && module->is_string())
+        return module->get<std::string>();
+    // A format 1 entry names its module only inside the result.
+    const auto result = result_of(*entry);
+    if (!result) return std::nullopt;
+    return module_of(*result);
+}
+
+std::string ManifestCache::module_of(const json& result) {
+    const auto manifest = result.find("manifest");
+    if (manifest == result.end() || !manifest->is_object()) return {};
+    const auto name = manifest->find("name");
+    return name != manifest->end() && name->is_string() ? name->get<std::string>() : std::string();
 }
 
 void ManifestCache::store(const fs::path& path, const FileIdentity& identity, const json& result) {
-    entries_[path.string()] = {{"host", host_}, {"file", identity_json(identity)}, {"result", result}};
+    entries_[path.string()] = {{"host", host_},
+                               {"file", identity_json(identity)},
+                               {"module", module_of(result)},
+                               {"result", result.dump(-1, ' ', false, json::error_handler_t::replace)}};
     changed_ = true;
 }
 

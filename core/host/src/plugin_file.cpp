@@ -179,7 +179,19 @@ ElfExtent elf_extent(int fd, const Elf64_Ehdr& header, std::uint64_t size) {
     return out;
 }
 
+FileIdentity identity_of(const struct stat& info) {
+    return {static_cast<std::uint64_t>(info.st_dev), static_cast<std::uint64_t>(info.st_ino),
+            static_cast<std::uint64_t>(info.st_size),
+            static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1'000'000'000 + info.st_mtim.tv_nsec};
+}
+
 }  // namespace
+
+std::optional<FileIdentity> regular_file_identity(const fs::path& path) {
+    struct stat info {};
+    if (::stat(path.c_str(), &info) != 0 || !S_ISREG(info.st_mode)) return std::nullopt;
+    return identity_of(info);
+}
 
 PluginFileCheck check_plugin_file(const fs::path& path) {
     PluginFileCheck check;
@@ -211,8 +223,7 @@ PluginFileCheck check_plugin_file(const fs::path& path) {
     if (!S_ISREG(info.st_mode))
         return refuse(fmt::format("{}{}, not a shared library", describe_file_type(info.st_mode), via_link));
     const auto size = static_cast<std::uint64_t>(info.st_size);
-    check.identity = {static_cast<std::uint64_t>(info.st_dev), static_cast<std::uint64_t>(info.st_ino), size,
-                      static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1'000'000'000 + info.st_mtim.tv_nsec};
+    check.identity = identity_of(info);
 
     Elf64_Ehdr header{};
     const std::uint64_t head = std::min<std::uint64_t>(size, sizeof header);

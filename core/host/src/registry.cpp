@@ -102,7 +102,7 @@ std::chrono::duration<double> PluginRegistry::probe_timeout() const {
     return probe_timeout_ ? *probe_timeout_ : probe_timeout_from_environment();
 }
 
-void PluginRegistry::load(const std::vector<SearchDirectory>& directories) {
+std::vector<fs::path> PluginRegistry::files_in(const std::vector<SearchDirectory>& directories) {
     std::vector<fs::path> files;
     for (const auto& directory : directories) {
         searched_.push_back(directory);
@@ -116,7 +116,63 @@ void PluginRegistry::load(const std::vector<SearchDirectory>& directories) {
         std::sort(found.begin(), found.end());
         files.insert(files.end(), found.begin(), found.end());
     }
-    load_files(files);
+    return files;
+}
+
+void PluginRegistry::load(const std::vector<SearchDirectory>& directories) { load_files(files_in(directories)); }
+
+void PluginRegistry::load_on_demand(const std::vector<SearchDirectory>& directories) {
+    const std::vector<fs::path> files = files_in(directories);
+    ManifestCache cache(ManifestCache::default_file(), ManifestCache::host_identity(probe_program_path()));
+    const double timeout = probe_timeout().count();
+    std::vector<DeferredFile> deferred;
+    std::vector<fs::path> paths;
+    for (const fs::path& file : files) {
+        const auto identity = regular_file_identity(file);
+        const fs::path path = registry_path(file, identity.has_value());
+        auto module = identity ? cache.find_module(path, *identity, timeout) : std::nullopt;
+        // A file the cache cannot vouch for might declare any module, ahead of the ones it knows:
+        // only the whole search answers as load() would.
+        if (!module) {
+            load_with_cache(files, cache);
+            return;
+        }
+        deferred.push_back({path, std::move(*module)});
+        paths.push_back(path);
+    }
+    deferred_manifests_ = cache.document_for(paths);
+    deferred_.insert(deferred_.end(), deferred.begin(), deferred.end());
+}
+
+bool PluginRegistry::take_in_deferred(const std::string& name) {
+    // The first file declaring the name, as load() keeps the first and refuses later ones.
+    const auto first =
+        std::find_if(deferred_.begin(), deferred_.end(), [&](const DeferredFile& file) { return file.module == name; });
+    if (first == deferred_.end()) return false;
+    const fs::path path = first->path;
+    deferred_.erase(first);
+    ManifestCache cache(deferred_manifests_, ManifestCache::host_identity(probe_program_path()));
+    load_with_cache({path}, cache);
+    return true;
+}
+
+void PluginRegistry::take_in_all_deferred() {
+    if (deferred_.empty()) return;
+    std::vector<fs::path> paths;
+    for (const DeferredFile& file : deferred_) paths.push_back(file.path);
+    deferred_.clear();
+    ManifestCache cache(deferred_manifests_, ManifestCache::host_identity(probe_program_path()));
+    load_with_cache(paths, cache);
+}
+
+const std::deque<LoadedPlugin>& PluginRegistry::plugins() {
+    take_in_all_deferred();
+    return plugins_;
+}
+
+const std::vector<RefusedFile>& PluginRegistry::refused() {
+    take_in_all_deferred();
+    return refused_;
 }
 
 void PluginRegistry::load_file(const fs::path& file) { load_files({file}); }
@@ -244,10 +300,20 @@ std::shared_ptr<const OpenedPlugin> PluginRegistry::open_in_process(const Loaded
     return shared;
 }
 
-const LoadedPlugin* PluginRegistry::find(ModuleKind kind, const std::string& name) const {
+const LoadedPlugin* PluginRegistry::find_taken_in(ModuleKind kind, const std::string& name) const {
     for (const auto& plugin : plugins_)
         if (plugin.manifest.kind == kind && plugin.manifest.name == name) return &plugin;
     return nullptr;
+}
+
+const LoadedPlugin* PluginRegistry::find(ModuleKind kind, const std::string& name) {
+    if (const auto* plugin = find_taken_in(kind, name)) return plugin;
+    if (deferred_.empty()) return nullptr;
+    if (take_in_deferred(name))
+        if (const auto* plugin = find_taken_in(kind, name)) return plugin;
+    // Not where the cache said (the file changed since), or not there at all: the whole search.
+    take_in_all_deferred();
+    return find_taken_in(kind, name);
 }
 
 std::string PluginRegistry::describe_search() const {
@@ -265,7 +331,7 @@ std::string PluginRegistry::describe_search() const {
     return out;
 }
 
-const LoadedPlugin& PluginRegistry::require(ModuleKind kind, const std::string& name) const {
+const LoadedPlugin& PluginRegistry::require(ModuleKind kind, const std::string& name) {
     if (const auto* plugin = find(kind, name)) return *plugin;
     std::vector<std::string> same_kind;
     for (const auto& plugin : plugins_) {
@@ -281,7 +347,13 @@ const LoadedPlugin& PluginRegistry::require(ModuleKind kind, const std::string& 
                                       describe_search()));
 }
 
-const LoadedPlugin& PluginRegistry::require_any(const std::string& name) const {
+const LoadedPlugin& PluginRegistry::require_any(const std::string& name) {
+    if (!deferred_.empty()) {
+        take_in_deferred(name);
+        if (std::none_of(plugins_.begin(), plugins_.end(),
+                         [&](const LoadedPlugin& plugin) { return plugin.manifest.name == name; }))
+            take_in_all_deferred();
+    }
     std::vector<std::string> all;
     for (const auto& plugin : plugins_) {
         if (plugin.manifest.name == name) return plugin;

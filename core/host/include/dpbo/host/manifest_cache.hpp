@@ -1,6 +1,7 @@
 #pragma once
 // Probe results kept between runs, so that `dpbo list` does not start a probe per plugin every
-// time. An entry is used only for the same file (path, device, inode, size, modification time in
+// time, and so that a command can find the file of a module it names (find_module) by reading this
+// one file. An entry is used only for the same file (path, device, inode, size, modification time in
 // ns) probed by the same host (libdpbo and probe program, by the same identity, and the same
 // LD_LIBRARY_PATH); a timed-out probe is retried when the time limit is now longer. The file lives
 // in $XDG_CACHE_HOME/dpbo (or ~/.cache/dpbo), is replaced atomically, and is only an optimisation:
@@ -25,13 +26,17 @@ public:
     ManifestCache(const nlohmann::json& document, std::string host);
     ManifestCache(std::filesystem::path file, std::string host);
 
-    // $XDG_CACHE_HOME/dpbo/plugin-manifests.json, else $HOME/.cache/dpbo/...; empty without either.
+    // $XDG_CACHE_HOME/dpbo/plugin-manifests-2.json, else $HOME/.cache/dpbo/...; empty without either.
     static std::filesystem::path default_file();
     // The identity of this libdpbo, of `probe_program` and of the library search path.
     static std::string host_identity(const std::filesystem::path& probe_program);
 
     std::optional<nlohmann::json> find(const std::filesystem::path& path, const FileIdentity& identity,
                                        double timeout_seconds) const;
+    // For the same current entry as find: the name of the module the file declares, empty for a
+    // file the probe refused, without parsing the probe's result.
+    std::optional<std::string> find_module(const std::filesystem::path& path, const FileIdentity& identity,
+                                           double timeout_seconds) const;
     void store(const std::filesystem::path& path, const FileIdentity& identity, const nlohmann::json& result);
     // Writes the file if anything was stored, dropping entries of files that no longer exist.
     // Failures are ignored.
@@ -41,7 +46,11 @@ public:
     nlohmann::json document_for(const std::vector<std::filesystem::path>& paths) const;
 
 private:
-    void read_entries(const nlohmann::json& document);
+    void read_entries(nlohmann::json document);
+    const nlohmann::json* current_entry(const std::filesystem::path& path, const FileIdentity& identity,
+                                        double timeout_seconds) const;
+    // The module a probe's result declares; empty for a refusal.
+    static std::string module_of(const nlohmann::json& result);
 
     std::filesystem::path file_;
     std::string host_;

@@ -5,6 +5,7 @@
 // faults (SIGBUS) when the missing pages are touched; this check refuses it first.
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 
 namespace dpbo {
@@ -30,5 +31,10 @@ struct PluginFileCheck {
 };
 
 PluginFileCheck check_plugin_file(const std::filesystem::path& path);
+
+// The identity of the regular file at `path` (through any symbolic link), read with one stat and
+// without opening it; nothing when there is no regular file there. For telling whether a cached
+// manifest is still the file's; check_plugin_file still examines a file before it is loaded.
+std::optional<FileIdentity> regular_file_identity(const std::filesystem::path& path);
 
 }  // namespace dpbo

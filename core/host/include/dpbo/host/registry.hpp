@@ -7,8 +7,10 @@
 //      (plugin_probe.hpp), or taken from the cache of earlier probes (manifest_cache.hpp);
 //   3. a library is loaded into this process only when a module is first created from it, so a
 //      command loads the files of the modules it uses and no other (`dpbo list` loads none);
+//      with load_on_demand, even the files' checks and manifests wait until a module is asked for;
 //   4. creating a module runs inside a ModuleCallGuard (module_call_guard.hpp).
 #include <chrono>
+#include <deque>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -61,6 +63,14 @@ public:
     // The first module with a given name wins; later ones are refused as duplicates. Throws
     // ValidationError when DPBO_PROBE_TIMEOUT is set to something other than a number of seconds.
     void load(const std::vector<SearchDirectory>& directories);
+    // What load() finds, for a command that asks for its modules by name (`dpbo run`): when the
+    // manifest cache holds a current entry for every *.so in `directories`, nothing is checked or
+    // read yet; a lookup by name (find, require, require_any, create) then takes in the first file
+    // whose cached manifest declares that name, and a lookup that still misses, or any listing
+    // (plugins, refused), takes in every file, so the answers and the error messages are load()'s.
+    // (The one difference: modules taken in by name are listed first.)
+    // A file the cache does not know, or knows in another version, makes this load() at once.
+    void load_on_demand(const std::vector<SearchDirectory>& directories);
     void load_file(const std::filesystem::path& file);
     // Several files at once: the manifest cache is read once for all of them.
     void load_files(const std::vector<std::filesystem::path>& files);
@@ -76,17 +86,21 @@ public:
     void set_probe_timeout(std::chrono::duration<double> limit) { probe_timeout_ = limit; }
     std::chrono::duration<double> probe_timeout() const;
 
-    const std::vector<LoadedPlugin>& plugins() const { return plugins_; }
-    const std::vector<RefusedFile>& refused() const { return refused_; }
+    // Every module and every refusal (after load_on_demand, every file is taken in first; the files
+    // taken in by name then come first, the others in search order). A deque: a LoadedPlugin a
+    // lookup returned stays where it is while later lookups take in more files.
+    const std::deque<LoadedPlugin>& plugins();
+    const std::vector<RefusedFile>& refused();
     const std::vector<SearchDirectory>& searched() const { return searched_; }
     // The plugin files loaded into this process so far, in the order they were loaded.
     std::vector<std::filesystem::path> loaded_files() const;
 
-    const LoadedPlugin* find(ModuleKind kind, const std::string& name) const;
+    // Not const: after load_on_demand a lookup may take in the file it needs.
+    const LoadedPlugin* find(ModuleKind kind, const std::string& name);
     // Throws ValidationError naming the closest known module and every directory searched.
-    const LoadedPlugin& require(ModuleKind kind, const std::string& name) const;
+    const LoadedPlugin& require(ModuleKind kind, const std::string& name);
     // Finds a module by name whatever its kind; throws ValidationError if absent or ambiguous.
-    const LoadedPlugin& require_any(const std::string& name) const;
+    const LoadedPlugin& require_any(const std::string& name);
 
     // Loads the module's library if this is its first module (RunError if the file changed since
     // it was probed or fails to load), validates `raw` against the schema, calls the factory and
@@ -99,14 +113,31 @@ public:
     std::string describe_search() const;
 
 private:
+    // A file found by load_on_demand and not yet taken in: its cached module's name, empty for a
+    // file the cache says is refused.
+    struct DeferredFile {
+        std::filesystem::path path;
+        std::string module;
+    };
+
+    // The *.so files of `directories`, in search order; records them as searched.
+    std::vector<std::filesystem::path> files_in(const std::vector<SearchDirectory>& directories);
     void load_with_cache(const std::vector<std::filesystem::path>& files, ManifestCache& cache);
+    const LoadedPlugin* find_taken_in(ModuleKind kind, const std::string& name) const;
+    // Takes in the first deferred file whose cached manifest declares `name`; false if none does.
+    bool take_in_deferred(const std::string& name);
+    // Takes in every deferred file, in search order.
+    void take_in_all_deferred();
     std::shared_ptr<const OpenedPlugin> open_in_process(const LoadedPlugin& plugin);
 
     std::optional<std::chrono::duration<double>> probe_timeout_;
     std::vector<std::pair<std::filesystem::path, std::shared_ptr<const OpenedPlugin>>> opened_;
-    std::vector<LoadedPlugin> plugins_;
+    std::deque<LoadedPlugin> plugins_;
     std::vector<RefusedFile> refused_;
     std::vector<SearchDirectory> searched_;
+    std::vector<DeferredFile> deferred_;
+    // The cache's entries for the deferred files, read once (ManifestCache's in-memory form).
+    nlohmann::json deferred_manifests_;
 };
 
 }  // namespace dpbo

@@ -15,6 +15,7 @@ beside every measure. --quick runs one repeat, three seeds and sizes up to 2 000
 What is measured, each by the programs and commands a reader can run alone:
 - per iteration: `dpbo_bench_gp` (gp-ucb on Rosenbrock-10, fixed hyperparameters, 500 acquisition
   evaluations, thread CPU per iteration at n ± 10), median over --repeats runs per n;
+  timed figures take the builds in turn, run by run, so that the machine's drift falls on both;
 - regret: Rosenbrock-10 after 200 evaluations, `dpbo_bench_acquisition_optimiser` with the default
   optimiser (fixed hyperparameters, as the per-iteration figures), and Branin after 100 evaluations
   of `dpbo run --algorithm gp-ucb` with every default (hyperparameters refitted by marginal
@@ -105,16 +106,13 @@ class Build:
             return "unknown commit"
 
 
-def per_iteration(build, repeats):
-    """{n: median ms per iteration}, and the regret lines, from dpbo_bench_gp."""
-    runs = {}
-    for _ in range(repeats):
-        text = run([build.program("dpbo_bench_gp")])
-        for n, ms in re.findall(r"^\s+(\d+)\s+([\d.]+)\s+[\d.]+\s*$", text.split("simple regret")[0], re.M):
-            runs.setdefault(int(n), []).append(float(ms))
-    if not runs:
+def per_iteration(build):
+    """{n: ms per iteration} of one dpbo_bench_gp run."""
+    text = run([build.program("dpbo_bench_gp")])
+    rows = re.findall(r"^\s+(\d+)\s+([\d.]+)\s+[\d.]+\s*$", text.split("simple regret")[0], re.M)
+    if not rows:
         raise BenchmarkError("dpbo_bench_gp printed no per-iteration rows")
-    return {n: statistics.median(values) for n, values in runs.items()}
+    return {int(n): float(ms) for n, ms in rows}
 
 
 def rosenbrock_regret(build, seeds):
@@ -202,7 +200,7 @@ def main(argv):
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seeds", type=int, default=10)
     parser.add_argument("--sizes", default="1000,2000,4000,8000,10000")
-    parser.add_argument("--steps", type=int, default=3, help="timed steps per size (after the first)")
+    parser.add_argument("--steps", type=int, default=5, help="timed steps per size (after the first)")
     parser.add_argument("--quick", action="store_true")
     options = parser.parse_args(argv)
     if options.quick:
@@ -215,17 +213,29 @@ def main(argv):
     builds = [new] + ([Build(options.baseline)] if options.baseline else [])
     scratch = tempfile.mkdtemp(prefix="dpbo-performance-")
     try:
-        measured = {}
+        # Timed figures take the builds in turn (A B A B ...), so that the machine's drift falls on
+        # both; the regrets are deterministic for a seed.
+        measured = {build: {"iteration": {}, "scaling": {}} for build in builds}
+        for _ in range(options.repeats):
+            for build in builds:
+                print(f"per iteration: {build.folder} ({build.label})", file=sys.stderr)
+                for n, ms in per_iteration(build).items():
+                    measured[build]["iteration"].setdefault(n, []).append(ms)
         for build in builds:
-            print(f"measuring {build.folder} ({build.label})", file=sys.stderr)
-            figures = {}
-            figures["iteration"] = per_iteration(build, options.repeats)
+            figures = measured[build]
+            figures["iteration"] = {n: statistics.median(values) for n, values in figures["iteration"].items()}
             figures["rosenbrock"] = rosenbrock_regret(build, options.seeds)
             figures["branin"] = branin_regret(build, options.seeds, scratch)
-            figures["scaling"] = scaling(build, sizes, options.steps, scratch)
-            figures["dpareto"] = dpareto(build, max(3, min(options.seeds, 5)))
-            figures["po"] = statistics.median(po_gp_ucb(build) for _ in range(options.repeats))
-            measured[build] = figures
+        for n in sizes:
+            for build in builds:
+                measured[build]["scaling"].update(scaling(build, [n], options.steps, scratch))
+        po_runs = {build: [] for build in builds}
+        for _ in range(options.repeats):
+            for build in builds:
+                po_runs[build].append(po_gp_ucb(build))
+        for build in builds:
+            measured[build]["po"] = statistics.median(po_runs[build])
+            measured[build]["dpareto"] = dpareto(build, max(3, min(options.seeds, 5)))
         # Start-up: the builds in turn (A B A B), each with its own manifest cache, wall and CPU.
         medians = startup_medians([build.dpbo for build in builds])
         for build in builds:

@@ -76,7 +76,25 @@ void PointPool::reserve_rows(std::size_t n) {
         dim_ = dim;
     }
     max_points_ = max_points;
-    columns_.resize(capacity, columns_.n_cols);
+    // Room for every point the pool may hold at once: pages not yet written are not resident, so
+    // this costs nothing until used and spares the copies of growing.
+    relayout(capacity, max_points_);
+}
+
+void PointPool::relayout(std::size_t rows, std::size_t points) {
+    // Not through resize(), which zero-fills the new part: pages of a matrix of several tens of MB
+    // are then touched (and faulted in) long before a point is stored there.
+    arma::mat columns(rows, points, arma::fill::none);
+    for (std::size_t s = 0; s < std::min<std::size_t>(slots_used_, points); ++s) {
+        const std::size_t kept = std::min(slots_[s].rows, rows);
+        if (kept > 0) std::memcpy(columns.colptr(s), columns_.colptr(s), kept * sizeof(double));
+    }
+    columns_ = std::move(columns);
+    arma::mat coordinates(dim_, points, arma::fill::none);
+    const std::size_t copied = std::min<std::size_t>(points_.n_cols, points);
+    if (copied > 0 && dim_ > 0) std::memcpy(coordinates.memptr(), points_.memptr(), copied * dim_ * sizeof(double));
+    points_ = std::move(coordinates);
+    slots_.resize(points);
 }
 
 std::size_t PointPool::find(std::uint64_t key, const double* point, std::size_t dim) const {
@@ -92,15 +110,7 @@ std::size_t PointPool::take_slot() {
         free_.pop_back();
         return slot;
     }
-    if (slots_used_ < max_points_) {
-        if (slots_used_ == columns_.n_cols) {
-            const std::size_t grown = std::min(max_points_, std::max<std::size_t>(kMinPoints, 2 * columns_.n_cols));
-            columns_.resize(columns_.n_rows, grown);
-            points_.resize(dim_, grown);
-            slots_.resize(grown);
-        }
-        return slots_used_++;
-    }
+    if (slots_used_ < max_points_) return slots_used_++;
     // Full: forget the least recently used quarter at once (never a point of the current call, whose
     // column is about to be read).
     std::vector<std::pair<std::uint64_t, std::size_t>> age;

@@ -59,6 +59,8 @@ private:
 
     void reset(std::uint64_t epoch);
     void reserve_rows(std::size_t n);
+    // Storage for `points` columns of `rows` entries, the kept slots' columns copied over.
+    void relayout(std::size_t rows, std::size_t points);
     std::size_t find(std::uint64_t key, const double* point, std::size_t dim) const;
     std::size_t take_slot();
     void extend(const Factor& factor, const std::vector<std::size_t>& slots, std::size_t from);

@@ -62,36 +62,38 @@ TEST_CASE("gp query cache: repeated predictions at one query set stay exact thro
 }
 
 TEST_CASE("gp point pool: small batches scored again stay exact through appends, truncates and refits") {
-    // Batches below the query cache's 32 rows go to the point pool, which remembers each point's
-    // column of L⁻¹K(D, q) and adds only the new observations' entries when the point comes back.
+    // Batches below the query cache's 32 rows go to the point pool (from 128 observations on), which
+    // remembers each point's column of L⁻¹K(D, q) and adds only the new observations' entries when
+    // the point comes back. B is the size of the data the pool sees first.
+    constexpr arma::uword B = 130;
     for (const bool standardise : {false, true}) {
         CAPTURE(standardise);
         dpbo::ExperimentRng rng(23);
         const arma::mat pool_points = rng.uniform(12, 3);
-        const arma::mat x = rng.uniform(60, 3);
+        const arma::mat x = rng.uniform(B + 60, 3);
         const arma::vec y = arma::cos(2.0 * x.col(1)) + x.col(0) % x.col(2);
         auto gp = make_gp(standardise);
-        gp.condition(x.rows(0, 9), y.subvec(0, 9));
+        gp.condition(x.rows(0, B + 9), y.subvec(0, B + 9));
         check_matches_fresh(gp, pool_points.rows(0, 5));  // remembered
-        for (arma::uword i = 10; i < 16; ++i) {
+        for (arma::uword i = B + 10; i < B + 16; ++i) {
             gp.append(x.row(i), y.subvec(i, i));
             // Old points (one new entry each), new points, and a point twice in one batch.
             const arma::mat mixed = arma::join_cols(pool_points.rows(3, 8), pool_points.row(4));
             check_matches_fresh(gp, mixed);
         }
-        gp.append(x.rows(16, 25), y.subvec(16, 25));  // ten entries at once
+        gp.append(x.rows(B + 16, B + 25), y.subvec(B + 16, B + 25));  // ten entries at once
         check_matches_fresh(gp, pool_points);
         // Points last seen at different sizes extend from different rows in one call.
-        gp.append(x.row(26), y.subvec(26, 26));
+        gp.append(x.row(B + 26), y.subvec(B + 26, B + 26));
         check_matches_fresh(gp, pool_points.rows(0, 1));
-        gp.append(x.row(27), y.subvec(27, 27));
+        gp.append(x.row(B + 27), y.subvec(B + 27, B + 27));
         check_matches_fresh(gp, pool_points);
         // Truncated below where points were remembered, then other points appended at those indices.
-        gp.truncate(20);
+        gp.truncate(B + 20);
         check_matches_fresh(gp, pool_points.rows(0, 2));
-        gp.append(x.rows(40, 44), y.subvec(40, 44));
+        gp.append(x.rows(B + 40, B + 44), y.subvec(B + 40, B + 44));
         check_matches_fresh(gp, pool_points);
-        gp.truncate(24);
+        gp.truncate(B + 24);
         check_matches_fresh(gp, pool_points.rows(6, 9));  // cut, not extended: the norm is recomputed
         gp.kernel().set_log_hyperparameters(gp.kernel().log_hyperparameters() - 0.1);
         gp.refactorise();
@@ -101,14 +103,14 @@ TEST_CASE("gp point pool: small batches scored again stay exact through appends,
 
 TEST_CASE("gp point pool: more distinct points than it holds are still scored exactly") {
     dpbo::ExperimentRng rng(29);
-    const arma::mat x = rng.uniform(30, 3);
+    const arma::mat x = rng.uniform(150, 3);
     const arma::vec y = arma::sin(4.0 * x.col(2));
     auto gp = make_gp(true);
-    gp.condition(x.rows(0, 19), y.subvec(0, 19));
+    gp.condition(x.rows(0, 139), y.subvec(0, 139));
     const arma::mat many = rng.uniform(5000, 3);  // past its 4096 points: the least recently used go
     for (arma::uword first = 0; first < many.n_rows; first += 25)
         gp.predict(many.rows(first, std::min<arma::uword>(many.n_rows, first + 25) - 1));
-    gp.append(x.rows(20, 21), y.subvec(20, 21));
+    gp.append(x.rows(140, 141), y.subvec(140, 141));
     check_matches_fresh(gp, many.rows(0, 20));       // forgotten: solved afresh
     check_matches_fresh(gp, many.rows(4980, 4999));  // remembered: extended
 }

@@ -315,6 +315,10 @@ struct GaussianProcess::State {
         std::uint64_t epoch = 0;
     };
     static constexpr std::size_t kMinimumCachedQueries = 32;  // single points never evict the sweep
+    // Below this many observations a fresh solve of a small batch costs less than the point pool's
+    // bookkeeping (hashing, lookups): with the pool at every size, gp-ucb's iterations at n = 50 and
+    // 100 were slower than without it (apps/benchmarks/performance.py against the build before it).
+    static constexpr std::size_t kPoolFromPoints = 128;
 
     std::unique_ptr<Kernel> kernel_;
     GpSettings settings_;
@@ -560,7 +564,7 @@ Posterior GaussianProcess::State::predict(const arma::mat& points) const {
         return posterior;
     }
     if (cached_prediction(points, posterior)) return posterior;
-    if (points.n_rows < kMinimumCachedQueries) {
+    if (points.n_rows < kMinimumCachedQueries && points_.n_rows >= kPoolFromPoints) {
         arma::vec explained;
         arma::vec projected;
         pool_.evaluate(detail::PointPool::Factor{*kernel_, points_, chol_, beta_, epoch_}, points, explained,

@@ -96,6 +96,17 @@ double poi_by_quadrature(const arma::mat& front_max, double mean0, double sd0, d
     return total;
 }
 
+// Two maximised outputs, the front (in the maximisation sense) both as front and as its values.
+dpbo::AcquisitionContext two_output_context(const arma::mat& front_max, const arma::rowvec& reference) {
+    dpbo::AcquisitionContext context;
+    context.outputs = 2;
+    context.front = front_max;
+    context.front_values = front_max;
+    context.signs = {1.0, 1.0};
+    context.reference = reference;
+    return context;
+}
+
 }  // namespace
 
 TEST_CASE("hvpoi: the probability of not being dominated equals a numerical integration over the front") {
@@ -147,13 +158,8 @@ TEST_CASE("hvpoi: a front with tied and dominated rows: the probability still eq
     const arma::mat front_max = {{2.0, 0.0}, {2.0, -0.5}, {1.0, 1.0}, {1.0, 0.5}, {0.5, 0.2}, {0.0, 2.0}};
     const arma::mat means = {{1.5, 0.7}, {2.5, -1.0}, {1.2, 1.5}, {0.2, 0.8}};
     const arma::mat variances = {{0.3, 0.5}, {1.0, 0.2}, {2.0, 3.0}, {0.4, 0.1}};
-    dpbo::AcquisitionContext context;
-    context.outputs = 2;
-    context.front = front_max;
-    context.front_values = front_max;
-    context.signs = {1.0, 1.0};
     // A reference far below every point, so that every point has a gain.
-    context.reference = {-100.0, -100.0};
+    const dpbo::AcquisitionContext context = two_output_context(front_max, {-100.0, -100.0});
     const FixedPosterior model(means, variances);
     const arma::vec scores = hvpoi()->score(model, arma::mat(means.n_rows, 2, arma::fill::zeros), context);
     // The gain by hand: the point's box from the reference minus the union of the front's boxes
@@ -186,12 +192,7 @@ TEST_CASE("hvpoi: a front with tied and dominated rows: the probability still eq
 TEST_CASE("hvpoi: a dominated median scores exactly 0, a broken posterior still shows as NaN") {
     // The probability is skipped where the median adds no hypervolume; that must not hide a NaN.
     const arma::mat front_max = {{2.0, 0.0}, {1.0, 1.0}, {0.0, 2.0}};
-    dpbo::AcquisitionContext context;
-    context.outputs = 2;
-    context.front = front_max;
-    context.front_values = front_max;
-    context.signs = {1.0, 1.0};
-    context.reference = {-1.0, -1.0};
+    const dpbo::AcquisitionContext context = two_output_context(front_max, {-1.0, -1.0});
     const double nan = std::numeric_limits<double>::quiet_NaN();
     // Row 0: dominated by (1, 1) with a wide posterior (a real chance of improving); row 1: the same
     // mean with a NaN variance; row 2: an infinite mean; row 3: a gain.

@@ -278,7 +278,9 @@ struct GaussianProcess::State {
 
     std::size_t dim() const { return kernel_->dim(); }
     void check_targets(const arma::mat& points, const arma::vec& targets) const;
-    void factorise();
+    // `release_old_first`: a large factor frees the old one before the new one is built (one n × n
+    // matrix at a time), for callers that can rebuild it if this fails (condition()).
+    void factorise(bool release_old_first = false);
     void update_weights();
     bool cached_prediction(const arma::mat& points, Posterior& posterior) const;
 
@@ -389,7 +391,7 @@ void GaussianProcess::State::check_targets(const arma::mat& points, const arma::
     }
 }
 
-void GaussianProcess::State::factorise() {
+void GaussianProcess::State::factorise(bool release_old_first) {
     ++epoch_;
     if (points_.n_rows == 0) {
         chol_.reset();
@@ -401,7 +403,7 @@ void GaussianProcess::State::factorise() {
     const arma::uword n = points_.n_rows;
     arma::mat factor;
     if (n >= kLargeFactor) {
-        chol_.reset();  // the old factor goes before the new one is built
+        if (release_old_first) chol_.reset();
         factor.set_size(n + n / 4, n + n / 4);
         for (arma::uword first = 0; first < n; first += kGramColumnBlock) {
             const arma::uword last = std::min(n, first + kGramColumnBlock) - 1;
@@ -465,7 +467,7 @@ void GaussianProcess::State::condition(const arma::mat& points, const arma::vec&
     std::swap(points_, kept_points);
     std::swap(targets_, kept_targets);
     try {
-        factorise();
+        factorise(true);
     } catch (...) {
         std::swap(points_, kept_points);
         std::swap(targets_, kept_targets);

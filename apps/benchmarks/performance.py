@@ -30,7 +30,6 @@ What is measured, each by the programs and commands a reader can run alone:
 BLAS runs on one thread throughout (the commands' default). Standard library only.
 """
 import argparse
-import json
 import math
 import os
 import re
@@ -55,10 +54,10 @@ class BenchmarkError(Exception):
     pass
 
 
-def run(words, cwd=None):
+def run(words):
     """stdout (with stderr after it) of a command; BenchmarkError naming it when it fails."""
     env = dict(os.environ, OPENBLAS_NUM_THREADS="1")
-    finished = subprocess.run(words, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+    finished = subprocess.run(words, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True)
     if finished.returncode != 0:
         raise BenchmarkError(f"`{' '.join(words)}` exited {finished.returncode}: {finished.stderr.strip()[-800:]}")
@@ -66,17 +65,16 @@ def run(words, cwd=None):
 
 
 def run_measured(words):
-    """(stdout, peak resident MB) of one command, its own rusage from wait4."""
+    """The peak resident MB of one command, its own rusage from wait4."""
     env = dict(os.environ, OPENBLAS_NUM_THREADS="1")
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
         child = subprocess.Popen(words, stdin=subprocess.DEVNULL, stdout=out, stderr=err, env=env)
         _, status, usage = os.wait4(child.pid, 0)
         child.returncode = os.waitstatus_to_exitcode(status)
-        out.seek(0)
         err.seek(0)
         if child.returncode != 0:
             raise BenchmarkError(f"`{' '.join(words)}` exited {child.returncode}: {err.read().strip()[-800:]}")
-        return out.read(), usage.ru_maxrss / 1024.0
+        return usage.ru_maxrss / 1024.0
 
 
 class Build:
@@ -125,15 +123,14 @@ def rosenbrock_regret(build, seeds):
 
 
 def dpbo_run(build, words, scratch):
+    """The trace rows (dicts by column) and the peak resident MB of one `dpbo run`."""
     folder = tempfile.mkdtemp(dir=scratch)
     try:
-        text, megabytes = run_measured([build.dpbo, "run", *words, "--out", os.path.join(folder, "run")])
-        with open(os.path.join(folder, "run", "result.json")) as handle:
-            result = json.load(handle)
+        megabytes = run_measured([build.dpbo, "run", *words, "--out", os.path.join(folder, "run")])
         with open(os.path.join(folder, "run", "trace.csv")) as handle:
             header = handle.readline().strip().split(",")
             rows = [dict(zip(header, line.strip().split(","))) for line in handle if line.strip()]
-        return result, rows, megabytes
+        return rows, megabytes
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
@@ -141,7 +138,7 @@ def dpbo_run(build, words, scratch):
 def branin_regret(build, seeds, scratch, extra=()):
     regrets = []
     for seed in range(1, seeds + 1):
-        _, rows, _ = dpbo_run(build, ["--algorithm", "gp-ucb", "--objective", "branin", "--set",
+        rows, _ = dpbo_run(build, ["--algorithm", "gp-ucb", "--objective", "branin", "--set",
                                       "algorithm.budget=100", "--seed", str(seed), *extra], scratch)
         regrets.append(float(rows[-1]["simple_regret"]))
     return statistics.median(regrets), min(regrets), max(regrets)
@@ -156,7 +153,7 @@ def scaling(build, sizes, steps, scratch):
     """{n: (median ms per step after the first, peak MB)}."""
     figures = {}
     for n in sizes:
-        _, rows, megabytes = dpbo_run(build, ["--algorithm", "gp-ucb", "--objective", "rosenbrock", *SCALING_MODEL,
+        rows, megabytes = dpbo_run(build, ["--algorithm", "gp-ucb", "--objective", "rosenbrock", *SCALING_MODEL,
                                               "--set", f"algorithm.initial_points={n}", "--set",
                                               f"algorithm.budget={n + steps + 1}", "--seed", "1"], scratch)
         timed = [float(row["cpu_seconds"]) for row in rows if int(row["evaluations"]) > n + 1]

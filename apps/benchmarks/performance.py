@@ -41,7 +41,9 @@ import tempfile
 
 SOURCE_ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(SOURCE_ROOT, "apps", "reproduce"))
 from startup import startup_medians  # noqa: E402  (the start-up's own benchmark, beside this one)
+from reproduction import git_commit  # noqa: E402  (the stamps' commit, for each build's source)
 
 # Limbo (header-only, NLopt's DIRECT-L, the same model and 500 acquisition evaluations), measured
 # side by side with dpbo on this machine on 2026-11-27 and quoted here: Limbo is not built by this
@@ -97,11 +99,9 @@ class Build:
             with open(os.path.join(self.folder, "CMakeCache.txt")) as cache:
                 source = next(line.split("=", 1)[1].strip() for line in cache
                               if line.startswith("CMAKE_HOME_DIRECTORY:"))
-            commit = subprocess.run(["git", "-C", source, "describe", "--always", "--dirty", "--abbrev=10"],
-                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout.strip()
-            return commit or "unknown commit"
         except (OSError, StopIteration):
             return "unknown commit"
+        return git_commit(source)
 
 
 def per_iteration(build):

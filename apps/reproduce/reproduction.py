@@ -158,9 +158,10 @@ def replace_block(page_text, script, name, markdown, stamp, page):
     return pattern.sub(lambda _: block, page_text, count=1)
 
 
-def git_commit():
+def git_commit(root=SOURCE_ROOT):
+    """The commit a source tree is at (`--dirty` when it has changes), for a stamp."""
     try:
-        return subprocess.run(["git", "-C", str(SOURCE_ROOT), "describe", "--always", "--dirty", "--abbrev=10"],
+        return subprocess.run(["git", "-C", str(root), "describe", "--always", "--dirty", "--abbrev=10"],
                               capture_output=True, text=True, check=True).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return "unknown (not a git checkout)"

@@ -58,4 +58,23 @@ inline arma::blas_int lower_gram_in_place(arma::mat& lower) {
     return info;
 }
 
+// block ← T⁻¹ block, or T⁻ᵀ block when `transposed`, for the lower-triangular T that is the
+// rows(block) × rows(block) block of `factor` starting at (first, first); `factor` may hold spare
+// capacity (its leading dimension is its row count). LAPACK's trtrs info: 0, or the 1-based index
+// within T of a zero on its diagonal.
+inline arma::blas_int solve_with_lower_block(const arma::mat& factor, arma::uword first, arma::mat& block,
+                                             bool transposed) {
+    if (block.n_rows == 0 || block.n_cols == 0) return 0;
+    char uplo = 'L';
+    char trans = transposed ? 'T' : 'N';
+    char diag = 'N';
+    arma::blas_int order = static_cast<arma::blas_int>(block.n_rows);
+    arma::blas_int stride = static_cast<arma::blas_int>(factor.n_rows);
+    arma::blas_int columns = static_cast<arma::blas_int>(block.n_cols);
+    arma::blas_int info = 0;
+    arma::lapack::trtrs(&uplo, &trans, &diag, &order, &columns, factor.memptr() + first + first * factor.n_rows,
+                        &stride, block.memptr(), &order, &info);
+    return info;
+}
+
 }  // namespace dpbo::gp::detail

@@ -84,16 +84,7 @@ constexpr arma::uword kGramColumnBlock = 256;
 // rhs ← L⁻¹ rhs, or L⁻ᵀ rhs when `transposed`, where L is the leading rows(rhs) × rows(rhs) block of
 // the lower-triangular `lower` (which may hold spare capacity beyond it).
 void triangular_solve_in_place(const arma::mat& lower, arma::mat& rhs, bool transposed) {
-    if (rhs.n_rows == 0 || rhs.n_cols == 0) return;
-    char uplo = 'L';
-    char trans = transposed ? 'T' : 'N';
-    char diag = 'N';
-    arma::blas_int n = static_cast<arma::blas_int>(rhs.n_rows);
-    arma::blas_int stride = static_cast<arma::blas_int>(lower.n_rows);
-    arma::blas_int columns = static_cast<arma::blas_int>(rhs.n_cols);
-    arma::blas_int info = 0;
-    arma::lapack::trtrs(&uplo, &trans, &diag, &n, &columns, lower.memptr(), &stride, rhs.memptr(), &n, &info);
-    if (info != 0) {
+    if (const arma::blas_int info = detail::solve_with_lower_block(lower, 0, rhs, transposed); info != 0) {
         throw RunError(fmt::format("{}: the Cholesky factor has a zero on its diagonal (entry {})", kOwner, info));
     }
 }
@@ -283,6 +274,11 @@ struct GaussianProcess::State {
     void factorise(bool release_old_first = false);
     void update_weights();
     bool cached_prediction(const arma::mat& points, Posterior& posterior) const;
+    // k(x, x) − ‖v‖² (latent, standardised) as a variance in the targets' units, rounding below 0 cut.
+    arma::vec target_variance(arma::vec latent) const {
+        latent.clamp(0.0, std::numeric_limits<double>::infinity());
+        return latent * (scale_ * scale_);
+    }
 
     void condition(const arma::mat& points, const arma::vec& targets);
     void append(const arma::mat& points, const arma::vec& targets);
@@ -572,9 +568,7 @@ Posterior GaussianProcess::State::predict(const arma::mat& points) const {
         pool_.evaluate(detail::PointPool::Factor{*kernel_, points_, chol_, beta_, epoch_}, points, explained,
                        projected);
         posterior.mean = offset_ + scale_ * projected;
-        posterior.variance -= explained;
-        posterior.variance.clamp(0.0, std::numeric_limits<double>::infinity());
-        posterior.variance *= scale_ * scale_;
+        posterior.variance = target_variance(posterior.variance - explained);
         return posterior;
     }
     arma::mat cross_block = kernel_->cross(points_, points);  // n × m
@@ -593,9 +587,7 @@ Posterior GaussianProcess::State::predict(const arma::mat& points) const {
     // One triangular solve for every query point: V = L⁻¹ K(D, X*), var = k(x, x) − ‖v‖².
     triangular_solve_in_place(chol_, cross_block, false);
     const arma::vec explained = arma::sum(arma::square(cross_block), 0).t();
-    posterior.variance -= explained;
-    posterior.variance.clamp(0.0, std::numeric_limits<double>::infinity());
-    posterior.variance *= scale_ * scale_;
+    posterior.variance = target_variance(posterior.variance - explained);
     if (remember) {
         cache_.solved_t.set_size(points.n_rows, capacity);
         cache_.solved_t.head_cols(n) = cross_block.t();
@@ -640,9 +632,7 @@ bool GaussianProcess::State::cached_prediction(const arma::mat& points, Posterio
     // An alias of the first n columns: no copy of the cache in the hot path.
     const arma::mat cross(const_cast<double*>(cache_.cross_t.memptr()), m, n, false, true);
     posterior.mean = offset_ + scale_ * (cross * alpha_);
-    posterior.variance = cache_.prior - cache_.explained;
-    posterior.variance.clamp(0.0, std::numeric_limits<double>::infinity());
-    posterior.variance *= scale_ * scale_;
+    posterior.variance = target_variance(cache_.prior - cache_.explained);
     return true;
 }
 

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "dpbo/errors.hpp"
+#include "blas_extras.hpp"
 
 namespace dpbo::gp::detail {
 
@@ -30,19 +31,9 @@ std::uint64_t key_of(const double* point, std::size_t dim) {
     return h;
 }
 
-// block ← T⁻¹ block for the lower-triangular T, the order × order block of `chol` at (first, first).
+// block ← T⁻¹ block for T the block of the factor at (first, first), as the GP's own solves.
 void solve_lower_block(const arma::mat& chol, std::size_t first, arma::mat& block) {
-    if (block.n_rows == 0 || block.n_cols == 0) return;
-    char uplo = 'L';
-    char trans = 'N';
-    char diag = 'N';
-    arma::blas_int order = static_cast<arma::blas_int>(block.n_rows);
-    arma::blas_int stride = static_cast<arma::blas_int>(chol.n_rows);
-    arma::blas_int columns = static_cast<arma::blas_int>(block.n_cols);
-    arma::blas_int info = 0;
-    arma::lapack::trtrs(&uplo, &trans, &diag, &order, &columns, chol.memptr() + first + first * chol.n_rows, &stride,
-                        block.memptr(), &order, &info);
-    if (info != 0) {
+    if (const arma::blas_int info = solve_with_lower_block(chol, first, block, false); info != 0) {
         throw RunError(
             fmt::format("Gaussian process: the Cholesky factor has a zero on its diagonal (entry {})", first + info));
     }
@@ -130,16 +121,17 @@ std::size_t PointPool::take_slot() {
     return take_slot();
 }
 
+void PointPool::refresh_explained(std::size_t s) {
+    Slot& slot = slots_[s];
+    if (slot.explained_valid) return;
+    slot.explained = slot.rows == 0 ? 0.0 : arma::accu(arma::square(columns_.col(s).head(slot.rows)));
+    slot.explained_valid = true;
+}
+
 void PointPool::extend(const Factor& factor, const std::vector<std::size_t>& slots, std::size_t from) {
     const std::size_t n = factor.points.n_rows;
     const arma::uvec index = arma::conv_to<arma::uvec>::from(slots);
-    for (const std::size_t s : slots) {
-        Slot& slot = slots_[s];
-        if (!slot.explained_valid) {
-            slot.explained = from == 0 ? 0.0 : arma::accu(arma::square(columns_.col(s).head(from)));
-            slot.explained_valid = true;
-        }
-    }
+    for (const std::size_t s : slots) refresh_explained(s);
     // v's new entries: L22 v₂ = k(D₂, q) − L21 v₁, for the rows [from, n) of the factor.
     const arma::mat queries = points_.cols(index).t();
     arma::mat fresh = factor.kernel.cross(factor.points.rows(from, n - 1), queries);  // (n − from) × S
@@ -196,10 +188,7 @@ void PointPool::evaluate(const Factor& factor, const arma::mat& queries, arma::v
         const std::size_t s = slot_of_query[i];
         if (s == kNone) continue;
         Slot& slot = slots_[s];
-        if (!slot.explained_valid) {  // cut by a truncate and not extended since
-            slot.explained = arma::accu(arma::square(columns_.col(s).head(slot.rows)));
-            slot.explained_valid = true;
-        }
+        refresh_explained(s);  // cut by a truncate, not extended since
         explained(i) = slot.explained;
         projected(i) = arma::dot(columns_.col(s).head(n), factor.beta);
     }

@@ -63,6 +63,8 @@ private:
     void relayout(std::size_t rows, std::size_t points);
     std::size_t find(std::uint64_t key, const double* point, std::size_t dim) const;
     std::size_t take_slot();
+    // ‖v‖² over the slot's up-to-date entries, when a truncation left it to be recomputed.
+    void refresh_explained(std::size_t slot);
     void extend(const Factor& factor, const std::vector<std::size_t>& slots, std::size_t from);
 
     std::uint64_t epoch_ = 0;

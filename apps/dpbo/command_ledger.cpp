@@ -183,16 +183,13 @@ constexpr Command kLedgerSubcommands[] = {
     {.name = "create",
      .summary = "a new lifetime ledger for a dataset (mode 0600, never overwriting): --budget mu=M, epsilon=E,delta=D "
                 "or epsilon=E",
-     .run = &ledger_create,
-     .blas = BlasStart::RuntimePin},
+     .run = &ledger_create},
     {.name = "show",
      .summary = "the ledger's runs and studies, their charges, what was spent and what is left (verified first)",
-     .run = &ledger_show,
-     .blas = BlasStart::RuntimePin},
+     .run = &ledger_show},
     {.name = "verify",
      .summary = "check the ledger's hash chain and running sums; names the first entry changed",
-     .run = &ledger_verify,
-     .blas = BlasStart::RuntimePin},
+     .run = &ledger_verify},
 };
 DPBO_CHECK_COMMAND_TABLE(kLedgerSubcommands);
 

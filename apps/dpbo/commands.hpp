@@ -11,11 +11,6 @@
 
 namespace dpbo::cli {
 
-// How a command starts BLAS (see main.cpp): re-executed once with OPENBLAS_NUM_THREADS set, so that
-// OpenBLAS never starts its spinning threads, or not, for a command that does no linear algebra or is
-// a client's every step, whose start-up the second exec would double; the runtime pin holds then.
-enum class BlasStart { Reexec, RuntimePin };
-
 struct Command {
     std::string_view name;
     std::string_view summary;  // one line, for the usage text of the level above
@@ -23,7 +18,6 @@ struct Command {
     int (*run)(const std::vector<std::string>& arguments) = nullptr;
     // ... or is a group whose first argument names one of these (`dpbo study create`).
     std::span<const Command> (*subcommands)() = nullptr;
-    BlasStart blas = BlasStart::Reexec;
 };
 
 // A table the dispatch can read: every row named, once, with a summary, and either run or subcommands.

@@ -1,35 +1,67 @@
-// dpbo: lists, describes and combines the modules it finds at run time.
+// dpbo's executable: a launcher that sets OpenBLAS's thread count, then loads the command library
+// (libdpbo-cli.so, cli_main.cpp) into this same process and runs it.
+//
+// Why a launcher: OpenBLAS reads OPENBLAS_NUM_THREADS once, when it is loaded, and starts its worker
+// threads then; told afterwards to stay idle, they still spin for a while and double the CPU time of
+// short runs. A program linked to OpenBLAS can only set the variable for itself by executing itself
+// again, which loads every library twice (about 8 ms of every start). This file links nothing that
+// loads OpenBLAS, so it can set the variable before the command library, and OpenBLAS with it, is
+// loaded — once.
+#include <dlfcn.h>
 #include <unistd.h>
 
+#include <climits>
+#include <cstdio>
 #include <cstdlib>
-#include <string>
-#include <vector>
+#include <cstring>
 
-#include "captured_command.hpp"
-#include "cli.hpp"
-#include "commands.hpp"
-#include "dpbo/host/fatal_signal_exit.hpp"
-#include "mpi/mpi_session.hpp"
+namespace {
 
-// OpenBLAS starts its worker threads when it is loaded, before main runs, and they spin for a while
-// even when told afterwards to stay idle, doubling the CPU time of short runs. Setting the variable
-// it reads at load time and re-executing once avoids that; if exec fails, the runtime pin remains.
-void pin_blas_threads_before_load(char** argv) {
-    if (std::getenv("OPENBLAS_NUM_THREADS") != nullptr) return;
-    const char* wanted = std::getenv("DPBO_BLAS_THREADS");
-    setenv("OPENBLAS_NUM_THREADS", wanted != nullptr && *wanted != '\0' ? wanted : "1", 1);
-    execv("/proc/self/exe", argv);
+// The command library sits in lib/ beside the bin/ of this executable, in the build tree as in an
+// installation (cmake/Install.cmake). Found from this executable's own path, not from a search path:
+// a library of that name elsewhere (the working folder, LD_LIBRARY_PATH) is never the one run.
+bool command_library_path(char (&path)[PATH_MAX]) {
+    const ssize_t length = readlink("/proc/self/exe", path, sizeof path - 1);
+    if (length <= 0) return false;
+    path[length] = '\0';
+    char* slash = std::strrchr(path, '/');  // .../bin/dpbo -> .../bin
+    if (slash == nullptr) return false;
+    *slash = '\0';
+    slash = std::strrchr(path, '/');  // .../bin -> ...
+    if (slash == nullptr) return false;
+    *slash = '\0';
+    constexpr char kLibrary[] = "/lib/libdpbo-cli.so";
+    if (std::strlen(path) + sizeof kLibrary > sizeof path) return false;
+    std::strcat(path, kLibrary);
+    return true;
 }
 
+}  // namespace
+
 int main(int argc, char** argv) {
-    using namespace dpbo::cli;
-    // Each command's row says whether it re-executes (commands.hpp); help, usage errors and unknown
-    // commands do, as they always have.
-    const Command* command = argc < 2 ? nullptr : find_command(commands(), argv[1]);
-    if (command == nullptr || command->blas == BlasStart::Reexec) pin_blas_threads_before_load(argv);
-    // Before any module call guard, which reports the module and passes a fatal signal on to it: a
-    // plugin's crash ends the run with exit status 1, its journal kept for the next run.
-    dpbo::install_fatal_signal_exit();
-    // Under mpirun, after the command printed its error if any: the other ranks are stopped.
-    return mpi::finish(run_reporting_errors(std::vector<std::string>(argv + 1, argv + argc)));
+    // The user's OPENBLAS_NUM_THREADS wins; otherwise DPBO_BLAS_THREADS, or 1. The command library
+    // checks DPBO_BLAS_THREADS and refuses a bad value by name (dpbo::limit_blas_threads).
+    if (std::getenv("OPENBLAS_NUM_THREADS") == nullptr) {
+        const char* wanted = std::getenv("DPBO_BLAS_THREADS");
+        setenv("OPENBLAS_NUM_THREADS", wanted != nullptr && *wanted != '\0' ? wanted : "1", 1);
+    }
+    char path[PATH_MAX];
+    if (!command_library_path(path)) {
+        std::fprintf(stderr, "dpbo: failed: cannot find this executable's own path (/proc/self/exe)\n");
+        return 1;
+    }
+    // As an executable's own libraries are: bound lazily (binding every symbol at once costs more than
+    // a short command uses), and visible to what is loaded later (plugins, Open MPI's components).
+    void* library = dlopen(path, RTLD_LAZY | RTLD_GLOBAL);
+    if (library == nullptr) {
+        std::fprintf(stderr, "dpbo: failed: cannot load the command library %s: %s\n", path, dlerror());
+        return 1;
+    }
+    using Main = int (*)(int, char**);
+    const auto run = reinterpret_cast<Main>(dlsym(library, "dpbo_cli_main"));
+    if (run == nullptr) {
+        std::fprintf(stderr, "dpbo: failed: %s has no dpbo_cli_main: %s\n", path, dlerror());
+        return 1;
+    }
+    return run(argc, argv);
 }

@@ -6,9 +6,11 @@
 # lib/dpbo/plugins under CMAKE_INSTALL_PREFIX, where `dpbo` looks for it when installed in the same
 # prefix. Used in-tree and by third parties alike (after find_package(dpbo)).
 #
-# Run-time lookup of libdpbo: in a build tree, CMake's build RPATH names the directory of the
-# libdpbo linked (the installed one, for a third party); after install, $ORIGIN/../.. leads from
-# P/lib/dpbo/plugins to P/lib. Inside the `dpbo` process libdpbo is already loaded either way.
+# Run-time lookup of libdpbo: $ORIGIN/../.. leads from P/lib/dpbo/plugins to P/lib (and in dpbo's own
+# build tree, which has the same layout); a third party's plugin also names the directory of the
+# libdpbo it linked, for its own build tree. Inside the `dpbo` process libdpbo is already loaded either
+# way. An installed plugin is built with that path already (BUILD_WITH_INSTALL_RPATH): the build-tree
+# path CMake would otherwise link ends in an empty entry, which the loader reads as the working folder.
 function(dpbo_add_plugin target)
   cmake_parse_arguments(ARG "NO_INSTALL" "OUTPUT_DIRECTORY" "SOURCES;LIBRARIES" ${ARGN})
   if(NOT ARG_SOURCES)
@@ -36,6 +38,12 @@ function(dpbo_add_plugin target)
     set_target_properties(${target} PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${DPBO_PLUGIN_BUILD_DIR})
   endif()
   if(NOT ARG_NO_INSTALL)
+    if(NOT PROJECT_NAME STREQUAL "dpbo")
+      get_target_property(_dpbo_library dpbo::dpbo LOCATION)
+      get_filename_component(_dpbo_library_dir "${_dpbo_library}" DIRECTORY)
+      set_property(TARGET ${target} APPEND PROPERTY INSTALL_RPATH "${_dpbo_library_dir}")
+    endif()
+    set_target_properties(${target} PROPERTIES BUILD_WITH_INSTALL_RPATH ON)
     install(TARGETS ${target} LIBRARY DESTINATION lib/dpbo/plugins)
     set_property(GLOBAL APPEND PROPERTY DPBO_PLUGIN_TARGETS ${target})
   endif()

@@ -95,10 +95,22 @@ std::vector<std::string> plus(std::vector<std::string> a, const std::vector<std:
     return a;
 }
 
-// The executable alone in a folder: no plugin beside it, none on DPBO_PLUGIN_PATH.
+// The executable in a tree of its own: bin/dpbo and links to the build's libraries in lib/ (the
+// launcher loads its commands from there), but no plugin under lib/dpbo/plugins and none on
+// DPBO_PLUGIN_PATH.
 class LoneExecutable {
 public:
-    LoneExecutable() : program_(fs::path(folder_.path()) / "dpbo") { fs::copy_file(DPBO_EXECUTABLE, program_); }
+    LoneExecutable() : program_(fs::path(folder_.path()) / "bin" / "dpbo") {
+        fs::create_directories(program_.parent_path());
+        fs::copy_file(DPBO_EXECUTABLE, program_);
+        const fs::path lib = fs::path(folder_.path()) / "lib";
+        fs::create_directories(lib);
+        const fs::path build_lib = fs::path(DPBO_EXECUTABLE).parent_path().parent_path() / "lib";
+        for (const auto& entry : fs::directory_iterator(build_lib)) {
+            if (entry.path().filename().string().starts_with("lib"))
+                fs::create_symlink(entry.path(), lib / entry.path().filename());
+        }
+    }
     CommandResult run(const std::vector<std::string>& arguments) const {
         return run_program(program_.string(), arguments, {{"DPBO_PLUGIN_PATH", ""}}, 60);
     }

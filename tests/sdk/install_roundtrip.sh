@@ -87,7 +87,7 @@ stage "install $build_dir into $prefix"
 run_logged install-dpbo "$cmake" --install "$build_dir" --prefix "$prefix"
 stage_done
 
-check "the installed layout: bin/dpbo, lib/libdpbo.so*, lib/dpbo/plugins/*.so, headers, CMake package"
+check "the installed layout: bin/dpbo, lib/libdpbo-cli.so, lib/libdpbo.so*, lib/dpbo/plugins/*.so, headers, CMake package"
 [[ -x "$prefix/bin/dpbo" ]] || fail "$prefix/bin/dpbo is missing or not executable"
 [[ -L "$prefix/lib/libdpbo.so" ]] || fail "$prefix/lib/libdpbo.so (the development link) is missing"
 soname_link=$(find "$prefix/lib" -maxdepth 1 -name 'libdpbo.so.*' -type l | head -n 1)
@@ -139,9 +139,14 @@ fi
 
 installed_libdpbo=$(readlink -f "$prefix/lib/libdpbo.so")
 check "the installed dpbo runs on the installed libdpbo, not the build tree's"
-resolved=$(libdpbo_of "$prefix/bin/dpbo")
+# bin/dpbo is a launcher linked to no dpbo library; it loads lib/libdpbo-cli.so, the commands.
+[[ -f "$prefix/lib/libdpbo-cli.so" ]] || fail "$prefix/lib/libdpbo-cli.so (the commands bin/dpbo loads) is missing"
+if ldd "$prefix/bin/dpbo" | grep -q 'libdpbo'; then
+    fail "$prefix/bin/dpbo links a dpbo library; expected a launcher that loads lib/libdpbo-cli.so"
+fi
+resolved=$(libdpbo_of "$prefix/lib/libdpbo-cli.so")
 [[ "$resolved" == "$installed_libdpbo" ]] ||
-    fail "$prefix/bin/dpbo resolves libdpbo to '$resolved', expected $installed_libdpbo"
+    fail "$prefix/lib/libdpbo-cli.so resolves libdpbo to '$resolved', expected $installed_libdpbo"
 check "the probe program that reads plugin manifests is installed beside libdpbo and runs on it"
 [[ -x "$prefix/lib/dpbo/dpbo-probe" ]] || fail "$prefix/lib/dpbo/dpbo-probe is missing or not executable"
 resolved=$(libdpbo_of "$prefix/lib/dpbo/dpbo-probe")
@@ -170,7 +175,7 @@ if grep -q 'warning:' "$log/build-example.txt"; then
     fail "the example plugin compiled with warnings"
 fi
 
-check "the build-tree plugin finds the installed libdpbo (build RPATH from the imported target)"
+check "the build-tree plugin finds the installed libdpbo (its RUNPATH names the libdpbo it linked)"
 built_plugin="$example_build/mechanism-geometric.so"
 [[ -f "$built_plugin" ]] || fail "$built_plugin was not built"
 resolved=$(libdpbo_of "$built_plugin")
@@ -185,8 +190,10 @@ installed_plugin="$prefix/lib/dpbo/plugins/mechanism-geometric.so"
 check "the plugin was installed as $installed_plugin and finds libdpbo through \$ORIGIN/../.."
 [[ -f "$installed_plugin" ]] || fail "$installed_plugin was not installed"
 runpath=$(readelf -d "$installed_plugin" | sed -n 's/.*R\(UN\)\{0,1\}PATH.*\[\(.*\)\]/\2/p')
-[[ "$runpath" == '$ORIGIN/../..' ]] ||
-    fail "$installed_plugin has RUNPATH '$runpath', expected '\$ORIGIN/../..'"
+# First $ORIGIN/../.., then the directory of the libdpbo it was built against (for its build tree,
+# which has no lib/ two levels up); never an empty entry, which the loader reads as the working folder.
+[[ "$runpath" == "\$ORIGIN/../..:$(dirname "$installed_libdpbo")" ]] ||
+    fail "$installed_plugin has RUNPATH '$runpath', expected '\$ORIGIN/../..:$(dirname "$installed_libdpbo")'"
 resolved=$(libdpbo_of "$installed_plugin")
 [[ "$resolved" == "$installed_libdpbo" ]] ||
     fail "$installed_plugin resolves libdpbo to '$resolved', expected $installed_libdpbo"

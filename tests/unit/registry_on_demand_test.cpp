@@ -19,13 +19,21 @@ namespace fs = std::filesystem;
 namespace {
 
 // A plugin folder of copies of the build's plugins and a manifest cache of its own (XDG_CACHE_HOME
-// set for the test's duration), so that what the cache holds is the test's to decide.
+// set for the test's duration), so that what the cache holds is the test's to decide. The folder is
+// lib/dpbo/plugins of a tree of its own, as installed, with links to the build's toolkit library in its
+// lib/: a plugin finds that library relative to its own file ($ORIGIN/../..).
 class PluginFolder {
 public:
-    explicit PluginFolder(const std::vector<std::string>& files) : plugins_(fs::path(root_.path()) / "plugins") {
+    explicit PluginFolder(const std::vector<std::string>& files)
+        : plugins_(fs::path(root_.path()) / "lib" / "dpbo" / "plugins") {
         if (const char* saved = std::getenv("XDG_CACHE_HOME")) saved_cache_ = saved;
         ::setenv("XDG_CACHE_HOME", (fs::path(root_.path()) / "cache").c_str(), 1);
         fs::create_directories(plugins_);
+        const fs::path build_lib = fs::path(DPBO_TEST_PLUGIN_DIR).parent_path().parent_path();
+        for (const auto& entry : fs::directory_iterator(build_lib)) {
+            if (entry.path().filename().string().starts_with("libdpbo-bo.so"))
+                fs::create_symlink(entry.path(), fs::path(root_.path()) / "lib" / entry.path().filename());
+        }
         for (const std::string& file : files) add(file);
     }
     ~PluginFolder() {

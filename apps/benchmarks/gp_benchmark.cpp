@@ -2,13 +2,16 @@
 // hyperparameters as the data grows, one ARD marginal-likelihood refit at n = 200 in 10-D, one
 // posterior-gradient evaluation, and the cost of appending a point as n doubles.
 //
-//   build/bin/dpbo_bench_gp [--max-n N] [--seed S] [--optimiser NAME]
-// (--optimiser: gp-ucb's acquisition optimiser, e.g. sweep-local; default: the loop's default)
+//   build/bin/dpbo_bench_gp [--max-n N] [--seed S] [--optimiser NAME] [--solve-floor]
+// (--optimiser: gp-ucb's acquisition optimiser, e.g. sweep-local; default: the loop's default;
+// --solve-floor: only the floor of an iteration's 500 fresh triangular solves, see solve_floor)
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <map>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -150,22 +153,64 @@ void append_cost(std::uint64_t seed) {
     }
 }
 
+// The floor of an iteration that scores 500 new points: each is one triangular solve against the
+// n-point Cholesky factor, and batched DIRECT can solve only one DIRECT iteration's centres together
+// (it needs their scores to choose the next). The same LAPACK routine the GP calls (dtrtrs, here
+// OpenBLAS on one thread), timed for m right-hand sides at a time, and 500 / m of them.
+void solve_floor(std::uint64_t seed) {
+    fmt::print(
+        "floor: 500 triangular solves against the n-point factor, m right-hand sides at a time (LAPACK dtrtrs)\n");
+    fmt::print("  {:>6}  {:>4}  {:>14}  {:>8}\n", "n", "m", "ms per 500", "GFLOP/s");
+    dpbo::ExperimentRng rng(seed);
+    for (const arma::uword n : {200, 1000}) {
+        const arma::mat a = rng.uniform(n, n);
+        const arma::mat lower = arma::chol(a * a.t() / static_cast<double>(n) + arma::eye(n, n), "lower");
+        for (const arma::uword m : {4, 8, 16, 32}) {
+            const arma::mat right = rng.uniform(n, m);
+            const std::size_t calls = 500 / m;
+            std::vector<double> times;
+            arma::mat block;
+            for (int repeat = 0; repeat < 7; ++repeat) {
+                double elapsed = 0.0;
+                for (std::size_t call = 0; call < calls; ++call) {
+                    block = right;
+                    char uplo = 'L', trans = 'N', diag = 'N';
+                    arma::blas_int order = static_cast<arma::blas_int>(n), columns = static_cast<arma::blas_int>(m);
+                    arma::blas_int info = 0;
+                    const double start = thread_cpu_seconds();
+                    arma::lapack::trtrs(&uplo, &trans, &diag, &order, &columns, lower.memptr(), &order, block.memptr(),
+                                        &order, &info);
+                    elapsed += thread_cpu_seconds() - start;
+                    if (info != 0) throw std::runtime_error("dtrtrs failed");
+                }
+                times.push_back(elapsed * 500.0 / static_cast<double>(calls * m));
+            }
+            const double seconds = median(times);
+            fmt::print("  {:>6}  {:>4}  {:>14.3f}  {:>8.1f}\n", n, m, 1e3 * seconds,
+                       500.0 * static_cast<double>(n) * static_cast<double>(n) / seconds * 1e-9);
+        }
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     std::size_t max_n = 1000;
     std::uint64_t seed = 1;
     std::string optimiser;
+    bool floor_only = false;
     for (int i = 1; i < argc; ++i) {
         const bool has_value = i + 1 < argc;
-        if (std::strcmp(argv[i], "--max-n") == 0 && has_value)
+        if (std::strcmp(argv[i], "--solve-floor") == 0)
+            floor_only = true;
+        else if (std::strcmp(argv[i], "--max-n") == 0 && has_value)
             max_n = std::strtoull(argv[++i], nullptr, 10);
         else if (std::strcmp(argv[i], "--seed") == 0 && has_value)
             seed = std::strtoull(argv[++i], nullptr, 10);
         else if (std::strcmp(argv[i], "--optimiser") == 0 && has_value)
             optimiser = argv[++i];
         else {
-            std::cerr << "usage: dpbo_bench_gp [--max-n N] [--seed S] [--optimiser NAME]\n";
+            std::cerr << "usage: dpbo_bench_gp [--max-n N] [--seed S] [--optimiser NAME] [--solve-floor]\n";
             return 2;
         }
     }
@@ -175,6 +220,10 @@ int main(int argc, char** argv) {
     }
     if (!dpbo::bench::limit_blas_threads_or_report("dpbo_bench_gp")) return 2;
     try {
+        if (floor_only) {
+            solve_floor(seed);
+            return 0;
+        }
         bo_iterations(max_n, seed, optimiser);
         refit(seed);
         posterior_gradient(seed);

@@ -14,7 +14,8 @@ beside every measure. --quick runs one repeat, three seeds and sizes up to 2 000
 
 What is measured, each by the programs and commands a reader can run alone:
 - per iteration: `dpbo_bench_gp` (gp-ucb on Rosenbrock-10, fixed hyperparameters, 500 acquisition
-  evaluations, thread CPU per iteration at n ± 10), median over --repeats runs per n;
+  evaluations, thread CPU per iteration at n ± 10), median over --repeats runs per n; beside it the
+  floor of 500 fresh triangular solves m at a time (`dpbo_bench_gp --solve-floor`, new build only);
   timed figures take the builds in turn, run by run, so that the machine's drift falls on both;
 - regret: Rosenbrock-10 after 200 evaluations, `dpbo_bench_acquisition_optimiser` with the default
   optimiser (fixed hyperparameters, as the per-iteration figures), and Branin after 100 evaluations
@@ -111,6 +112,19 @@ def per_iteration(build):
     if not rows:
         raise BenchmarkError("dpbo_bench_gp printed no per-iteration rows")
     return {int(n): float(ms) for n, ms in rows}
+
+
+def solve_floor(build):
+    """{n: {m: ms}}: 500 fresh triangular solves against an n-point factor, m at a time
+    (`dpbo_bench_gp --solve-floor`): the floor of an iteration whose optimiser scores 500 new points
+    in batches of m."""
+    text = run([build.program("dpbo_bench_gp"), "--solve-floor"])
+    floor = {}
+    for n, m, ms in re.findall(r"^\s+(\d+)\s+(\d+)\s+([\d.]+)\s+[\d.]+\s*$", text, re.M):
+        floor.setdefault(int(n), {})[int(m)] = float(ms)
+    if not floor:
+        raise BenchmarkError("dpbo_bench_gp --solve-floor printed no rows")
+    return floor
 
 
 def rosenbrock_regret(build, seeds):
@@ -218,6 +232,8 @@ def main(argv):
                 print(f"per iteration: {build.folder} ({build.label})", file=sys.stderr)
                 for n, ms in per_iteration(build).items():
                     measured[build]["iteration"].setdefault(n, []).append(ms)
+        # The floor is OpenBLAS's, not dpbo's: measured with the new build only.
+        floor = solve_floor(new)
         for build in builds:
             figures = measured[build]
             figures["iteration"] = {n: statistics.median(values) for n, values in figures["iteration"].items()}
@@ -260,6 +276,13 @@ def main(argv):
     for n in sorted(now["iteration"]):
         row(f"ms per iteration, n = {n}", now["iteration"][n], before and before["iteration"].get(n),
             LIMBO_MS_PER_ITERATION.get(n))
+    for n in sorted(floor):
+        ms = floor[n]
+        cells = [f"floor at n = {n}: 500 fresh triangular solves, m = {' / '.join(str(m) for m in sorted(ms))} "
+                 f"at a time (ms)", " / ".join(number(ms[m]) for m in sorted(ms))]
+        limbo = LIMBO_MS_PER_ITERATION.get(n)
+        print("| " + " | ".join(cells + (["", ""] if base else []) +
+                                [number(limbo) if limbo else "", ""]) + " |")
     for key, label in (("rosenbrock", "regret, Rosenbrock-10 @ 200 (median; fixed hyperparameters)"),
                        ("branin", "regret, Branin @ 100 (median; gp-ucb's defaults)")):
         print("| " + " | ".join([label, "{:.3g} ({:.3g}–{:.3g})".format(*now[key])] +

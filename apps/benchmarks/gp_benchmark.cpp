@@ -20,6 +20,7 @@
 #include "dpbo/gp/gaussian_process.hpp"
 #include "dpbo/gp/hyperparameter_fit.hpp"
 #include "dpbo/random.hpp"
+#include "gp/few_column_solve.hpp"
 
 namespace {
 
@@ -155,12 +156,15 @@ void append_cost(std::uint64_t seed) {
 
 // The floor of an iteration that scores 500 new points: each is one triangular solve against the
 // n-point Cholesky factor, and batched DIRECT can solve only one DIRECT iteration's centres together
-// (it needs their scores to choose the next). The same LAPACK routine the GP calls (dtrtrs, here
-// OpenBLAS on one thread), timed for m right-hand sides at a time, and 500 / m of them.
+// (it needs their scores to choose the next; about five on Rosenbrock-10). Timed m right-hand sides
+// at a time, 500 / m calls: LAPACK's dtrtrs (OpenBLAS on one thread) and the toolkit's own
+// few-column solve (gp/few_column_solve.hpp), which the GP uses up to kFewColumns columns.
 void solve_floor(std::uint64_t seed) {
     fmt::print(
-        "floor: 500 triangular solves against the n-point factor, m right-hand sides at a time (LAPACK dtrtrs)\n");
-    fmt::print("  {:>6}  {:>4}  {:>14}  {:>8}\n", "n", "m", "ms per 500", "GFLOP/s");
+        "floor: 500 triangular solves against the n-point factor, m right-hand sides at a time "
+        "(ms; LAPACK dtrtrs, and the GP's own few-column solve up to {} columns)\n",
+        dpbo::gp::detail::kFewColumns);
+    fmt::print("  {:>6}  {:>4}  {:>10}  {:>10}\n", "n", "m", "dtrtrs", "own");
     dpbo::ExperimentRng rng(seed);
     for (const arma::uword n : {200, 1000}) {
         const arma::mat a = rng.uniform(n, n);
@@ -168,26 +172,38 @@ void solve_floor(std::uint64_t seed) {
         for (const arma::uword m : {4, 8, 16, 32}) {
             const arma::mat right = rng.uniform(n, m);
             const std::size_t calls = 500 / m;
-            std::vector<double> times;
-            arma::mat block;
-            for (int repeat = 0; repeat < 7; ++repeat) {
-                double elapsed = 0.0;
-                for (std::size_t call = 0; call < calls; ++call) {
-                    block = right;
-                    char uplo = 'L', trans = 'N', diag = 'N';
-                    arma::blas_int order = static_cast<arma::blas_int>(n), columns = static_cast<arma::blas_int>(m);
-                    arma::blas_int info = 0;
-                    const double start = thread_cpu_seconds();
-                    arma::lapack::trtrs(&uplo, &trans, &diag, &order, &columns, lower.memptr(), &order, block.memptr(),
-                                        &order, &info);
-                    elapsed += thread_cpu_seconds() - start;
-                    if (info != 0) throw std::runtime_error("dtrtrs failed");
+            const auto time_500 = [&](const auto& solve) {
+                std::vector<double> times;
+                arma::mat block;
+                for (int repeat = 0; repeat < 7; ++repeat) {
+                    double elapsed = 0.0;
+                    for (std::size_t call = 0; call < calls; ++call) {
+                        block = right;
+                        const double start = thread_cpu_seconds();
+                        const std::ptrdiff_t info = solve(block);
+                        elapsed += thread_cpu_seconds() - start;
+                        if (info != 0) throw std::runtime_error("a triangular solve failed");
+                    }
+                    times.push_back(elapsed * 500.0 / static_cast<double>(calls * m));
                 }
-                times.push_back(elapsed * 500.0 / static_cast<double>(calls * m));
+                return 1e3 * median(times);
+            };
+            const double lapack = time_500([&](arma::mat& block) {
+                char uplo = 'L', trans = 'N', diag = 'N';
+                arma::blas_int order = static_cast<arma::blas_int>(n), columns = static_cast<arma::blas_int>(m);
+                arma::blas_int info = 0;
+                arma::lapack::trtrs(&uplo, &trans, &diag, &order, &columns, lower.memptr(), &order, block.memptr(),
+                                    &order, &info);
+                return static_cast<std::ptrdiff_t>(info);
+            });
+            if (m <= dpbo::gp::detail::kFewColumns) {
+                const double own = time_500([&](arma::mat& block) {
+                    return dpbo::gp::detail::few_column_lower_solve(lower.memptr(), n, n, block.memptr(), m);
+                });
+                fmt::print("  {:>6}  {:>4}  {:>10.3f}  {:>10.3f}\n", n, m, lapack, own);
+            } else {
+                fmt::print("  {:>6}  {:>4}  {:>10.3f}  {:>10}\n", n, m, lapack, "-");
             }
-            const double seconds = median(times);
-            fmt::print("  {:>6}  {:>4}  {:>14.3f}  {:>8.1f}\n", n, m, 1e3 * seconds,
-                       500.0 * static_cast<double>(n) * static_cast<double>(n) / seconds * 1e-9);
         }
     }
 }

@@ -15,7 +15,8 @@ beside every measure. --quick runs one repeat, three seeds and sizes up to 2 000
 What is measured, each by the programs and commands a reader can run alone:
 - per iteration: `dpbo_bench_gp` (gp-ucb on Rosenbrock-10, fixed hyperparameters, 500 acquisition
   evaluations, thread CPU per iteration at n ± 10), median over --repeats runs per n; beside it the
-  floor of 500 fresh triangular solves m at a time (`dpbo_bench_gp --solve-floor`, new build only);
+  floor of 500 fresh triangular solves m at a time, LAPACK's and the GP's own (`dpbo_bench_gp
+  --solve-floor`, new build only);
   timed figures take the builds in turn, run by run, so that the machine's drift falls on both;
 - regret: Rosenbrock-10 after 200 evaluations, `dpbo_bench_acquisition_optimiser` with the default
   optimiser (fixed hyperparameters, as the per-iteration figures), and Branin after 100 evaluations
@@ -115,13 +116,13 @@ def per_iteration(build):
 
 
 def solve_floor(build):
-    """{n: {m: ms}}: 500 fresh triangular solves against an n-point factor, m at a time
-    (`dpbo_bench_gp --solve-floor`): the floor of an iteration whose optimiser scores 500 new points
-    in batches of m."""
+    """{n: {m: (LAPACK ms, own ms or None)}}: 500 fresh triangular solves against an n-point factor, m at a
+    time (`dpbo_bench_gp --solve-floor`), by LAPACK and by the GP's own few-column solve: the floor of an
+    iteration whose optimiser scores 500 new points in batches of m."""
     text = run([build.program("dpbo_bench_gp"), "--solve-floor"])
     floor = {}
-    for n, m, ms in re.findall(r"^\s+(\d+)\s+(\d+)\s+([\d.]+)\s+[\d.]+\s*$", text, re.M):
-        floor.setdefault(int(n), {})[int(m)] = float(ms)
+    for n, m, lapack, own in re.findall(r"^\s+(\d+)\s+(\d+)\s+([\d.]+)\s+([\d.]+|-)\s*$", text, re.M):
+        floor.setdefault(int(n), {})[int(m)] = (float(lapack), None if own == "-" else float(own))
     if not floor:
         raise BenchmarkError("dpbo_bench_gp --solve-floor printed no rows")
     return floor
@@ -277,12 +278,13 @@ def main(argv):
         row(f"ms per iteration, n = {n}", now["iteration"][n], before and before["iteration"].get(n),
             LIMBO_MS_PER_ITERATION.get(n))
     for n in sorted(floor):
-        ms = floor[n]
-        cells = [f"floor at n = {n}: 500 fresh triangular solves, m = {' / '.join(str(m) for m in sorted(ms))} "
-                 f"at a time (ms)", " / ".join(number(ms[m]) for m in sorted(ms))]
         limbo = LIMBO_MS_PER_ITERATION.get(n)
-        print("| " + " | ".join(cells + (["", ""] if base else []) +
-                                [number(limbo) if limbo else "", ""]) + " |")
+        for which, label in ((0, "LAPACK's dtrtrs"), (1, "the GP's own few-column solve")):
+            ms = {m: times[which] for m, times in floor[n].items() if times[which] is not None}
+            cells = [f"floor at n = {n}: 500 fresh triangular solves, {label}, m = "
+                     f"{' / '.join(str(m) for m in sorted(ms))} at a time (ms)",
+                     " / ".join(number(ms[m]) for m in sorted(ms))]
+            print("| " + " | ".join(cells + (["", ""] if base else []) + [number(limbo) if limbo else "", ""]) + " |")
     for key, label in (("rosenbrock", "regret, Rosenbrock-10 @ 200 (median; fixed hyperparameters)"),
                        ("branin", "regret, Branin @ 100 (median; gp-ucb's defaults)")):
         print("| " + " | ".join([label, "{:.3g} ({:.3g}–{:.3g})".format(*now[key])] +

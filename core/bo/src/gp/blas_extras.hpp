@@ -7,6 +7,8 @@
 
 #include <armadillo>
 
+#include "few_column_solve.hpp"
+
 extern "C" {
 void dtrmm_(const char* side, const char* uplo, const char* transa, const char* diag, const arma::blas_int* m,
             const arma::blas_int* n, const double* alpha, const double* a, const arma::blas_int* lda, double* b,
@@ -61,10 +63,16 @@ inline arma::blas_int lower_gram_in_place(arma::mat& lower) {
 // block ← T⁻¹ block, or T⁻ᵀ block when `transposed`, for the lower-triangular T that is the
 // rows(block) × rows(block) block of `factor` starting at (first, first); `factor` may hold spare
 // capacity (its leading dimension is its row count). LAPACK's trtrs info: 0, or the 1-based index
-// within T of a zero on its diagonal.
+// within T of a zero on its diagonal. A forward solve of at most kFewColumns columns is our own
+// (few_column_solve.hpp); the rest is LAPACK's.
 inline arma::blas_int solve_with_lower_block(const arma::mat& factor, arma::uword first, arma::mat& block,
                                              bool transposed) {
     if (block.n_rows == 0 || block.n_cols == 0) return 0;
+    if (!transposed && block.n_cols <= kFewColumns) {
+        return static_cast<arma::blas_int>(few_column_lower_solve(factor.memptr() + first + first * factor.n_rows,
+                                                                  factor.n_rows, block.n_rows, block.memptr(),
+                                                                  block.n_cols));
+    }
     char uplo = 'L';
     char trans = transposed ? 'T' : 'N';
     char diag = 'N';

@@ -10,11 +10,35 @@ namespace {
 // updates every right-hand side with all eight, so T is read once per solve.
 constexpr std::size_t kPanel = 8;
 
-// The rows below a full panel: b[i] -= Σ_c T(i, k0 + c) x_c for one right-hand side b, whose panel
-// entries x are already solved. Summed as ((t0 x0 + t1 x1) + (t2 x2 + t3 x3)) + (... ) in every build.
-#define DPBO_PANEL_UPDATE(b, x)                                                         \
-    (b)[i] -= ((t0[i] * (x)[0] + t1[i] * (x)[1]) + (t2[i] * (x)[2] + t3[i] * (x)[3])) + \
-              ((t4[i] * (x)[4] + t5[i] * (x)[5]) + (t6[i] * (x)[6] + t7[i] * (x)[7]))
+// The rows begin..end below a full panel of T's columns t[0..7], for W right-hand sides b[w] whose
+// panel entries x[w] are solved: b[w][i] -= Σ_c t[c][i] x[w][c], summed as
+// ((t0 x0 + t1 x1) + (t2 x2 + t3 x3)) + ((t4 x4 + t5 x5) + (t6 x6 + t7 x7)) in every build. Inlined
+// into each instruction set's clone of solve(), where W is a constant and the loop over w unrolls.
+template <std::size_t W>
+[[gnu::always_inline]] inline void update_below(const double* const (&t)[kPanel], double* const (&b)[W],
+                                                const double (&x)[W][kPanel], std::size_t begin, std::size_t end) {
+#pragma GCC ivdep
+    for (std::size_t i = begin; i < end; ++i) {
+        for (std::size_t w = 0; w < W; ++w) {
+            b[w][i] -= ((t[0][i] * x[w][0] + t[1][i] * x[w][1]) + (t[2][i] * x[w][2] + t[3][i] * x[w][3])) +
+                       ((t[4][i] * x[w][4] + t[5][i] * x[w][5]) + (t[6][i] * x[w][6] + t[7][i] * x[w][7]));
+        }
+    }
+}
+
+// W right-hand sides from column j on, past the full panel starting at k0: each entry of T read
+// serves all W.
+template <std::size_t W>
+[[gnu::always_inline]] inline void panel_pass(const double* const (&t)[kPanel], double* block, std::size_t order,
+                                              std::size_t j, std::size_t k0) {
+    double* b[W];
+    double x[W][kPanel];
+    for (std::size_t w = 0; w < W; ++w) {
+        b[w] = block + (j + w) * order;
+        std::copy(b[w] + k0, b[w] + k0 + kPanel, x[w]);
+    }
+    update_below<W>(t, b, x, k0 + kPanel, order);
+}
 
 // One clone per instruction set, chosen when the library loads (GCC's ifunc); the file is compiled
 // with -ffp-contract=off (core/bo/CMakeLists.txt), so all of them round alike.
@@ -44,61 +68,15 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) void solve(const do
             }
             continue;
         }
-        const double* t0 = triangle + k0 * stride;
-        const double* t1 = t0 + stride;
-        const double* t2 = t1 + stride;
-        const double* t3 = t2 + stride;
-        const double* t4 = t3 + stride;
-        const double* t5 = t4 + stride;
-        const double* t6 = t5 + stride;
-        const double* t7 = t6 + stride;
+        const double* t[kPanel];
+        for (std::size_t c = 0; c < kPanel; ++c) t[c] = triangle + (k0 + c) * stride;
+        // Four right-hand sides a pass, then two, then one.
         std::size_t j = 0;
-        // Four right-hand sides a pass, then two, then one: each entry of T read serves them all.
-        for (; j + 4 <= columns; j += 4) {
-            double* b = block + j * order;
-            double* d = b + order;
-            double* e = d + order;
-            double* f = e + order;
-            double x[kPanel];
-            double y[kPanel];
-            double z[kPanel];
-            double w[kPanel];
-            std::copy(b + k0, b + end, x);
-            std::copy(d + k0, d + end, y);
-            std::copy(e + k0, e + end, z);
-            std::copy(f + k0, f + end, w);
-#pragma GCC ivdep
-            for (std::size_t i = end; i < order; ++i) {
-                DPBO_PANEL_UPDATE(b, x);
-                DPBO_PANEL_UPDATE(d, y);
-                DPBO_PANEL_UPDATE(e, z);
-                DPBO_PANEL_UPDATE(f, w);
-            }
-        }
-        for (; j + 2 <= columns; j += 2) {
-            double* b = block + j * order;
-            double* d = b + order;
-            double x[kPanel];
-            double y[kPanel];
-            std::copy(b + k0, b + end, x);
-            std::copy(d + k0, d + end, y);
-#pragma GCC ivdep
-            for (std::size_t i = end; i < order; ++i) {
-                DPBO_PANEL_UPDATE(b, x);
-                DPBO_PANEL_UPDATE(d, y);
-            }
-        }
-        if (j < columns) {
-            double* b = block + j * order;
-            double x[kPanel];
-            std::copy(b + k0, b + end, x);
-#pragma GCC ivdep
-            for (std::size_t i = end; i < order; ++i) DPBO_PANEL_UPDATE(b, x);
-        }
+        for (; j + 4 <= columns; j += 4) panel_pass<4>(t, block, order, j, k0);
+        for (; j + 2 <= columns; j += 2) panel_pass<2>(t, block, order, j, k0);
+        if (j < columns) panel_pass<1>(t, block, order, j, k0);
     }
 }
-
-#undef DPBO_PANEL_UPDATE
 
 }  // namespace
 

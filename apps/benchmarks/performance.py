@@ -233,7 +233,7 @@ def main(argv):
                 print(f"per iteration: {build.folder} ({build.label})", file=sys.stderr)
                 for n, ms in per_iteration(build).items():
                     measured[build]["iteration"].setdefault(n, []).append(ms)
-        # The floor is OpenBLAS's, not dpbo's: measured with the new build only.
+        # The floor is the solves' cost, not the loop's: measured with the new build only.
         floor = solve_floor(new)
         for build in builds:
             figures = measured[build]

@@ -4,9 +4,8 @@
 // Why a launcher: OpenBLAS reads OPENBLAS_NUM_THREADS once, when it is loaded, and starts its worker
 // threads then; told afterwards to stay idle, they still spin for a while and double the CPU time of
 // short runs. A program linked to OpenBLAS can only set the variable for itself by executing itself
-// again, which loads every library twice (about 8 ms of every start). This file links nothing that
-// loads OpenBLAS, so it can set the variable before the command library, and OpenBLAS with it, is
-// loaded — once.
+// again, which loads every library twice. This file links nothing that loads OpenBLAS, so it can set
+// the variable before the command library, and OpenBLAS with it, is loaded — once.
 #include <dlfcn.h>
 #include <unistd.h>
 

@@ -5,10 +5,9 @@
 // five points on Rosenbrock-10 — and each batch is a triangular solve against the whole n × n
 // factor. OpenBLAS's dtrsm copies the factor into packed panels on every call, which for so few
 // right-hand sides costs as much as the arithmetic; this routine reads the factor in place, eight
-// of its columns at a time for up to four right-hand sides, and measured 1.3–2× faster than dtrtrs
-// for two to eight right-hand sides at n = 200, 1 000 and 4 000 (`dpbo_bench_gp --solve-floor`
-// prints both). With more right-hand sides LAPACK's blocked solve catches up, and past about twelve
-// at n = 4 000 wins.
+// of its columns at a time for up to four right-hand sides, and is faster for up to kFewColumns
+// right-hand sides (`dpbo_bench_gp --solve-floor` times both at n = 200 and 1 000). With more,
+// LAPACK's blocked solve catches up, and at large n wins.
 //
 // The same rounding on every machine: each entry's update is written out in a fixed order, vectors
 // run across rows (never across a sum), and the file is compiled without contracting a·b + c into

@@ -103,13 +103,7 @@ public:
     LoneExecutable() : program_(fs::path(folder_.path()) / "bin" / "dpbo") {
         fs::create_directories(program_.parent_path());
         fs::copy_file(DPBO_EXECUTABLE, program_);
-        const fs::path lib = fs::path(folder_.path()) / "lib";
-        fs::create_directories(lib);
-        const fs::path build_lib = fs::path(DPBO_EXECUTABLE).parent_path().parent_path() / "lib";
-        for (const auto& entry : fs::directory_iterator(build_lib)) {
-            if (entry.path().filename().string().starts_with("lib"))
-                fs::create_symlink(entry.path(), lib / entry.path().filename());
-        }
+        dpbo::test::link_build_libraries((fs::path(folder_.path()) / "lib").string(), "lib");
     }
     CommandResult run(const std::vector<std::string>& arguments) const {
         return run_program(program_.string(), arguments, {{"DPBO_PLUGIN_PATH", ""}}, 60);

@@ -198,6 +198,17 @@ CommandResult run_dpbo(const std::vector<std::string>& arguments, const std::map
     return run_program(DPBO_EXECUTABLE, arguments, env, timeout_seconds);
 }
 
+void link_build_libraries(const std::string& lib, std::string_view prefix) {
+    namespace fs = std::filesystem;
+    const fs::path build_lib = fs::path(DPBO_EXECUTABLE).parent_path().parent_path() / "lib";
+    fs::create_directories(lib);
+    for (const auto& entry : fs::directory_iterator(build_lib)) {
+        const std::string name = entry.path().filename().string();
+        if (name.starts_with(prefix) && name.find(".so") != std::string::npos)
+            fs::create_symlink(entry.path(), fs::path(lib) / name);
+    }
+}
+
 TemporaryDirectory::TemporaryDirectory() {
     std::random_device device;
     const auto base = std::filesystem::temp_directory_path();

@@ -97,6 +97,11 @@ private:
     std::string path_;
 };
 
+// Links to the build's shared libraries whose file names start with `prefix` (in the folder of
+// libdpbo), made in `lib`: the lib/ of a test's own tree in the install layout, where the launcher and
+// the plugins look for them relative to their own files.
+void link_build_libraries(const std::string& lib, std::string_view prefix);
+
 // The rows of a committed reference table (tests/reference/*.txt): tab-separated fields, blank lines
 // and '#' comments skipped; every row must have `columns` fields (fails the test otherwise).
 std::vector<std::vector<std::string>> reference_table(const std::string& path, std::size_t columns);

@@ -25,8 +25,8 @@ arma::mat factor_with_room(std::size_t order, std::size_t first, std::size_t str
 
 // Forward substitution as the routine promises to round: each entry below a panel of eight columns
 // takes ((t0 x0 + t1 x1) + (t2 x2 + t3 x3)) + ((t4 x4 + t5 x5) + (t6 x6 + t7 x7)) at once; inside a
-// panel, and below a last panel of fewer columns, one column at a time. Compiled for the baseline
-// x86-64, which has no fused multiply-add to contract into.
+// panel one column at a time (a last panel of fewer columns has no rows below it). Compiled for the
+// baseline x86-64, which has no fused multiply-add to contract into.
 arma::mat reference_solve(const arma::mat& t, arma::mat b) {
     const std::size_t n = t.n_rows;
     for (std::size_t j = 0; j < b.n_cols; ++j) {
@@ -35,11 +35,6 @@ arma::mat reference_solve(const arma::mat& t, arma::mat b) {
             for (std::size_t c = k0; c < end; ++c) {
                 b(c, j) = b(c, j) / t(c, c);
                 for (std::size_t r = c + 1; r < end; ++r) b(r, j) -= t(r, c) * b(c, j);
-            }
-            if (end - k0 < 8) {
-                for (std::size_t c = k0; c < end; ++c)
-                    for (std::size_t i = end; i < n; ++i) b(i, j) -= t(i, c) * b(c, j);
-                continue;
             }
             for (std::size_t i = end; i < n; ++i) {
                 const auto term = [&](std::size_t c) { return t(i, k0 + c) * b(k0 + c, j); };

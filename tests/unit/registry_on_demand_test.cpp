@@ -29,11 +29,7 @@ public:
         if (const char* saved = std::getenv("XDG_CACHE_HOME")) saved_cache_ = saved;
         ::setenv("XDG_CACHE_HOME", (fs::path(root_.path()) / "cache").c_str(), 1);
         fs::create_directories(plugins_);
-        const fs::path build_lib = fs::path(DPBO_TEST_PLUGIN_DIR).parent_path().parent_path();
-        for (const auto& entry : fs::directory_iterator(build_lib)) {
-            if (entry.path().filename().string().starts_with("libdpbo-bo.so"))
-                fs::create_symlink(entry.path(), fs::path(root_.path()) / "lib" / entry.path().filename());
-        }
+        dpbo::test::link_build_libraries((fs::path(root_.path()) / "lib").string(), "libdpbo-bo.so");
         for (const std::string& file : files) add(file);
     }
     ~PluginFolder() {

@@ -56,18 +56,8 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) void solve(const do
                 for (std::size_t r = c + 1; r < end; ++r) b[r] -= triangle[r + c * stride] * x;
             }
         }
+        // Only the last panel can be shorter than kPanel, and no rows lie below the last.
         if (end == order) break;
-        if (end - k0 < kPanel) {
-            for (std::size_t j = 0; j < columns; ++j) {
-                double* b = block + j * order;
-                for (std::size_t c = k0; c < end; ++c) {
-                    const double* t = triangle + c * stride;
-                    const double x = b[c];
-                    for (std::size_t i = end; i < order; ++i) b[i] -= t[i] * x;
-                }
-            }
-            continue;
-        }
         const double* t[kPanel];
         for (std::size_t c = 0; c < kPanel; ++c) t[c] = triangle + (k0 + c) * stride;
         // Four right-hand sides a pass, then two, then one.

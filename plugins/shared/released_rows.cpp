@@ -27,21 +27,52 @@ SearchSpace space_of(const arma::mat& released) {
     return SearchSpace::candidates_within(released, std::move(bounds));
 }
 
-RowIndex::RowIndex(const arma::mat& rows) {
+namespace {
+
+std::uint64_t bits_hash(const double* values, std::size_t count) {
+    std::uint64_t h = 0x243F6A8885A308D3ULL;
+    for (std::size_t j = 0; j < count; ++j) {
+        std::uint64_t bits = 0;
+        std::memcpy(&bits, values + j, sizeof(bits));
+        h ^= bits;
+        h *= 0x9E3779B97F4A7C15ULL;
+        h ^= h >> 29;
+    }
+    return h;
+}
+
+}  // namespace
+
+RowIndex::RowIndex(const arma::mat& rows) : by_row_(rows.t()) {
     index_.reserve(rows.n_rows);
-    for (arma::uword i = 0; i < rows.n_rows; ++i) index_.emplace(row_key(rows.row(i)), i);
+    for (arma::uword i = 0; i < by_row_.n_cols; ++i) {
+        // Of identical rows only the first is indexed.
+        if (!find(by_row_.colptr(i))) index_.emplace(bits_hash(by_row_.colptr(i), by_row_.n_rows), i);
+    }
+}
+
+std::optional<arma::uword> RowIndex::find(const double* values) const {
+    const std::size_t bytes = by_row_.n_rows * sizeof(double);
+    const auto [first, last] = index_.equal_range(bits_hash(values, by_row_.n_rows));
+    for (auto it = first; it != last; ++it)
+        if (std::memcmp(by_row_.colptr(it->second), values, bytes) == 0) return it->second;
+    return std::nullopt;
 }
 
 arma::uvec RowIndex::rows_of(const arma::mat& points, const std::string& owner) const {
     arma::uvec rows(points.n_rows);
+    if (points.n_rows > 0 && points.n_cols != by_row_.n_rows)
+        throw ValidationError(fmt::format("{}: points have {} columns; the {} released rows have {}", owner,
+                                          points.n_cols, by_row_.n_cols, by_row_.n_rows));
     for (arma::uword i = 0; i < points.n_rows; ++i) {
-        const auto found = index_.find(row_key(points.row(i)));
-        if (found == index_.end())
+        const arma::rowvec point = points.row(i);
+        const std::optional<arma::uword> found = find(point.memptr());
+        if (!found)
             throw ValidationError(
                 fmt::format("{}: point {} is not one of the {} released rows; the curator answers "
                             "for released rows only",
-                            owner, i, index_.size()));
-        rows(i) = found->second;
+                            owner, i, by_row_.n_cols));
+        rows(i) = *found;
     }
     return rows;
 }

@@ -5,6 +5,8 @@
 // program on another machine — the modeler sees the released rows, the indices it asks for and the
 // answers, nothing else.
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
@@ -31,7 +33,13 @@ public:
     arma::uvec rows_of(const arma::mat& points, const std::string& owner) const;
 
 private:
-    std::unordered_map<std::string, arma::uword> index_;
+    // The row of `values` (cols() entries), or none.
+    std::optional<arma::uword> find(const double* values) const;
+
+    arma::mat by_row_;  // the rows transposed: row i's values contiguous in column i, compared bit for bit
+    // A hash of a row's bits → its index, one entry per distinct row: no string per row (36 000 of
+    // them were most of the index's cost).
+    std::unordered_multimap<std::uint64_t, arma::uword> index_;
 };
 
 // Its rows are a release already made: released (FiniteCandidates says so).

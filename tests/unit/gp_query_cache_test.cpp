@@ -61,6 +61,34 @@ TEST_CASE("gp query cache: repeated predictions at one query set stay exact thro
     }
 }
 
+TEST_CASE("gp query cache: a cached set's posterior is each point's own, in a kernel of every dimension") {
+    // The cache computes K(Q, D) by differences and solves from the right, one query per row; a
+    // single point goes through K(D, q) and the forward solve. Both must give one posterior.
+    for (const std::size_t dim : {1, 3, 16, 17}) {
+        CAPTURE(dim);
+        dpbo::ExperimentRng rng(18);
+        dpbo::gp::KernelSpec spec;
+        spec.family = dim % 2 == 0 ? dpbo::gp::KernelFamily::SquaredExponential : dpbo::gp::KernelFamily::Matern52;
+        spec.dim = dim;
+        spec.lengthscales = arma::vec(rng.uniform(dim, 1)) + 0.5;
+        dpbo::gp::GpSettings settings;
+        settings.noise_variance = 1e-4;
+        dpbo::gp::GaussianProcess gp(dpbo::gp::make_kernel(spec), settings);
+        const arma::mat x = rng.uniform(30, dim);
+        gp.condition(x, arma::vec(arma::sum(arma::sin(3.0 * x), 1)));
+        const arma::mat queries = rng.uniform(40, dim);
+        for (int step = 0; step < 2; ++step) {
+            const dpbo::Posterior together = gp.predict(queries);
+            for (arma::uword i = 0; i < queries.n_rows; ++i) {
+                const dpbo::Posterior alone = gp.predict(queries.row(i));
+                CHECK(together.mean[i] == doctest::Approx(alone.mean[0]).epsilon(1e-11));
+                CHECK(together.variance[i] == doctest::Approx(alone.variance[0]).epsilon(1e-9).scale(1e-6));
+            }
+            gp.append(queries.row(0) * 0.5, arma::vec{0.3});  // the second pass goes through an append
+        }
+    }
+}
+
 TEST_CASE("gp point pool: small batches scored again stay exact through appends, truncates and refits") {
     // Batches below the query cache's 32 rows go to the point pool (from 128 observations on), which
     // remembers each point's column of L⁻¹K(D, q) and adds only the new observations' entries when

@@ -17,6 +17,10 @@ void dtrmm_(const char* side, const char* uplo, const char* transa, const char* 
 void dsymm_(const char* side, const char* uplo, const arma::blas_int* m, const arma::blas_int* n, const double* alpha,
             const double* a, const arma::blas_int* lda, const double* b, const arma::blas_int* ldb, const double* beta,
             double* c, const arma::blas_int* ldc, std::size_t side_len, std::size_t uplo_len);
+void dtrsm_(const char* side, const char* uplo, const char* transa, const char* diag, const arma::blas_int* m,
+            const arma::blas_int* n, const double* alpha, const double* a, const arma::blas_int* lda, double* b,
+            const arma::blas_int* ldb, std::size_t side_len, std::size_t uplo_len, std::size_t transa_len,
+            std::size_t diag_len);
 void dlauum_(const char* uplo, const arma::blas_int* n, double* a, const arma::blas_int* lda, arma::blas_int* info,
              std::size_t uplo_len);
 }
@@ -83,6 +87,22 @@ inline arma::blas_int solve_with_lower_block(const arma::mat& factor, arma::uwor
     arma::lapack::trtrs(&uplo, &trans, &diag, &order, &columns, factor.memptr() + first + first * factor.n_rows,
                         &stride, block.memptr(), &order, &info);
     return info;
+}
+
+// X ← X T⁻ᵀ for the columns × columns lower-triangular T at `triangle` (leading dimension
+// `triangle_stride`) and the rows × columns X at `block` (leading dimension `block_stride`): the
+// solve of every row of X at once, for query points stored one per row. Level-3 BLAS; a zero on T's
+// diagonal is the caller's to rule out (T is a Cholesky factor that was checked when it was formed).
+inline void solve_rows_with_lower_transposed(const double* triangle, arma::blas_int triangle_stride, double* block,
+                                             arma::blas_int rows, arma::blas_int columns, arma::blas_int block_stride) {
+    if (rows == 0 || columns == 0) return;
+    const char side = 'R';
+    const char uplo = 'L';
+    const char trans = 'T';
+    const char diag = 'N';
+    const double one = 1.0;
+    dtrsm_(&side, &uplo, &trans, &diag, &rows, &columns, &one, triangle, &triangle_stride, block, &block_stride, 1, 1,
+           1, 1);
 }
 
 }  // namespace dpbo::gp::detail

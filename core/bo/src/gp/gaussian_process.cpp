@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <numeric>
 #include <optional>
@@ -25,6 +26,7 @@
 
 #include "dpbo/errors.hpp"
 #include "blas_extras.hpp"
+#include "cache_products.hpp"
 #include "point_pool.hpp"
 
 namespace dpbo::gp {
@@ -37,6 +39,13 @@ namespace detail {
 void gram_with_slope(const Kernel& kernel, const arma::mat& points, arma::mat& gram, arma::mat& slope);
 arma::vec contract_gram_gradients(const Kernel& kernel, const arma::mat& points, const arma::mat& gram,
                                   const arma::mat& slope, const arma::mat& weights, arma::mat& scratch);
+// For the cache of one set of query points: what a kernel can prepare of them once per kernel state
+// (a stationary kernel in few dimensions: the points divided by the length-scales; otherwise
+// nothing), then K(Q, D) for some data points written to `out` (queries × data rows, column-major),
+// the same values as kernel.cross(queries, data).
+void prepare_queries(const Kernel& kernel, const arma::mat& queries, arma::mat& prepared);
+void cross_into(const Kernel& kernel, const arma::mat& queries, const arma::mat& prepared, const arma::mat& data,
+                double* out);
 }  // namespace detail
 
 namespace {
@@ -274,6 +283,15 @@ struct GaussianProcess::State {
     void factorise(bool release_old_first = false);
     void update_weights();
     bool cached_prediction(const arma::mat& points, Posterior& posterior) const;
+    // The cache's columns [first, last) of Vᵀ from those of K(Q, D) already copied there and the
+    // columns before `first`; their squares added to the cache's row sums.
+    void solve_cached_columns(std::size_t first, std::size_t last) const;
+    void add_squares_of_cached_columns(std::size_t first, std::size_t last) const;
+    // Mean and variance at the cached query points, from the cache brought up to date.
+    void cached_posterior(Posterior& posterior) const;
+    // The cache gains the one data point its column of K(Q, D) was just written for; the posterior
+    // from the same pass.
+    void append_cached_column(Posterior& posterior) const;
     // k(x, x) − ‖v‖² (latent, standardised) as a variance in the targets' units, rounding below 0 cut.
     arma::vec target_variance(arma::vec latent) const {
         latent.clamp(0.0, std::numeric_limits<double>::infinity());
@@ -302,10 +320,11 @@ struct GaussianProcess::State {
     // O(n²·m): V = L⁻¹K(D, Q) only gains rows when the factor gains rows. The cache makes predict()
     // mutate state: one GP must not be predicted from two threads at once.
     // Stored transposed (one column per data point, spare columns after `rows`) so that a new
-    // point is one column written in place, never a copy of the whole cache.
+    // point is one column written in place, never a copy of the whole cache. The mean comes from
+    // the same columns, as Vᵀβ (β = L⁻¹ỹ, as the point pool), so K(Q, D) itself is not kept.
     struct QueryCache {
         arma::mat points;     // m × d, compared bit for bit
-        arma::mat cross_t;    // m × capacity: K(Q, D) in its first `rows` columns
+        arma::mat prepared;   // detail::prepare_queries of the points, for the epoch's kernel
         arma::mat solved_t;   // m × capacity: (L⁻¹ K(D, Q))ᵀ in its first `rows` columns
         arma::vec prior;      // k(q, q)
         arma::vec explained;  // row sums of solved_t², over the first `rows` columns
@@ -571,68 +590,123 @@ Posterior GaussianProcess::State::predict(const arma::mat& points) const {
         posterior.variance = target_variance(posterior.variance - explained);
         return posterior;
     }
-    arma::mat cross_block = kernel_->cross(points_, points);  // n × m
-    posterior.mean = offset_ + scale_ * (cross_block.t() * alpha_);
-    const bool remember = points.n_rows >= kMinimumCachedQueries;
-    // Room for a run of appends (25 % or 32 more points) from the start, as the factor keeps: the
-    // first append after a refit then writes columns in place instead of reallocating m × n twice.
+    if (points.n_rows < kMinimumCachedQueries) {
+        arma::mat cross_block = kernel_->cross(points_, points);  // n × m
+        posterior.mean = offset_ + scale_ * (cross_block.t() * alpha_);
+        // One triangular solve for every query point: V = L⁻¹ K(D, X*), var = k(x, x) − ‖v‖².
+        triangular_solve_in_place(chol_, cross_block, false);
+        posterior.variance = target_variance(posterior.variance - arma::sum(arma::square(cross_block), 0).t());
+        return posterior;
+    }
+    // A set worth remembering is computed where the cache keeps it, one query point per row:
+    // K(Q, D), then (L⁻¹K(D, Q))ᵀ = K(Q, D) L⁻ᵀ by one triangular solve from the right. No transposed
+    // copies of m × n matrices (they were a fifth of PO-GP-UCB's modeler over 36 000 rows).
     const std::size_t n = points_.n_rows;
-    const std::size_t capacity = n + std::max<std::size_t>(n / 4, 32);
-    if (remember) {
-        cache_.points = points;
-        cache_.cross_t.set_size(points.n_rows, capacity);
-        cache_.cross_t.head_cols(n) = cross_block.t();
-        cache_.prior = posterior.variance;
+    const std::size_t m = points.n_rows;
+    cache_.points = points;
+    cache_.prior = posterior.variance;
+    // The storage of the previous query set is kept while it holds n columns (a refit changes every
+    // entry, not the shape; fresh pages are zero-filled by the kernel on first write). Otherwise room
+    // for a run of appends (25 % or 32 more points) from the start, as the factor keeps.
+    if (cache_.solved_t.n_rows != m || cache_.solved_t.n_cols < n) {
+        const std::size_t capacity = n + std::max<std::size_t>(n / 4, 32);
+        cache_.solved_t.set_size(m, capacity);
     }
-    // One triangular solve for every query point: V = L⁻¹ K(D, X*), var = k(x, x) − ‖v‖².
-    triangular_solve_in_place(chol_, cross_block, false);
-    const arma::vec explained = arma::sum(arma::square(cross_block), 0).t();
-    posterior.variance = target_variance(posterior.variance - explained);
-    if (remember) {
-        cache_.solved_t.set_size(points.n_rows, capacity);
-        cache_.solved_t.head_cols(n) = cross_block.t();
-        cache_.explained = explained;
-        cache_.rows = points_.n_rows;
-        cache_.epoch = epoch_;
-    }
+    detail::prepare_queries(*kernel_, points, cache_.prepared);
+    detail::cross_into(*kernel_, points, cache_.prepared, points_, cache_.solved_t.memptr());  // K(Q, D)
+    solve_cached_columns(0, n);
+    cache_.explained.zeros(m);
+    add_squares_of_cached_columns(0, n);
+    cache_.rows = n;
+    cache_.epoch = epoch_;
+    cached_posterior(posterior);
     return posterior;
+}
+
+void GaussianProcess::State::append_cached_column(Posterior& posterior) const {
+    // One new data point r (a BO step): column r of Vᵀ is (k(Q, x_r) − Vᵀ₁ l)/L_rr with l the factor's
+    // row r before its diagonal, and the mean is Vᵀβ; both products with Vᵀ₁ in one pass over it.
+    const std::size_t m = cache_.solved_t.n_rows;
+    const std::size_t r = cache_.rows;
+    arma::vec correction(m);
+    arma::vec projected(m);
+    detail::two_products(cache_.solved_t.memptr(), m, r, chol_.memptr() + r, chol_.n_rows, beta_.memptr(),
+                         correction.memptr(), projected.memptr());
+    double* column = cache_.solved_t.colptr(r);
+    const double diagonal = chol_.at(r, r);
+    const double last_beta = beta_[r];
+    double* explained = cache_.explained.memptr();
+    for (std::size_t q = 0; q < m; ++q) {
+        const double value = (column[q] - correction[q]) / diagonal;
+        column[q] = value;
+        explained[q] += value * value;
+        projected[q] += value * last_beta;
+    }
+    cache_.rows = r + 1;
+    posterior.mean = offset_ + scale_ * projected;
+    posterior.variance = target_variance(cache_.prior - cache_.explained);
+}
+
+void GaussianProcess::State::cached_posterior(Posterior& posterior) const {
+    // An alias of the first n columns: no copy of the cache in the hot path.
+    const arma::mat solved(const_cast<double*>(cache_.solved_t.memptr()), cache_.solved_t.n_rows, points_.n_rows, false,
+                           true);
+    posterior.mean = offset_ + scale_ * (solved * beta_);
+    posterior.variance = target_variance(cache_.prior - cache_.explained);
+}
+
+void GaussianProcess::State::solve_cached_columns(std::size_t first, std::size_t last) const {
+    // Columns [first, last) of Vᵀ solve Vᵀ₂ L22ᵀ = K(Q, D2) − Vᵀ₁ L21ᵀ, D2 the data points
+    // [first, last): the subtraction as one product into the block, then the solve in place.
+    const auto m = static_cast<arma::blas_int>(cache_.solved_t.n_rows);
+    const auto count = static_cast<arma::blas_int>(last - first);
+    const auto stride = static_cast<arma::blas_int>(chol_.n_rows);
+    double* block = cache_.solved_t.colptr(first);
+    if (first > 0) {
+        const char no = 'N';
+        const char yes = 'T';
+        const auto inner = static_cast<arma::blas_int>(first);
+        const double minus_one = -1.0;
+        const double one = 1.0;
+        arma::blas::gemm(&no, &yes, &m, &count, &inner, &minus_one, cache_.solved_t.memptr(), &m,
+                         chol_.memptr() + first, &stride, &one, block, &m);
+    }
+    detail::solve_rows_with_lower_transposed(chol_.memptr() + first + first * chol_.n_rows, stride, block, m, count, m);
+}
+
+void GaussianProcess::State::add_squares_of_cached_columns(std::size_t first, std::size_t last) const {
+    const std::size_t m = cache_.solved_t.n_rows;
+    double* explained = cache_.explained.memptr();
+    for (std::size_t k = first; k < last; ++k) {
+        const double* column = cache_.solved_t.colptr(k);
+        for (std::size_t q = 0; q < m; ++q) explained[q] += column[q] * column[q];
+    }
 }
 
 bool GaussianProcess::State::cached_prediction(const arma::mat& points, Posterior& posterior) const {
     if (cache_.epoch != epoch_ || cache_.rows > points_.n_rows || points.n_rows != cache_.points.n_rows ||
         points.n_cols != cache_.points.n_cols || points.n_rows == 0 ||
-        !std::equal(points.begin(), points.end(), cache_.points.begin())) {
+        std::memcmp(points.memptr(), cache_.points.memptr(), points.n_elem * sizeof(double)) != 0) {
         return false;
     }
     const std::size_t n = points_.n_rows;
     const std::size_t r = cache_.rows;
-    const std::size_t m = points.n_rows;
     if (n > r) {
-        if (cache_.cross_t.n_cols < n) {
+        if (cache_.solved_t.n_cols < n) {
             // Room for a run of appends (25 % or 32 more points), as the factor keeps.
             const std::size_t capacity = std::max<std::size_t>(n, n + std::max<std::size_t>(n / 4, 32));
-            cache_.cross_t.resize(m, capacity);
-            cache_.solved_t.resize(m, capacity);
+            cache_.solved_t.resize(points.n_rows, capacity);
         }
-        // Columns r..n−1 of Vᵀ solve Vᵀ₂ L22ᵀ = K(Q, D2) − Vᵀ₁ L21ᵀ with the factor's new block.
-        const arma::mat fresh = kernel_->cross(points, points_.rows(r, n - 1));  // m × (n − r)
-        arma::mat solved = fresh;
-        if (r > 0) {
-            // An alias of the first r columns: a subview operand would be copied whole first.
-            const arma::mat head(cache_.solved_t.memptr(), m, r, false, true);
-            solved -= head * chol_.submat(r, 0, n - 1, r - 1).t();
+        detail::cross_into(*kernel_, points, cache_.prepared, points_.rows(r, n - 1), cache_.solved_t.colptr(r));
+        if (n == r + 1) {
+            append_cached_column(posterior);
+            return true;
         }
-        const arma::mat corner = chol_.submat(r, r, n - 1, n - 1);
-        solved = arma::solve(arma::trimatl(corner), solved.t()).t();
-        cache_.explained += arma::sum(arma::square(solved), 1);
-        cache_.cross_t.cols(r, n - 1) = fresh;
-        cache_.solved_t.cols(r, n - 1) = solved;
+        solve_cached_columns(r, n);
+        add_squares_of_cached_columns(r, n);
         cache_.rows = n;
     }
-    // An alias of the first n columns: no copy of the cache in the hot path.
-    const arma::mat cross(const_cast<double*>(cache_.cross_t.memptr()), m, n, false, true);
-    posterior.mean = offset_ + scale_ * (cross * alpha_);
-    posterior.variance = target_variance(cache_.prior - cache_.explained);
+    cached_posterior(posterior);
     return true;
 }
 

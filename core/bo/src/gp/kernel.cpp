@@ -14,6 +14,8 @@
 
 #include "dpbo/errors.hpp"
 #include "blas_extras.hpp"
+#include "pairwise_distances.hpp"
+#include "prediction_profile.hpp"
 #include "radial_profile.hpp"
 
 namespace dpbo::gp {
@@ -80,43 +82,33 @@ struct RadialProfile {
         if (slope != nullptr) slope->set_size(values.n_rows, values.n_cols);
         // colptr() of a matrix without rows binds a reference to null memory (UBSan reports it).
         if (values.is_empty()) return;
+        if (!symmetric) {
+            evaluate_range(values.memptr(), slope != nullptr ? slope->memptr() : nullptr, values.n_elem, variance);
+            return;
+        }
         const arma::uword rows = values.n_rows;
         for (arma::uword j = 0; j < values.n_cols; ++j) {
-            const arma::uword first = symmetric ? j : 0;
-            evaluate_range(values.colptr(j) + first, slope != nullptr ? slope->colptr(j) + first : nullptr,
-                           rows - first, variance);
+            evaluate_range(values.colptr(j) + j, slope != nullptr ? slope->colptr(j) + j : nullptr, rows - j, variance);
         }
-        if (symmetric) {
-            for (arma::uword j = 0; j < values.n_cols; ++j) {
-                for (arma::uword i = j + 1; i < rows; ++i) {
-                    values.at(j, i) = values.at(i, j);
-                    if (slope != nullptr) slope->at(j, i) = slope->at(i, j);
-                }
+        for (arma::uword j = 0; j < values.n_cols; ++j) {
+            for (arma::uword i = j + 1; i < rows; ++i) {
+                values.at(j, i) = values.at(i, j);
+                if (slope != nullptr) slope->at(j, i) = slope->at(i, j);
             }
         }
     }
 
     void evaluate_range(double* v, double* s, arma::uword count, double variance) const {
         if (family == KernelFamily::SquaredExponential) {
-            for (arma::uword i = 0; i < count; ++i) v[i] = variance * std::exp(-0.5 * v[i]);
-            if (s != nullptr) std::copy_n(v, count, s);  // s = σ_f² e^{−r²/2} = k
-            return;
-        }
-        // Matérn 5/2: σ_f² (1 + √5 r + 5r²/3) e^{−√5 r}; s = (5/3) σ_f² (1 + √5 r) e^{−√5 r}, which
-        // stays finite at r = 0, so no division by r is ever needed.
-        const double root5 = std::sqrt(5.0);
-        for (arma::uword i = 0; i < count; ++i) {
-            const double r2 = v[i];
-            const double root5_r = root5 * std::sqrt(r2);
-            const double decay = variance * std::exp(-root5_r);
-            v[i] = (1.0 + root5_r + (5.0 / 3.0) * r2) * decay;
-            if (s != nullptr) s[i] = (5.0 / 3.0) * (1.0 + root5_r) * decay;
+            detail::squared_exponential_values(v, s, count, variance);
+        } else {
+            detail::matern52_values(v, s, count, variance);
         }
     }
 
-    // The same profile for the likelihood fit, vectorised (exp included) in radial_profile.cpp.
-    // Its exp may differ from the scalar one in the last bits, which the fit cannot notice;
-    // predictions keep the scalar loop above, so runs with fixed hyperparameters are unchanged.
+    // The same profile for the likelihood fit, through glibc's vector exp (radial_profile.cpp): faster
+    // still, and its last bits may vary with the CPU, which the fit's optimum cannot notice; every
+    // other kernel matrix uses the loop above, whose bits do not (prediction_profile.cpp).
     void evaluate_range_for_fit(double* v, double* s, arma::uword count, double variance) const {
         if (family == KernelFamily::SquaredExponential) {
             detail::squared_exponential_profile(v, s, count, variance);
@@ -323,8 +315,21 @@ public:
 private:
     // Inputs divided by the length-scales and centred on their mean: distances are translation
     // invariant, and centred terms cancel less in |a|² + |b|² − 2aᵀb.
+    // Every coordinate divided by its length-scale (multiplied by the inverse), a column at a time:
+    // contiguous passes, where Armadillo's each_row() walks a tall matrix row by row.
+    arma::mat scaled(const arma::mat& a) const {
+        arma::mat result(a.n_rows, a.n_cols, arma::fill::none);
+        for (arma::uword k = 0; k < a.n_cols; ++k) {
+            const double factor = inverse_lengthscales_[k];
+            const double* from = a.colptr(k);
+            double* to = result.colptr(k);
+            for (arma::uword i = 0; i < a.n_rows; ++i) to[i] = from[i] * factor;
+        }
+        return result;
+    }
+
     arma::mat centred_scaled(const arma::mat& a) const {
-        arma::mat scaled = a.each_row() % inverse_lengthscales_.t();
+        arma::mat scaled = this->scaled(a);
         scaled.each_row() -= arma::mean(scaled, 0);
         return scaled;
     }
@@ -345,7 +350,11 @@ private:
             r2.zeros(a.n_rows, b.n_rows);
             return;
         }
-        arma::mat scaled_a = a.each_row() % inverse_lengthscales_.t();
+        if (!same && dim_ <= kDirectDistanceDims) {
+            direct_squared_distances(a, b, r2);
+            return;
+        }
+        arma::mat scaled_a = scaled(a);
         const arma::rowvec shift = arma::mean(scaled_a, 0);
         scaled_a.each_row() -= shift;
         const arma::vec norms_a = arma::sum(arma::square(scaled_a), 1);
@@ -356,7 +365,7 @@ private:
             r2.each_row() += norms_a.t();
             r2.diag().zeros();
         } else {
-            arma::mat scaled_b = b.each_row() % inverse_lengthscales_.t();
+            arma::mat scaled_b = scaled(b);
             scaled_b.each_row() -= shift;
             r2 = scaled_a * scaled_b.t();
             r2 *= -2.0;
@@ -366,6 +375,45 @@ private:
         r2.clamp(0.0, std::numeric_limits<double>::infinity());
     }
 
+    // Between two sets of points in few dimensions, r² from the differences themselves
+    // (pairwise_distances.hpp): one pass over the output, exact up to the rounding of each term — no
+    // cancellation between large norms — and never negative. Beyond kDirectDistanceDims the
+    // expanded product |a|² + |b|² − 2aᵀb in level-3 BLAS costs less.
+    static constexpr std::size_t kDirectDistanceDims = 16;
+
+    void direct_squared_distances(const arma::mat& a, const arma::mat& b, arma::mat& r2) const {
+        if (a.n_rows < b.n_rows && a.n_rows < 8) {
+            // A few points against many (a gradient at one point): vectorised across the many, then
+            // transposed — the same bits, since (x − y)² = (y − x)² exactly.
+            arma::mat transposed(b.n_rows, a.n_rows);
+            distances_from_scaled(scaled(b), a, transposed.memptr());
+            r2 = transposed.t();
+            return;
+        }
+        r2.set_size(a.n_rows, b.n_rows);
+        distances_from_scaled(scaled(a), b, r2.memptr());
+    }
+
+    // out (rows of scaled_a × rows of b, column-major) ← r² between the points already divided by the
+    // length-scales and b.
+    void distances_from_scaled(const arma::mat& scaled_a, const arma::mat& b, double* out) const {
+        const arma::mat scaled_b = scaled(b).t();  // one point per column
+        detail::squared_distances_by_differences(scaled_a.memptr(), scaled_a.n_rows, scaled_b.memptr(), b.n_rows, dim_,
+                                                 out);
+    }
+
+public:
+    // For the GP's cache of one set of query points (detail::prepare_queries below): the queries
+    // scaled once, then K(Q, D) for a few data points at a time straight into the cache's storage.
+    bool crosses_from_scaled() const { return dim_ <= kDirectDistanceDims; }
+    arma::mat scaled_queries(const arma::mat& queries) const { return scaled(queries); }
+
+    void cross_from_scaled(const arma::mat& scaled_queries, const arma::mat& data, double* out) const {
+        distances_from_scaled(scaled_queries, data, out);
+        profile_.evaluate_range(out, nullptr, scaled_queries.n_rows * data.n_rows, signal_variance_);
+    }
+
+private:
     RadialProfile profile_;
     std::size_t dim_;
     bool ard_;
@@ -546,6 +594,26 @@ arma::vec contract_gram_gradients(const Kernel& kernel, const arma::mat& points,
         contracted[i] = 0.5 * symmetric_inner_product(weights, derivatives[i]);
     }
     return contracted;
+}
+
+void prepare_queries(const Kernel& kernel, const arma::mat& queries, arma::mat& prepared) {
+    const auto* stationary = dynamic_cast<const StationaryKernel*>(&kernel);
+    if (stationary != nullptr && stationary->crosses_from_scaled() && queries.n_cols == kernel.dim()) {
+        prepared = stationary->scaled_queries(queries);
+    } else {
+        prepared.reset();
+    }
+}
+
+void cross_into(const Kernel& kernel, const arma::mat& queries, const arma::mat& prepared, const arma::mat& data,
+                double* out) {
+    if (!prepared.is_empty()) {
+        // prepare_queries only fills it for a stationary kernel.
+        static_cast<const StationaryKernel&>(kernel).cross_from_scaled(prepared, data, out);
+        return;
+    }
+    const arma::mat cross = kernel.cross(queries, data);
+    std::copy_n(cross.memptr(), cross.n_elem, out);
 }
 
 }  // namespace detail

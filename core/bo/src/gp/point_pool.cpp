@@ -41,15 +41,22 @@ void solve_lower_block(const arma::mat& chol, std::size_t first, arma::mat& bloc
 
 }  // namespace
 
-void PointPool::reset(std::uint64_t epoch) {
+void PointPool::reset(std::uint64_t epoch, std::size_t dim) {
     epoch_ = epoch;
     slots_used_ = 0;
-    slots_.clear();
+    std::fill(slots_.begin(), slots_.end(), Slot{});
     free_.clear();
     slot_of_.clear();
-    columns_.reset();
-    points_.reset();
-    max_points_ = 0;
+    if (dim != dim_) {
+        columns_.reset();
+        points_.reset();
+        slots_.clear();
+        max_points_ = 0;
+        dim_ = dim;
+    }
+    // Otherwise the storage stays: a refit makes every column stale but not the pages that hold
+    // them, and writing into pages already touched spares the kernel zero-filling them again (a
+    // tenth of DPareto's run went to those faults when the pool was freed at every refit).
 }
 
 void PointPool::reserve_rows(std::size_t n) {
@@ -59,13 +66,8 @@ void PointPool::reserve_rows(std::size_t n) {
         std::max<std::size_t>(n, columns_.n_rows + std::max<std::size_t>(columns_.n_rows / 4, 32));
     const std::size_t max_points =
         std::clamp<std::size_t>(kPoolBytes / (sizeof(double) * capacity), kMinPoints, kMaxPoints);
-    if (max_points < slots_used_) {
-        // Longer columns leave room for fewer points: start afresh rather than choose whom to keep.
-        const std::uint64_t epoch = epoch_;
-        const std::size_t dim = dim_;
-        reset(epoch);
-        dim_ = dim;
-    }
+    // Longer columns leave room for fewer points: start afresh rather than choose whom to keep.
+    if (max_points < slots_used_) reset(epoch_, dim_);
     max_points_ = max_points;
     // Room for every point the pool may hold at once: pages not yet written are not resident, so
     // this costs nothing until used and spares the copies of growing.
@@ -153,10 +155,7 @@ void PointPool::evaluate(const Factor& factor, const arma::mat& queries, arma::v
     const std::size_t n = factor.points.n_rows;
     const std::size_t m = queries.n_rows;
     const std::size_t dim = queries.n_cols;
-    if (factor.epoch != epoch_ || dim != dim_) {
-        reset(factor.epoch);
-        dim_ = dim;
-    }
+    if (factor.epoch != epoch_ || dim != dim_) reset(factor.epoch, dim);
     reserve_rows(n);
     ++clock_;
     explained.set_size(m);

@@ -57,7 +57,8 @@ private:
         std::uint64_t last_used = 0;
     };
 
-    void reset(std::uint64_t epoch);
+    // Forgets every point; the storage is kept unless the dimension changed.
+    void reset(std::uint64_t epoch, std::size_t dim);
     void reserve_rows(std::size_t n);
     // Storage for `points` columns of `rows` entries, the kept slots' columns copied over.
     void relayout(std::size_t rows, std::size_t points);

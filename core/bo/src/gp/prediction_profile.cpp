@@ -1,0 +1,126 @@
+// One exp (and for Matérn one sqrt) per kernel-matrix entry was most of a prediction over a large
+// candidate set once the distances were cheap: glibc's exp is scalar. libmvec's vector exp (used by
+// the likelihood fit, radial_profile.cpp) has a variant per instruction set that need not agree in
+// the last bit, so a seeded run could depend on the CPU. This file has its own: x = k ln 2 + r with
+// |r| ≤ ln 2 / 2 (Cody and Waite's two-part ln 2, k·ln2_hi exact), e^r by its Taylor series to r¹³
+// (truncation below 5·10⁻¹⁸ relative), times 2^k built in the exponent bits — the same operations in
+// every lane and every clone, compiled with -ffp-contract=off (core/bo/CMakeLists.txt), so results
+// are bit-identical on every CPU. Within a few ulp of the correctly rounded value
+// (prediction_profile_test.cpp); below e^−708.4 (about 2.2·10⁻³⁰⁸) it returns 0 rather than a
+// subnormal.
+#include "prediction_profile.hpp"
+
+#include <cmath>
+#include <cstring>
+
+namespace dpbo::gp::detail {
+
+namespace {
+
+constexpr std::size_t kLanes = 8;
+typedef double Lanes __attribute__((vector_size(kLanes * sizeof(double))));
+typedef long long Bits __attribute__((vector_size(kLanes * sizeof(double))));
+
+constexpr double kLog2e = 1.4426950408889634074;
+constexpr double kLn2High = 6.93147180369123816490e-01;  // 0x3FE62E42FEE00000: 21 trailing zero bits
+constexpr double kLn2Low = 1.90821492927058770002e-10;
+constexpr double kRoundingShift = 6755399441055744.0;  // 1.5 · 2^52: adding it rounds to an integer
+
+[[gnu::always_inline]] inline Lanes exp_lanes(Lanes x) {
+    // Below −709 the result is 0 (k ≤ −1023 gives a zero scale); above 709.8, infinity (k = 1024).
+    x = x < -709.0 ? Lanes{} - 709.0 : x;
+    x = x > 709.8 ? Lanes{} + 709.8 : x;
+    const Lanes shifted = x * kLog2e + kRoundingShift;
+    const Lanes k = shifted - kRoundingShift;
+    const Lanes r = (x - k * kLn2High) - k * kLn2Low;
+    Lanes p = Lanes{} + 1.0 / 6227020800.0;  // 1/13!
+    p = p * r + 1.0 / 479001600.0;
+    p = p * r + 1.0 / 39916800.0;
+    p = p * r + 1.0 / 3628800.0;
+    p = p * r + 1.0 / 362880.0;
+    p = p * r + 1.0 / 40320.0;
+    p = p * r + 1.0 / 5040.0;
+    p = p * r + 1.0 / 720.0;
+    p = p * r + 1.0 / 120.0;
+    p = p * r + 1.0 / 24.0;
+    p = p * r + 1.0 / 6.0;
+    p = p * r + 0.5;
+    p = p * r + 1.0;
+    p = p * r + 1.0;
+    // k sits in the low bits of `shifted`; 2^k is (k + 1023) in the exponent field. (Casts between
+    // vector types of one size reinterpret the bits.)
+    Bits exponent = ((Bits)shifted - (Bits)(Lanes{} + kRoundingShift)) + 1023;
+    exponent = exponent < 0 ? Bits{} : exponent;
+    const Bits scale_bits = exponent << 52;
+    return p * (Lanes)scale_bits;
+}
+
+[[gnu::always_inline]] inline Lanes sqrt_lanes(Lanes x) {
+    Lanes root;
+    for (std::size_t l = 0; l < kLanes; ++l) root[l] = __builtin_sqrt(x[l]);  // correctly rounded everywhere
+    return root;
+}
+
+enum class Family { SquaredExponential, Matern52 };
+
+// σ_f² e^{−r²/2} with s = k; Matérn 5/2: σ_f² (1 + √5 r + 5r²/3) e^{−√5 r} with
+// s = (5/3) σ_f² (1 + √5 r) e^{−√5 r}, which stays finite at r = 0, so no division by r is needed.
+template <Family F>
+[[gnu::always_inline]] inline void profile_lanes(const Lanes& r2, double variance, Lanes& value, Lanes& slope) {
+    if constexpr (F == Family::SquaredExponential) {
+        value = variance * exp_lanes(-0.5 * r2);
+        slope = value;
+    } else {
+        const Lanes root5_r = 2.2360679774997896964 * sqrt_lanes(r2);
+        const Lanes decay = variance * exp_lanes(-root5_r);
+        value = (1.0 + root5_r + (5.0 / 3.0) * r2) * decay;
+        slope = (5.0 / 3.0) * (1.0 + root5_r) * decay;
+    }
+}
+
+// The profile over `count` values in blocks of kLanes, the last block padded (r² = 0) so that every
+// value goes through the same lanes' arithmetic wherever it sits. Inlined into each clone below
+// (always_inline, no lambdas: a call across the clones' targets would run these vectors in the
+// baseline instruction set).
+template <Family F>
+[[gnu::always_inline]] inline void over_blocks(double* values, double* slope, std::size_t count, double variance) {
+    const std::size_t full = count - count % kLanes;
+    Lanes value;
+    Lanes slope_value;
+    for (std::size_t i = 0; i < full; i += kLanes) {
+        Lanes r2;
+        std::memcpy(&r2, values + i, sizeof(Lanes));
+        profile_lanes<F>(r2, variance, value, slope_value);
+        std::memcpy(values + i, &value, sizeof(Lanes));
+        if (slope != nullptr) std::memcpy(slope + i, &slope_value, sizeof(Lanes));
+    }
+    if (full == count) return;
+    const std::size_t width = count - full;
+    Lanes r2{};
+    std::memcpy(&r2, values + full, width * sizeof(double));
+    profile_lanes<F>(r2, variance, value, slope_value);
+    std::memcpy(values + full, &value, width * sizeof(double));
+    if (slope != nullptr) std::memcpy(slope + full, &slope_value, width * sizeof(double));
+}
+
+}  // namespace
+
+__attribute__((target_clones("avx512f", "avx2", "default"))) void squared_exponential_values(double* values,
+                                                                                             double* slope,
+                                                                                             std::size_t count,
+                                                                                             double variance) {
+    over_blocks<Family::SquaredExponential>(values, slope, count, variance);
+}
+
+__attribute__((target_clones("avx512f", "avx2", "default"))) void matern52_values(double* values, double* slope,
+                                                                                  std::size_t count, double variance) {
+    over_blocks<Family::Matern52>(values, slope, count, variance);
+}
+
+double profile_exp(double x) {
+    Lanes lanes{};
+    lanes[0] = x;
+    return exp_lanes(lanes)[0];
+}
+
+}  // namespace dpbo::gp::detail

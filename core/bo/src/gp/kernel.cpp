@@ -14,8 +14,7 @@
 
 #include "dpbo/errors.hpp"
 #include "blas_extras.hpp"
-#include "pairwise_distances.hpp"
-#include "prediction_profile.hpp"
+#include "kernel_lanes.hpp"
 #include "radial_profile.hpp"
 
 namespace dpbo::gp {
@@ -99,16 +98,17 @@ struct RadialProfile {
     }
 
     void evaluate_range(double* v, double* s, arma::uword count, double variance) const {
-        if (family == KernelFamily::SquaredExponential) {
-            detail::squared_exponential_values(v, s, count, variance);
-        } else {
-            detail::matern52_values(v, s, count, variance);
-        }
+        detail::profile_values(lanes_family(), v, s, count, variance);
+    }
+
+    detail::ProfileFamily lanes_family() const {
+        return family == KernelFamily::SquaredExponential ? detail::ProfileFamily::SquaredExponential
+                                                          : detail::ProfileFamily::Matern52;
     }
 
     // The same profile for the likelihood fit, through glibc's vector exp (radial_profile.cpp): faster
     // still, and its last bits may vary with the CPU, which the fit's optimum cannot notice; every
-    // other kernel matrix uses the loop above, whose bits do not (prediction_profile.cpp).
+    // other kernel matrix uses the loop above, whose bits do not (kernel_lanes.cpp).
     void evaluate_range_for_fit(double* v, double* s, arma::uword count, double variance) const {
         if (family == KernelFamily::SquaredExponential) {
             detail::squared_exponential_profile(v, s, count, variance);
@@ -318,14 +318,20 @@ private:
     // Every coordinate divided by its length-scale (multiplied by the inverse), a column at a time:
     // contiguous passes, where Armadillo's each_row() walks a tall matrix row by row.
     arma::mat scaled(const arma::mat& a) const {
-        arma::mat result(a.n_rows, a.n_cols, arma::fill::none);
+        arma::mat result;
+        scale_into(a, result);
+        return result;
+    }
+
+    // `result` keeps its storage when its shape already fits (no fresh pages for a large query set).
+    void scale_into(const arma::mat& a, arma::mat& result) const {
+        result.set_size(a.n_rows, a.n_cols);
         for (arma::uword k = 0; k < a.n_cols; ++k) {
             const double factor = inverse_lengthscales_[k];
             const double* from = a.colptr(k);
             double* to = result.colptr(k);
             for (arma::uword i = 0; i < a.n_rows; ++i) to[i] = from[i] * factor;
         }
-        return result;
     }
 
     arma::mat centred_scaled(const arma::mat& a) const {
@@ -376,7 +382,7 @@ private:
     }
 
     // Between two sets of points in few dimensions, r² from the differences themselves
-    // (pairwise_distances.hpp): one pass over the output, exact up to the rounding of each term — no
+    // (kernel_lanes.hpp): one pass over the output, exact up to the rounding of each term — no
     // cancellation between large norms — and never negative. Beyond kDirectDistanceDims the
     // expanded product |a|² + |b|² − 2aᵀb in level-3 BLAS costs less.
     static constexpr std::size_t kDirectDistanceDims = 16;
@@ -406,11 +412,14 @@ public:
     // For the GP's cache of one set of query points (detail::prepare_queries below): the queries
     // scaled once, then K(Q, D) for a few data points at a time straight into the cache's storage.
     bool crosses_from_scaled() const { return dim_ <= kDirectDistanceDims; }
-    arma::mat scaled_queries(const arma::mat& queries) const { return scaled(queries); }
+    void scale_queries(const arma::mat& queries, arma::mat& scaled_queries) const {
+        scale_into(queries, scaled_queries);
+    }
 
     void cross_from_scaled(const arma::mat& scaled_queries, const arma::mat& data, double* out) const {
-        distances_from_scaled(scaled_queries, data, out);
-        profile_.evaluate_range(out, nullptr, scaled_queries.n_rows * data.n_rows, signal_variance_);
+        const arma::mat scaled_data = scaled(data).t();  // one point per column
+        detail::kernel_values_by_differences(profile_.lanes_family(), signal_variance_, scaled_queries.memptr(),
+                                             scaled_queries.n_rows, scaled_data.memptr(), data.n_rows, dim_, out);
     }
 
 private:
@@ -599,7 +608,7 @@ arma::vec contract_gram_gradients(const Kernel& kernel, const arma::mat& points,
 void prepare_queries(const Kernel& kernel, const arma::mat& queries, arma::mat& prepared) {
     const auto* stationary = dynamic_cast<const StationaryKernel*>(&kernel);
     if (stationary != nullptr && stationary->crosses_from_scaled() && queries.n_cols == kernel.dim()) {
-        prepared = stationary->scaled_queries(queries);
+        stationary->scale_queries(queries, prepared);
     } else {
         prepared.reset();
     }

@@ -61,9 +61,13 @@ void PointPool::reset(std::uint64_t epoch, std::size_t dim) {
 
 void PointPool::reserve_rows(std::size_t n) {
     if (columns_.n_rows >= n && max_points_ > 0) return;
-    // Room for a run of appends (25 % or 32 more observations), as the factor keeps.
-    const std::size_t capacity =
-        std::max<std::size_t>(n, columns_.n_rows + std::max<std::size_t>(columns_.n_rows / 4, 32));
+    // Room for a run of appends (25 % or 32 more observations), as the factor keeps, and from the
+    // start for as many rows as kMaxPoints columns can have within kPoolBytes: below that size the
+    // pool is laid out once per run (pages not yet written cost nothing), where growing 25 % at a
+    // time copied it and faulted in fresh pages a dozen times (a tenth of DPareto's run).
+    const std::size_t rows_at_most_points = kPoolBytes / (sizeof(double) * kMaxPoints);
+    const std::size_t capacity = std::max<std::size_t>(
+        {n, rows_at_most_points, columns_.n_rows + std::max<std::size_t>(columns_.n_rows / 4, 32)});
     const std::size_t max_points =
         std::clamp<std::size_t>(kPoolBytes / (sizeof(double) * capacity), kMinPoints, kMaxPoints);
     // Longer columns leave room for fewer points: start afresh rather than choose whom to keep.
@@ -138,9 +142,18 @@ void PointPool::extend(const Factor& factor, const std::vector<std::size_t>& slo
     const arma::mat queries = points_.cols(index).t();
     arma::mat fresh = factor.kernel.cross(factor.points.rows(from, n - 1), queries);  // (n − from) × S
     if (from > 0) {
-        arma::mat old(from, index.n_elem);
-        for (arma::uword k = 0; k < index.n_elem; ++k) old.col(k) = columns_.col(index(k)).head(from);
-        fresh -= factor.chol.submat(from, 0, n - 1, from - 1) * old;
+        // L21 v₁ for each slot from its column in place (a gather of the columns first copied them all).
+        const char no = 'N';
+        const auto rows = static_cast<arma::blas_int>(n - from);
+        const auto inner = static_cast<arma::blas_int>(from);
+        const auto stride = static_cast<arma::blas_int>(factor.chol.n_rows);
+        const arma::blas_int unit = 1;
+        const double minus_one = -1.0;
+        const double one = 1.0;
+        for (arma::uword k = 0; k < index.n_elem; ++k) {
+            arma::blas::gemv(&no, &rows, &inner, &minus_one, factor.chol.memptr() + from, &stride,
+                             columns_.colptr(index(k)), &unit, &one, fresh.colptr(k), &unit);
+        }
     }
     solve_lower_block(factor.chol, from, fresh);
     for (arma::uword k = 0; k < index.n_elem; ++k) {

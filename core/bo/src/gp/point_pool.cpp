@@ -61,13 +61,9 @@ void PointPool::reset(std::uint64_t epoch, std::size_t dim) {
 
 void PointPool::reserve_rows(std::size_t n) {
     if (columns_.n_rows >= n && max_points_ > 0) return;
-    // Room for a run of appends (25 % or 32 more observations), as the factor keeps, and from the
-    // start for as many rows as kMaxPoints columns can have within kPoolBytes: below that size the
-    // pool is laid out once per run (pages not yet written cost nothing), where growing 25 % at a
-    // time copied it and faulted in fresh pages a dozen times (a tenth of DPareto's run).
-    const std::size_t rows_at_most_points = kPoolBytes / (sizeof(double) * kMaxPoints);
-    const std::size_t capacity = std::max<std::size_t>(
-        {n, rows_at_most_points, columns_.n_rows + std::max<std::size_t>(columns_.n_rows / 4, 32)});
+    // Room for a run of appends (25 % or 32 more observations), as the factor keeps.
+    const std::size_t capacity =
+        std::max<std::size_t>(n, columns_.n_rows + std::max<std::size_t>(columns_.n_rows / 4, 32));
     const std::size_t max_points =
         std::clamp<std::size_t>(kPoolBytes / (sizeof(double) * capacity), kMinPoints, kMaxPoints);
     // Longer columns leave room for fewer points: start afresh rather than choose whom to keep.

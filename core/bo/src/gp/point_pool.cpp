@@ -138,17 +138,18 @@ void PointPool::extend(const Factor& factor, const std::vector<std::size_t>& slo
     const arma::mat queries = points_.cols(index).t();
     arma::mat fresh = factor.kernel.cross(factor.points.rows(from, n - 1), queries);  // (n − from) × S
     if (from > 0) {
-        // L21 v₁ for each slot from its column in place (a gather of the columns first copied them all).
+        // L21 v₁ for each slot from its column in place (a gather of the columns first copied them
+        // all); L21, rows of the factor far apart in memory, copied once.
+        const arma::mat below = factor.chol.submat(from, 0, n - 1, from - 1);
         const char no = 'N';
         const auto rows = static_cast<arma::blas_int>(n - from);
         const auto inner = static_cast<arma::blas_int>(from);
-        const auto stride = static_cast<arma::blas_int>(factor.chol.n_rows);
         const arma::blas_int unit = 1;
         const double minus_one = -1.0;
         const double one = 1.0;
         for (arma::uword k = 0; k < index.n_elem; ++k) {
-            arma::blas::gemv(&no, &rows, &inner, &minus_one, factor.chol.memptr() + from, &stride,
-                             columns_.colptr(index(k)), &unit, &one, fresh.colptr(k), &unit);
+            arma::blas::gemv(&no, &rows, &inner, &minus_one, below.memptr(), &rows, columns_.colptr(index(k)), &unit,
+                             &one, fresh.colptr(k), &unit);
         }
     }
     solve_lower_block(factor.chol, from, fresh);

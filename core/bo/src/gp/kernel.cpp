@@ -313,8 +313,6 @@ public:
     double signal_variance() const override { return signal_variance_; }
 
 private:
-    // Inputs divided by the length-scales and centred on their mean: distances are translation
-    // invariant, and centred terms cancel less in |a|² + |b|² − 2aᵀb.
     // Every coordinate divided by its length-scale (multiplied by the inverse), a column at a time:
     // contiguous passes, where Armadillo's each_row() walks a tall matrix row by row.
     arma::mat scaled(const arma::mat& a) const {
@@ -334,6 +332,8 @@ private:
         }
     }
 
+    // Inputs divided by the length-scales and centred on their mean: distances are translation
+    // invariant, and centred terms cancel less in |a|² + |b|² − 2aᵀb.
     arma::mat centred_scaled(const arma::mat& a) const {
         arma::mat scaled = this->scaled(a);
         scaled.each_row() -= arma::mean(scaled, 0);
@@ -383,8 +383,9 @@ private:
 
     // Between two sets of points in few dimensions, r² from the differences themselves
     // (kernel_lanes.hpp): one pass over the output, exact up to the rounding of each term — no
-    // cancellation between large norms — and never negative. Beyond kDirectDistanceDims the
-    // expanded product |a|² + |b|² − 2aᵀb in level-3 BLAS costs less.
+    // cancellation between large norms — and never negative. Its work per entry grows with the
+    // dimension (three operations each); beyond kDirectDistanceDims the expanded product
+    // |a|² + |b|² − 2aᵀb keeps level-3 BLAS's speed.
     static constexpr std::size_t kDirectDistanceDims = 16;
 
     void direct_squared_distances(const arma::mat& a, const arma::mat& b, arma::mat& r2) const {

@@ -9,7 +9,7 @@ namespace dpbo::gp::detail {
 // t ← V a and u ← V b for the rows × columns column-major V (leading dimension `rows`), with a's
 // entries `a_stride` apart and b's contiguous: V, the largest matrix of a prediction over many
 // candidates, is read once instead of once per product. Summed over the columns in order, in every
-// instruction-set clone alike (bit-identical on every CPU).
+// instruction-set clone alike (the same bits on every CPU).
 void two_products(const double* v, std::size_t rows, std::size_t columns, const double* a, std::size_t a_stride,
                   const double* b, double* t, double* u);
 

@@ -2,9 +2,9 @@
 // distances were cheap, one exp (and for Matérn one sqrt) per kernel-matrix entry was most of a
 // prediction over a large candidate set: glibc's exp is scalar, and libmvec's vector exp (used by the
 // likelihood fit, radial_profile.cpp) has a variant per instruction set that need not agree in the
-// last bit, so predictions would gain a dependence on the CPU. This file has its own: x = k ln 2 + r with
-// |r| ≤ ln 2 / 2 (Cody and Waite's two-part ln 2, k·ln2_hi exact), e^r by its Taylor series to r¹³
-// (truncation below 5·10⁻¹⁸ relative), times 2^k built in the exponent bits. Within 2 ulp of the
+// last bit, so predictions would gain a dependence on the CPU. This file has its own: x = k ln 2 + r
+// with |r| ≤ ln 2 / 2 (Cody and Waite's two-part ln 2, k·ln2_hi exact), e^r by its Taylor series to
+// r¹³ (truncation below 5·10⁻¹⁸ relative), times 2^k built in the exponent bits. Within 2 ulp of the
 // correctly rounded value (kernel_lanes_test.cpp); below e^−709 it returns 0 rather than a subnormal.
 // Every loop does the same operations in the same order in every lane and every instruction-set
 // clone, compiled with -ffp-contract=off (core/bo/CMakeLists.txt), so its results are the same bits

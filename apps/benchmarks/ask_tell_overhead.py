@@ -18,9 +18,10 @@ and the table says so. Optuna's studies are filled by its own ask/tell with the 
 
 CPU is what is timed: the process's own (all its threads) for in-process calls, the child's user +
 system time (getrusage) for each dpbo command, plus the keeper's own CPU over the call (/proc) when a
-keeper answers it (/proc/PID/task/*/schedstat; the keeper's first ask, which replays the study once, is not counted). In process, likewise, the first ask and tell
-of each study are not counted (a study kept open builds its model at its first ask; the script prints
-that ask's CPU below the table). Each figure is the median over --repeats calls.
+keeper answers it (/proc/PID/task/*/schedstat; the keeper's first ask, which replays the study once,
+is not counted). In process, likewise, the first ask and tell of each study are not counted (a study
+kept open builds its model at its first ask; the script prints that ask's CPU below the table). Each
+figure is the median over --repeats calls (at most 16: a study allows 50 asks beyond its told trials).
 """
 import argparse
 import importlib.util
@@ -50,6 +51,8 @@ def system_interpreter():
 dpbo = None  # imported by main() from the build folder given
 SPACE = {"x1": (-5.0, 10.0), "x2": (0.0, 15.0)}
 DESIGN = 10
+EXTRA_ASKS = 50  # a study's budget beyond its told trials
+MAX_REPEATS = (EXTRA_ASKS - 2) // 3  # in process, through the CLI and through a keeper, plus two first asks
 
 
 def branin(x1, x2):
@@ -101,7 +104,7 @@ def dpbo_study(path, told, model_fill):
     """A gp-ucb study on Branin with `told` told trials, kept open."""
     design = DESIGN if told <= model_fill else told
     study = dpbo.Study.create(path, algorithm="gp-ucb", space=SPACE, seed=1,
-                              settings={"algorithm.budget": told + 50, "algorithm.initial_points": design})
+                              settings={"algorithm.budget": told + EXTRA_ASKS, "algorithm.initial_points": design})
     done = 0
     while done < told:
         for trial in study.ask_batch(told - done):
@@ -189,8 +192,9 @@ def main():
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--model-fill", type=int, default=100)
     options = parser.parse_args()
-    if options.repeats < 1:
-        parser.error(f"--repeats {options.repeats}: expected at least 1")
+    if not 1 <= options.repeats <= MAX_REPEATS:
+        parser.error(f"--repeats {options.repeats}: expected 1 to {MAX_REPEATS} (each study allows {EXTRA_ASKS} asks "
+                     "beyond its told trials: three per repeat, and two that are not counted)")
     try:
         sizes = [int(s) for s in options.sizes.split(",")]
     except ValueError:

@@ -321,17 +321,6 @@ private:
         return result;
     }
 
-    // `result` keeps its storage when its shape already fits (no fresh pages for a large query set).
-    void scale_into(const arma::mat& a, arma::mat& result) const {
-        result.set_size(a.n_rows, a.n_cols);
-        for (arma::uword k = 0; k < a.n_cols; ++k) {
-            const double factor = inverse_lengthscales_[k];
-            const double* from = a.colptr(k);
-            double* to = result.colptr(k);
-            for (arma::uword i = 0; i < a.n_rows; ++i) to[i] = from[i] * factor;
-        }
-    }
-
     // Inputs divided by the length-scales and centred on their mean: distances are translation
     // invariant, and centred terms cancel less in |a|² + |b|² − 2aᵀb.
     arma::mat centred_scaled(const arma::mat& a) const {
@@ -413,8 +402,16 @@ public:
     // For the GP's cache of one set of query points (detail::prepare_queries below): the queries
     // scaled once, then K(Q, D) for a few data points at a time straight into the cache's storage.
     bool crosses_from_scaled() const { return dim_ <= kDirectDistanceDims; }
-    void scale_queries(const arma::mat& queries, arma::mat& scaled_queries) const {
-        scale_into(queries, scaled_queries);
+
+    // `result` keeps its storage when its shape already fits (no fresh pages for a large query set).
+    void scale_into(const arma::mat& a, arma::mat& result) const {
+        result.set_size(a.n_rows, a.n_cols);
+        for (arma::uword k = 0; k < a.n_cols; ++k) {
+            const double factor = inverse_lengthscales_[k];
+            const double* from = a.colptr(k);
+            double* to = result.colptr(k);
+            for (arma::uword i = 0; i < a.n_rows; ++i) to[i] = from[i] * factor;
+        }
     }
 
     void cross_from_scaled(const arma::mat& scaled_queries, const arma::mat& data, double* out) const {
@@ -609,7 +606,7 @@ arma::vec contract_gram_gradients(const Kernel& kernel, const arma::mat& points,
 void prepare_queries(const Kernel& kernel, const arma::mat& queries, arma::mat& prepared) {
     const auto* stationary = dynamic_cast<const StationaryKernel*>(&kernel);
     if (stationary != nullptr && stationary->crosses_from_scaled() && queries.n_cols == kernel.dim()) {
-        stationary->scale_queries(queries, prepared);
+        stationary->scale_into(queries, prepared);
     } else {
         prepared.reset();
     }

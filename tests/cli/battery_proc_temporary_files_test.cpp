@@ -79,7 +79,7 @@ struct Sandbox {
         const std::vector<std::string> cached = entries(cache);
         CHECK_MESSAGE(
             std::all_of(cached.begin(), cached.end(),
-                        [](const std::string& n) { return n == "dpbo" || n == "dpbo/plugin-manifests-2.json"; }),
+                        [](const std::string& n) { return n == "dpbo" || n == "dpbo/plugin-manifests-3"; }),
             "the cache folder holds " << listed(cached));
     }
 };

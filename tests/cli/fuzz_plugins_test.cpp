@@ -160,7 +160,7 @@ TEST_CASE("fuzz plugins: a corrupt or unwritable manifest cache changes nothing 
                                                             {"XDG_CACHE_HOME", cache.path()}};
     const auto reference = run_dpbo({"list", "--json", "--plugin-path", DPBO_TEST_BROKEN_PLUGIN_DIR}, environment);
     REQUIRE(reference.exit_code == 0);
-    const fs::path file = fs::path(cache.path()) / "dpbo" / "plugin-manifests-2.json";
+    const fs::path file = fs::path(cache.path()) / "dpbo" / "plugin-manifests-3";
     REQUIRE(fs::exists(file));
     for (const std::string& garbage : {std::string("{\"format\": 1, \"entries\": {\"x\": "), std::string("\x7f"
                                                                                                          "ELF\0\1",
@@ -183,17 +183,26 @@ TEST_CASE("fuzz plugins: a cache entry is not believed blindly: a module is chec
     const TemporaryDirectory cache;
     const std::map<std::string, std::string> environment = {{"XDG_CACHE_HOME", cache.path()}};
     REQUIRE(run_dpbo({"list"}, environment).exit_code == 0);
-    const fs::path file = fs::path(cache.path()) / "dpbo" / "plugin-manifests-2.json";
-    auto document = nlohmann::json::parse(std::ifstream(file));
+    const fs::path file = fs::path(cache.path()) / "dpbo" / "plugin-manifests-3";
+    std::stringstream read;
+    read << std::ifstream(file, std::ios::binary).rdbuf();
+    const std::string text = read.str();
+    // The cache is an index line, then each probe's result as JSON text at the offset the index
+    // gives; the index names the module beside it. Both are forged: the result appended anew.
+    const std::size_t line_end = text.find('\n');
+    REQUIRE(line_end != std::string::npos);
+    auto index = nlohmann::json::parse(text.substr(0, line_end));
+    std::string results = text.substr(line_end + 1);
     const std::string branin = resolved(fs::path(DPBO_TEST_PLUGIN_DIR) / "objective-branin.so");
-    REQUIRE(document["entries"].contains(branin));
-    // The cache keeps each probe's result as JSON text and the module's name beside it: both are forged.
-    auto& entry = document["entries"][branin];
-    auto result = nlohmann::json::parse(entry["result"].get<std::string>());
+    REQUIRE(index["entries"].contains(branin));
+    auto& entry = index["entries"][branin];
+    auto result = nlohmann::json::parse(results.substr(entry["result"][0], entry["result"][1]));
+    REQUIRE(result["manifest"]["name"] == "branin");
     result["manifest"]["name"] = "impostor";
-    entry["result"] = result.dump();
+    const std::string forged = result.dump();
+    entry["result"] = {results.size(), forged.size()};
     entry["module"] = "impostor";
-    std::ofstream(file) << document.dump();
+    std::ofstream(file, std::ios::binary) << index.dump() << '\n' << results << forged;
 
     const auto listed = run_dpbo({"list"}, environment);
     CHECK(contains(listed.out, "impostor"));

@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -92,6 +93,34 @@ TEST_CASE("manifest cache: a corrupt, foreign or unwritable cache is ignored wit
         cache.save();
         CHECK(dpbo::ManifestCache(file, "host").find(plugin, kFile, 5.0) == kResult);
     }
+    // This format's index (a line) pointing outside its results, or at a host it does not list.
+    const fs::path file = fs::path(dir.path()) / "pointing-outside";
+    {
+        dpbo::ManifestCache cache(file, "host");
+        cache.store(plugin, kFile, kResult);
+        cache.save();
+    }
+    std::stringstream read;
+    read << std::ifstream(file, std::ios::binary).rdbuf();
+    const std::string good = read.str();
+    const std::size_t line_end = good.find('\n');
+    REQUIRE(line_end != std::string::npos);
+    const json index = json::parse(good.substr(0, line_end));
+    const std::string results = good.substr(line_end + 1);
+    REQUIRE(index["entries"][plugin.string()]["result"] == json::array({0, results.size()}));
+    for (const json& change : {json{{"result", {1, results.size()}}}, json{{"result", {results.size() + 1, 0}}},
+                               json{{"result", {0, -1}}}, json{{"result", {0}}}, json{{"host", 1}},
+                               json{{"host", -1}}, json{{"host", "host"}}}) {
+        CAPTURE(change);
+        json forged = index;
+        forged["entries"][plugin.string()].update(change);
+        std::ofstream(file, std::ios::binary) << forged.dump() << '\n' << results;
+        CHECK_FALSE(dpbo::ManifestCache(file, "host").find(plugin, kFile, 5.0));
+    }
+    // And as written, read back (the file was not changed in some other way meanwhile).
+    std::ofstream(file, std::ios::binary) << good;
+    CHECK(dpbo::ManifestCache(file, "host").find(plugin, kFile, 5.0) == kResult);
+
     // A cache "directory" that is a regular file: nothing can be written, and nothing is said.
     const fs::path blocked = fs::path(dir.path()) / "blocked";
     std::ofstream(blocked) << "x";
@@ -107,11 +136,11 @@ TEST_CASE("manifest cache: the location follows XDG_CACHE_HOME, then HOME") {
     const char* saved_home = std::getenv("HOME");
     const std::string home = saved_home != nullptr ? saved_home : "";
     ::setenv("XDG_CACHE_HOME", "/somewhere/cache", 1);
-    CHECK(dpbo::ManifestCache::default_file() == "/somewhere/cache/dpbo/plugin-manifests-2.json");
+    CHECK(dpbo::ManifestCache::default_file() == "/somewhere/cache/dpbo/plugin-manifests-3");
     // The XDG specification: a relative path is ignored.
     ::setenv("XDG_CACHE_HOME", "relative", 1);
     ::setenv("HOME", "/home/someone", 1);
-    CHECK(dpbo::ManifestCache::default_file() == "/home/someone/.cache/dpbo/plugin-manifests-2.json");
+    CHECK(dpbo::ManifestCache::default_file() == "/home/someone/.cache/dpbo/plugin-manifests-3");
     if (saved_xdg != nullptr)
         ::setenv("XDG_CACHE_HOME", xdg.c_str(), 1);
     else

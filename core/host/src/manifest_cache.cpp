@@ -3,7 +3,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstdlib>
+#include <string_view>
 
 #include <boost/dll/runtime_symbol_info.hpp>
 #include <fmt/format.h>
@@ -20,10 +22,16 @@ using json = nlohmann::json;
 
 namespace {
 
-// Format 2 keeps each probe's result as JSON text and the module's name beside it: every command
-// that loads plugins reads the whole file, and building the manifests' trees (their schemas and
-// docs) was most of that; now only the results a command uses are parsed. Format 1 (every result a
-// tree) is still read, from the documents studies recorded (document_for).
+// The file (format 3) is one line of JSON, the index, followed by the probes' results as JSON texts
+// one after another. The index names, for each plugin file, its identity, the host that probed it
+// (a number into the index's list of hosts), the module it declares and where its result's text
+// lies (offset and length after the index line). Every command that loads plugins reads the file
+// to find the modules it names, and parsing the results' texts as JSON strings (format 2, a
+// 150 kB file) was a tenth of a trivial `dpbo run`; the index is a sixth of that, and only the
+// results a command uses are parsed, when used. In memory, and in the documents document_for
+// gives (which studies record), an entry stays format 2's: host, file, module, result as text;
+// format 1 (every result a tree) is still read from such documents.
+constexpr int kFileFormat = 3;
 constexpr int kFormat = 2;
 constexpr int kTreeFormat = 1;
 // Far above any real cache (a few kB per plugin); a larger file is not ours to parse.
@@ -43,25 +51,30 @@ json identity_json(const FileIdentity& identity) {
             {"mtime_ns", identity.mtime_ns}};
 }
 
-json read_document(const fs::path& file) {
-    // Read whole, then parsed from memory: several times faster than parsing from the stream, and
-    // every dpbo command that loads plugins reads this file. A cache that cannot be read (missing,
-    // not a regular file, too large to be ours) is no cache: the manifests are probed again.
+std::string read_text(const fs::path& file) {
+    // A cache that cannot be read (missing, not a regular file, too large to be ours) is no cache:
+    // the manifests are probed again.
     std::error_code ec;
-    if (!fs::exists(file, ec)) return nullptr;
+    if (!fs::exists(file, ec)) return {};
     try {
-        return json::parse(bounded_input::read_file(file.string(), {file.string(), "a manifest cache", kLargestCache}),
-                           nullptr, false);
+        return bounded_input::read_file(file.string(), {file.string(), "a manifest cache", kLargestCache});
     } catch (const std::exception&) {
-        return nullptr;
+        return {};
     }
+}
+
+// A number that indexes something of `size` elements, or nullopt.
+std::optional<std::size_t> index_below(const json& value, std::size_t size) {
+    if (!value.is_number_unsigned()) return std::nullopt;
+    const auto number = value.get<std::uint64_t>();
+    return number < size ? std::optional<std::size_t>(static_cast<std::size_t>(number)) : std::nullopt;
 }
 
 }  // namespace
 
 ManifestCache::ManifestCache(fs::path file, std::string host) : file_(std::move(file)), host_(std::move(host)) {
     if (file_.empty()) return;
-    read_entries(read_document(file_));
+    read_file_entries(read_text(file_));
 }
 
 ManifestCache::ManifestCache(const json& document, std::string host) : host_(std::move(host)) {
@@ -86,10 +99,37 @@ void ManifestCache::read_entries(json document) {
         if (entry.is_object()) entries_.emplace(path, std::move(entry));
 }
 
+void ManifestCache::read_file_entries(const std::string& text) {
+    // Anything that is not this format, or an entry that points outside the results, is skipped:
+    // those files are probed again.
+    const std::size_t line_end = text.find('\n');
+    if (line_end == std::string::npos) return;
+    const json index = json::parse(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(line_end), nullptr, false);
+    if (!index.is_object() || index.value("format", json()) != kFileFormat) return;
+    const auto hosts = index.find("hosts");
+    const auto entries = index.find("entries");
+    if (hosts == index.end() || !hosts->is_array() || entries == index.end() || !entries->is_object()) return;
+    const std::string_view results = std::string_view(text).substr(line_end + 1);
+    for (const auto& [path, entry] : entries->items()) {
+        if (!entry.is_object()) continue;
+        const auto host = index_below(entry.value("host", json()), hosts->size());
+        const json span = entry.value("result", json());
+        if (!host || !(*hosts)[*host].is_string() || !span.is_array() || span.size() != 2) continue;
+        const auto offset = index_below(span[0], results.size() + 1);
+        const auto length = offset ? index_below(span[1], results.size() - *offset + 1) : std::nullopt;
+        if (!length) continue;
+        json kept = {{"host", (*hosts)[*host]},
+                     {"file", entry.value("file", json())},
+                     {"result", std::string(results.substr(*offset, *length))}};
+        if (const auto module = entry.find("module"); module != entry.end()) kept["module"] = *module;
+        entries_.emplace(path, std::move(kept));
+    }
+}
+
 fs::path ManifestCache::default_file() {
-    // A file of its own for format 2: a dpbo that writes format 1 shares the folder and would
-    // otherwise replace the other's cache on every run, each probing every plugin again.
-    constexpr const char* kName = "plugin-manifests-2.json";
+    // A file of its own for each format: a dpbo that writes another format shares the folder and
+    // would otherwise replace the other's cache on every run, each probing every plugin again.
+    constexpr const char* kName = "plugin-manifests-3";
     // The XDG base directory specification: a relative XDG_CACHE_HOME is to be ignored.
     if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg != nullptr && xdg[0] == '/')
         return fs::path(xdg) / "dpbo" / kName;
@@ -173,13 +213,28 @@ void ManifestCache::store(const fs::path& path, const FileIdentity& identity, co
 
 void ManifestCache::save() const {
     if (file_.empty() || !changed_) return;
+    json hosts = json::array();
+    std::map<std::string, std::size_t> host_numbers;
     json entries = json::object();
+    std::string results;
     for (const auto& [path, entry] : entries_) {
         std::error_code ec;
-        if (fs::symlink_status(path, ec).type() != fs::file_type::not_found) entries[path] = entry;
+        if (fs::symlink_status(path, ec).type() == fs::file_type::not_found) continue;
+        const std::string host = entry.value("host", std::string());
+        const auto [known, added] = host_numbers.emplace(host, host_numbers.size());
+        if (added) hosts.push_back(host);
+        const json& result = entry.value("result", json());
+        const std::string text = result.is_string() ? result.get<std::string>()
+                                                    : result.dump(-1, ' ', false, json::error_handler_t::replace);
+        json indexed = {
+            {"host", known->second}, {"file", entry.value("file", json())}, {"result", {results.size(), text.size()}}};
+        if (const auto module = entry.find("module"); module != entry.end()) indexed["module"] = *module;
+        entries[path] = std::move(indexed);
+        results += text;
     }
-    const std::string text =
-        json{{"format", kFormat}, {"entries", entries}}.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
+    const std::string text = json{{"format", kFileFormat}, {"hosts", hosts}, {"entries", entries}}.dump(
+                                 -1, ' ', false, json::error_handler_t::replace) +
+                             "\n" + results;
 
     // Written without a name and renamed over the cache (result_io.hpp): a reader sees the old file or
     // the new, never half, and a killed process leaves no temporary beside it. A cache that cannot be

@@ -26,7 +26,7 @@ public:
     ManifestCache(const nlohmann::json& document, std::string host);
     ManifestCache(std::filesystem::path file, std::string host);
 
-    // $XDG_CACHE_HOME/dpbo/plugin-manifests-2.json, else $HOME/.cache/dpbo/...; empty without either.
+    // $XDG_CACHE_HOME/dpbo/plugin-manifests-3, else $HOME/.cache/dpbo/...; empty without either.
     static std::filesystem::path default_file();
     // The identity of this libdpbo, of `probe_program` and of the library search path.
     static std::string host_identity(const std::filesystem::path& probe_program);
@@ -47,6 +47,8 @@ public:
 
 private:
     void read_entries(nlohmann::json document);
+    // The file's text (manifest_cache.cpp describes its format).
+    void read_file_entries(const std::string& text);
     const nlohmann::json* current_entry(const std::filesystem::path& path, const FileIdentity& identity,
                                         double timeout_seconds) const;
     // The module a probe's result declares; empty for a refusal.

@@ -7,9 +7,9 @@ find_package(doctest REQUIRED)
 find_package(NLopt 2.7 REQUIRED)          # local optimisation (marginal likelihood, acquisitions)
 find_package(ZLIB REQUIRED)               # gzip-compressed data files (CMake's FindZLIB)
 find_package(SQLite3 REQUIRED)            # run journals and ask/tell studies (CMake's FindSQLite3)
-# Distributed evaluation (dpbo run under mpirun): Open MPI's C API, linked into the dpbo executable
-# only, never into libdpbo or a plugin. Linking it costs `dpbo list` well under a millisecond of start-up,
-# and MPI is initialised only when Open MPI's mpirun started the process as one of several ranks.
+# Distributed evaluation (dpbo run under mpirun): Open MPI's C API, linked into lib/libdpbo-mpi.so
+# only, never into libdpbo, the commands or a plugin: the commands load that library (and MPI) only
+# when Open MPI's mpirun started the process as one of several ranks (apps/dpbo/mpi_loader.hpp).
 # The CXX component, since the project enables no C compiler; without the deprecated C++ bindings.
 set(MPI_CXX_SKIP_MPICXX ON)
 find_package(MPI REQUIRED COMPONENTS CXX)

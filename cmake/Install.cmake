@@ -1,6 +1,7 @@
 # `cmake --install <build> --prefix P` lays out the same tree the build uses, plus the SDK:
 #   P/bin/dpbo                       the host's launcher (loads P/lib/libdpbo-cli.so, the commands)
 #   P/lib/libdpbo-cli.so             the commands (finds its libraries through $ORIGIN)
+#   P/lib/libdpbo-mpi.so             dpbo run under mpirun, loaded only there (apps/dpbo/mpi_loader.hpp)
 #   P/lib/libdpbo.so*                the plugin contract and its soname links
 #   P/lib/libdpbo-bo.so*             the BO toolkit, with its own version (dpbo/bo/version.hpp)
 #   P/lib/libdpbo-host.so            the host's library: run-time only, no headers, not exported
@@ -34,7 +35,7 @@ install(TARGETS dpbo_host_library LIBRARY DESTINATION ${DPBO_INSTALL_LIBDIR})
 
 if(TARGET dpbo_cli)
   install(TARGETS dpbo_cli RUNTIME DESTINATION bin)
-  install(TARGETS dpbo_cli_library LIBRARY DESTINATION ${DPBO_INSTALL_LIBDIR})
+  install(TARGETS dpbo_cli_library dpbo_mpi LIBRARY DESTINATION ${DPBO_INSTALL_LIBDIR})
 endif()
 
 install(EXPORT dpboTargets

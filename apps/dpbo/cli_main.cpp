@@ -5,7 +5,7 @@
 
 #include "captured_command.hpp"
 #include "dpbo/host/fatal_signal_exit.hpp"
-#include "mpi/mpi_session.hpp"
+#include "mpi_loader.hpp"
 
 extern "C" __attribute__((visibility("default"))) int dpbo_cli_main(int argc, char** argv) {
     using namespace dpbo::cli;
@@ -13,5 +13,5 @@ extern "C" __attribute__((visibility("default"))) int dpbo_cli_main(int argc, ch
     // plugin's crash ends the run with exit status 1, its journal kept for the next run.
     dpbo::install_fatal_signal_exit();
     // Under mpirun, after the command printed its error if any: the other ranks are stopped.
-    return mpi::finish(run_reporting_errors(std::vector<std::string>(argv + 1, argv + argc)));
+    return mpi::finish_if_loaded(run_reporting_errors(std::vector<std::string>(argv + 1, argv + argc)));
 }

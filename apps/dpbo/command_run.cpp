@@ -12,10 +12,10 @@
 #include "dpbo/host/job_modules.hpp"
 #include "job_options.hpp"
 #include "ledger_option.hpp"
-#include "mpi/mpi_coordinator.hpp"
-#include "mpi/mpi_evaluator.hpp"
+#include "mpi/mpi_module.hpp"
 #include "mpi/mpi_session.hpp"
 #include "mpi/mpi_worker.hpp"
+#include "mpi_loader.hpp"
 #include "progress.hpp"
 
 namespace dpbo::cli {
@@ -227,7 +227,8 @@ std::optional<mpi::WorkerJob> prepare_worker(const std::vector<std::string>& arg
 int command_run(const std::vector<std::string>& arguments) {
     // Under mpirun every rank runs this command; rank 0 runs the job, the others evaluate for it.
     const bool distributed = mpi::launched();
-    if (distributed && mpi::start() != 0) return mpi::serve([&] { return prepare_worker(arguments); });
+    if (distributed && mpi::module().start() != 0)
+        return mpi::module().serve([&] { return prepare_worker(arguments); });
 
     RunCommand command = read_run_command(arguments, distributed, true);
     if (command.common.help) {
@@ -243,11 +244,10 @@ int command_run(const std::vector<std::string>& arguments) {
             "dpbo run: writing into {0} (no --out given); a run stopped midway resumes with --out {0}\n",
             job.out_dir.string());
     if (distributed) {
-        mpi::Coordinator& coordinator = mpi::coordinator();
-        coordinator.set_timeout(command.mpi_timeout);
-        job.distributed = DistributedEvaluation{
-            static_cast<std::size_t>(mpi::ranks()),
-            [&coordinator](std::size_t repeat) { return std::make_unique<mpi::MpiEvaluator>(coordinator, repeat); }};
+        mpi::Module& module = mpi::module();
+        module.set_timeout(command.mpi_timeout);
+        job.distributed = DistributedEvaluation{static_cast<std::size_t>(module.ranks()),
+                                                [&module](std::size_t repeat) { return module.evaluator(repeat); }};
     }
 
     PluginRegistry registry;

@@ -7,6 +7,8 @@
    first; CMake's build-tree paths ended in one, and a file called libfmt.so.9 there was loaded.)
 2. The launcher bin/dpbo loads lib/libdpbo-cli.so from beside its own folder, and says which file it
    could not load when that is missing, with exit status 1.
+3. `dpbo run` under mpirun loads lib/libdpbo-mpi.so from beside libdpbo-host.so (no other command
+   loads it), and names that file when it is missing, with exit status 1.
 
     library_search_test.py BUILD/bin/dpbo
 """
@@ -75,11 +77,26 @@ def main(dpbo):
                 result.stderr:
             failures.append(f"a launcher with no lib/ beside it: exit {result.returncode}, expected 1 and an error "
                             f"naming {wanted}; stderr: {result.stderr.strip()[:400]}")
+
+        # A tree without the MPI library, run as if mpirun had started it as one of two ranks (the
+        # library is looked for before MPI is started, so no mpirun is needed to see the error).
+        tree = os.path.join(folder, "no-mpi")
+        os.makedirs(os.path.join(tree, "bin"))
+        shutil.copy2(dpbo, os.path.join(tree, "bin"))
+        shutil.copytree(os.path.join(build, "lib"), os.path.join(tree, "lib"), symlinks=True,
+                        ignore=shutil.ignore_patterns("libdpbo-mpi.so*", "python"))
+        result = run(os.path.join(tree, "bin", "dpbo"), ["run", "--algorithm", "random-search", "--objective", "branin",
+                                                        "--seed", "1", "--out", "mpi-run"], folder,
+                     dict(environment, OMPI_COMM_WORLD_SIZE="2"))
+        wanted = os.path.join(tree, "lib", "libdpbo-mpi.so")
+        if result.returncode != 1 or wanted not in result.stderr or "cannot be loaded" not in result.stderr:
+            failures.append(f"dpbo run as one of 2 MPI ranks without libdpbo-mpi.so: exit {result.returncode}, expected "
+                            f"1 and an error naming {wanted}; stderr: {result.stderr.strip()[:400]}")
     for failure in failures:
         print(failure)
     if not failures:
         print(f"dpbo ran with decoys of {len(libraries)} libraries in its working folder; the launcher names "
-              f"a missing command library")
+              f"a missing command library, and a run under mpirun a missing MPI library")
     return 1 if failures else 0
 
 

@@ -46,14 +46,6 @@ void on_terminate(int signal_number) {
 
 }  // namespace
 
-bool launched() {
-    const char* size = std::getenv("OMPI_COMM_WORLD_SIZE");
-    if (size == nullptr) return false;
-    char* end = nullptr;
-    const long ranks = std::strtol(size, &end, 10);
-    return end != size && *end == '\0' && ranks > 1;
-}
-
 int start() {
     if (session) return session->rank;
     MPI_Init(nullptr, nullptr);

@@ -1,7 +1,8 @@
 #pragma once
 // `dpbo run` under Open MPI's mpirun: whether this process is one of several ranks, MPI's start and
 // end, and rank 0's coordinator of the others. Only `dpbo run` starts MPI, and only when mpirun
-// started more than one rank; every other use of dpbo never initialises it.
+// started more than one rank (mpi_loader.hpp, which loads this library then); every other use of
+// dpbo never initialises it.
 #include <string>
 
 namespace dpbo::cli::mpi {
@@ -10,10 +11,6 @@ class Coordinator;
 
 // How long rank 0 waits for a worker's report or a slice's values unless --mpi-timeout says otherwise.
 constexpr double kDefaultTimeoutSeconds = 3600.0;
-
-// Whether Open MPI's mpirun started this process as one of several ranks (OMPI_COMM_WORLD_SIZE > 1).
-// Reads the environment only.
-bool launched();
 
 // Initialises MPI, once, and returns this process's rank. On rank 0 it also sets a note for SIGTERM,
 // the signal mpirun stops the other ranks with when one of them ends abnormally.

@@ -77,10 +77,9 @@ struct Sandbox {
         CAPTURE(after);
         CHECK_MESSAGE(entries(tmp).empty(), "TMPDIR holds " << listed(entries(tmp)));
         const std::vector<std::string> cached = entries(cache);
-        CHECK_MESSAGE(
-            std::all_of(cached.begin(), cached.end(),
-                        [](const std::string& n) { return n == "dpbo" || n == "dpbo/plugin-manifests-3"; }),
-            "the cache folder holds " << listed(cached));
+        CHECK_MESSAGE(std::all_of(cached.begin(), cached.end(),
+                                  [](const std::string& n) { return n == "dpbo" || n == "dpbo/plugin-manifests-3"; }),
+                      "the cache folder holds " << listed(cached));
     }
 };
 

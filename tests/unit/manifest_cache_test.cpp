@@ -108,9 +108,9 @@ TEST_CASE("manifest cache: a corrupt, foreign or unwritable cache is ignored wit
     const json index = json::parse(good.substr(0, line_end));
     const std::string results = good.substr(line_end + 1);
     REQUIRE(index["entries"][plugin.string()]["result"] == json::array({0, results.size()}));
-    for (const json& change : {json{{"result", {1, results.size()}}}, json{{"result", {results.size() + 1, 0}}},
-                               json{{"result", {0, -1}}}, json{{"result", {0}}}, json{{"host", 1}},
-                               json{{"host", -1}}, json{{"host", "host"}}}) {
+    for (const json& change :
+         {json{{"result", {1, results.size()}}}, json{{"result", {results.size() + 1, 0}}}, json{{"result", {0, -1}}},
+          json{{"result", {0}}}, json{{"host", 1}}, json{{"host", -1}}, json{{"host", "host"}}}) {
         CAPTURE(change);
         json forged = index;
         forged["entries"][plugin.string()].update(change);

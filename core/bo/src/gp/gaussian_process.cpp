@@ -332,6 +332,10 @@ struct GaussianProcess::State {
         std::uint64_t epoch = 0;
     };
     static constexpr std::size_t kMinimumCachedQueries = 32;  // single points never evict the sweep
+    // Columns for n data points and a run of appends after them (as many again, at least 64): the
+    // columns not yet written cost address space only (the allocator maps large blocks, and a page
+    // is given memory when first written), and every growth copies the columns in use.
+    static std::size_t cache_capacity(std::size_t n) { return n + std::max<std::size_t>(n, 64); }
     // Below this many observations a fresh solve of a small batch costs less than the point pool's
     // bookkeeping (hashing, lookups): with the pool at every size, gp-ucb's iterations at n = 50 and
     // 100 were slower than without it (apps/benchmarks/performance.py against the build before it).
@@ -577,13 +581,14 @@ Posterior GaussianProcess::State::predict(const arma::mat& points) const {
                                           kOwner, points.n_cols, dim()));
     }
     Posterior posterior;
-    posterior.variance = kernel_->diagonal(points);
     if (points_.n_rows == 0) {
         posterior.mean = arma::vec(points.n_rows, arma::fill::value(offset_));
-        posterior.variance *= scale_ * scale_;
+        posterior.variance = kernel_->diagonal(points) * (scale_ * scale_);
         return posterior;
     }
+    // The remembered set keeps its prior variances (cache_.prior).
     if (cached_prediction(points, posterior)) return posterior;
+    posterior.variance = kernel_->diagonal(points);
     if (points.n_rows < kMinimumCachedQueries && points_.n_rows >= kPoolFromPoints) {
         arma::vec explained;
         arma::vec projected;
@@ -609,12 +614,8 @@ Posterior GaussianProcess::State::predict(const arma::mat& points) const {
     cache_.points = points;
     cache_.prior = posterior.variance;
     // The storage of the previous query set is kept while it holds n columns (a refit changes every
-    // entry, not the shape; fresh pages are zero-filled by the kernel on first write). Otherwise room
-    // for a run of appends (25 % or 32 more points) from the start, as the factor keeps.
-    if (cache_.solved_t.n_rows != m || cache_.solved_t.n_cols < n) {
-        const std::size_t capacity = n + std::max<std::size_t>(n / 4, 32);
-        cache_.solved_t.set_size(m, capacity);
-    }
+    // entry, not the shape; fresh pages are zero-filled by the kernel on first write).
+    if (cache_.solved_t.n_rows != m || cache_.solved_t.n_cols < n) cache_.solved_t.set_size(m, cache_capacity(n));
     detail::prepare_queries(*kernel_, points, cache_.prepared);
     detail::cross_into(*kernel_, points, cache_.prepared, points_, cache_.solved_t.memptr());  // K(Q, D)
     solve_cached_columns(0, n);
@@ -703,9 +704,11 @@ bool GaussianProcess::State::cached_prediction(const arma::mat& points, Posterio
     const std::size_t r = cache_.rows;
     if (n > r) {
         if (cache_.solved_t.n_cols < n) {
-            // Room for a run of appends (25 % or 32 more points), as the factor keeps.
-            const std::size_t capacity = std::max<std::size_t>(n, n + std::max<std::size_t>(n / 4, 32));
-            cache_.solved_t.resize(points.n_rows, capacity);
+            // Only the columns in use are copied: resize() would also zero-fill the new ones, every
+            // page of them (a twentieth of PO-GP-UCB's run over 36 000 rows).
+            arma::mat grown(points.n_rows, cache_capacity(n), arma::fill::none);
+            std::copy_n(cache_.solved_t.memptr(), points.n_rows * r, grown.memptr());
+            cache_.solved_t.steal_mem(grown);
         }
         detail::cross_into(*kernel_, points, cache_.prepared, points_.rows(r, n - 1), cache_.solved_t.colptr(r));
         if (n == r + 1) {

@@ -15,7 +15,6 @@
 #include "dpbo/errors.hpp"
 #include "blas_extras.hpp"
 #include "kernel_lanes.hpp"
-#include "radial_profile.hpp"
 
 namespace dpbo::gp {
 
@@ -104,17 +103,6 @@ struct RadialProfile {
     detail::ProfileFamily lanes_family() const {
         return family == KernelFamily::SquaredExponential ? detail::ProfileFamily::SquaredExponential
                                                           : detail::ProfileFamily::Matern52;
-    }
-
-    // The same profile for the likelihood fit, through glibc's vector exp (radial_profile.cpp): faster
-    // still, and its last bits may vary with the CPU, which the fit's optimum cannot notice; every
-    // other kernel matrix uses the loop above, whose bits do not (kernel_lanes.cpp).
-    void evaluate_range_for_fit(double* v, double* s, arma::uword count, double variance) const {
-        if (family == KernelFamily::SquaredExponential) {
-            detail::squared_exponential_profile(v, s, count, variance);
-        } else {
-            detail::matern52_profile(v, s, count, variance);
-        }
     }
 
     // s(0)/σ_f²: the curvature of the profile at the origin.
@@ -262,7 +250,7 @@ public:
             for (arma::uword i = j + 1; i < n; ++i) {
                 column[i] = std::max(0.0, norms[i] + norms[j] - 2.0 * column[i]);
             }
-            profile_.evaluate_range_for_fit(column + j, slope.colptr(j) + j, n - j, signal_variance_);
+            profile_.evaluate_range(column + j, slope.colptr(j) + j, n - j, signal_variance_);
         }
     }
 

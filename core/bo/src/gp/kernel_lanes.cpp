@@ -1,8 +1,9 @@
 // The stationary kernels' loops over many entries, eight doubles at a time. Once the squared
 // distances were cheap, one exp (and for Matérn one sqrt) per kernel-matrix entry was most of a
-// prediction over a large candidate set: glibc's exp is scalar, and libmvec's vector exp (used by the
-// likelihood fit, radial_profile.cpp) has a variant per instruction set that need not agree in the
-// last bit, so predictions would gain a dependence on the CPU. This file has its own: x = k ln 2 + r
+// prediction over a large candidate set and of the likelihood fit: glibc's exp is scalar, and
+// libmvec's vector exp (which the fit used, through its two-lane SSE variant in a baseline build) has
+// a variant per instruction set that need not agree in the last bit, so results would depend on the
+// CPU. This file has its own, faster in the fit too: x = k ln 2 + r
 // with |r| ≤ ln 2 / 2 (Cody and Waite's two-part ln 2, k·ln2_hi exact), e^r by its Taylor series to
 // r¹³ (truncation below 5·10⁻¹⁸ relative), times 2^k built in the exponent bits. Within 2 ulp of the
 // correctly rounded value (kernel_lanes_test.cpp); below e^−709 it returns 0 rather than a subnormal.

@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include "dpbo/gp/gaussian_process.hpp"
 #include "dpbo/random.hpp"
 
@@ -58,6 +60,29 @@ TEST_CASE("gp query cache: repeated predictions at one query set stay exact thro
         check_matches_fresh(gp, queries.row(5));
         gp.append(x.row(35), y.subvec(35, 35));
         check_matches_fresh(gp, queries);
+    }
+}
+
+TEST_CASE("gp query cache: appends past the room it keeps grow it with the columns in use intact") {
+    // Filled at 10 points, the cache has room for 64 more (cache_capacity); 100 appends, one or a few
+    // at a time, grow it at least once, and the posterior before and after each growth is exact.
+    dpbo::ExperimentRng rng(23);
+    const arma::mat queries = rng.uniform(40, 3);
+    const arma::mat x = rng.uniform(110, 3);
+    const arma::vec y = arma::cos(2.0 * x.col(0)) + x.col(2);
+    auto gp = make_gp(true);
+    gp.condition(x.rows(0, 9), y.subvec(0, 9));
+    check_matches_fresh(gp, queries);
+    arma::uword next = 10;
+    while (next < x.n_rows) {
+        const arma::uword count = next % 7 == 0 ? 3 : 1;  // mostly single appends, some batches
+        const arma::uword last = std::min<arma::uword>(next + count, x.n_rows) - 1;
+        gp.append(x.rows(next, last), y.subvec(next, last));
+        next = last + 1;
+        if (next >= 70 || next % 10 == 0)
+            check_matches_fresh(gp, queries);
+        else
+            (void)gp.predict(queries);  // keeps the cache current, as a BO loop's steps do
     }
 }
 

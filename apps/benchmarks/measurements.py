@@ -15,7 +15,6 @@ import argparse
 import json
 import os
 import re
-import shutil
 import statistics
 import subprocess
 import sys
@@ -129,45 +128,6 @@ def report_row(build, environment):
             "`build/bin/dpbo_bench_report build/bin/dpbo`", f"{m[3]} s (best of 3; a {m[4]} MB page)")
 
 
-def mpi_row(build, environment, scratch, quick):
-    mpirun = shutil.which("mpirun")
-    if mpirun is None:
-        raise MeasurementError("mpirun is not on PATH (Debian's openmpi-bin, which cmake/setup.sh installs)")
-    runs = 3 if quick else 10
-    job = ["run", "--algorithm", "random-search", "--objective", "branin", "--set", "algorithm.budget=40", "--set",
-           "algorithm.batch=10", "--seed", "3"]
-    counter = iter(range(10 ** 6))
-
-    def fresh(prefix):
-        return os.path.join(scratch, f"{prefix}-{next(counter)}")
-
-    def timed(make_argv):
-        times = []
-        for run in range(runs + 1):
-            argv = make_argv()
-            started = time.perf_counter()
-            finished = subprocess.run(argv, cwd=SOURCE_ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                      stdin=subprocess.DEVNULL, env=environment)
-            elapsed = time.perf_counter() - started
-            if finished.returncode != 0:
-                raise MeasurementError(f"`{' '.join(argv)}` exited {finished.returncode}: "
-                                       f"{finished.stderr.strip()[-400:]}")
-            if run > 0:
-                times.append(elapsed)
-        return statistics.median(times)
-
-    # --allow-run-as-root only where it is needed (CI containers run as root).
-    root = ["--allow-run-as-root"] if os.geteuid() == 0 else []
-    ranks = timed(lambda: [mpirun, *root, "-np", "3", "--oversubscribe", build.dpbo, *job, "--out", fresh("mpi")])
-    serial = timed(lambda: [build.dpbo, *job, "--out", fresh("serial")])
-    return ("`dpbo run` on 3 MPI ranks against serial (random search, Branin, 40 points in batches of 10)",
-            f"`mpirun -np 3 --oversubscribe build/bin/dpbo run --algorithm random-search --objective branin --set "
-            f"algorithm.budget=40 --set algorithm.batch=10 --seed 3 --out DIR` (a fresh DIR each run), and the same "
-            f"without mpirun; wall time, median of {runs}",
-            f"{ranks:.2f} s against {serial:.3f} s: Open MPI's own start and end of 3 ranks is most of it; with a "
-            f"slow objective see [Distributed runs](distributed.md)")
-
-
 def command_row(build, environment, quick):
     argv = [build.program("dpbo_bench_command_objective")] + (["--blocks", "3"] if quick else [])
     text = output_of(argv, environment)
@@ -241,7 +201,10 @@ def main():
                 workers_row(build, environment),
                 ask_tell_row(build, environment),
                 report_row(build, environment),
-                mpi_row(build, environment, scratch, options.quick),
+                pointer("`dpbo run` under mpirun against serial: Open MPI's start, a slow objective on 3 and 5 ranks, "
+                        "messaging per batch, an idle worker's CPU",
+                        "`python3 apps/benchmarks/distributed.py`",
+                        "see [Distributed evaluation](distributed.md#distributed-evaluation-mpirun)"),
                 pointer("run journal's cost per batch and per point, and its size (crash-safe runs)",
                         "`build/bin/dpbo_bench_journal --points 1000000 --batch 1000` (Branin's points through a "
                         "serial evaluator with and without a journal, best of 3)",

@@ -13,7 +13,6 @@
 #include "job_options.hpp"
 #include "ledger_option.hpp"
 #include "mpi/mpi_module.hpp"
-#include "mpi/mpi_session.hpp"
 #include "mpi/mpi_worker.hpp"
 #include "mpi_loader.hpp"
 #include "progress.hpp"

@@ -4,7 +4,7 @@
 
 #include "dpbo/errors.hpp"
 #include "mpi/mpi_channel.hpp"
-#include "mpi/mpi_session.hpp"
+#include "mpi/mpi_module.hpp"
 
 namespace dpbo::cli::mpi {
 

@@ -14,6 +14,9 @@
 
 namespace dpbo::cli::mpi {
 
+// How long rank 0 waits for a worker's report or a slice's values unless --mpi-timeout says otherwise.
+constexpr double kDefaultTimeoutSeconds = 3600.0;
+
 class Module {
 public:
     // MPI_Init, once; this process's rank (mpi_session.hpp).

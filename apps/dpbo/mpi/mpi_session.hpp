@@ -9,9 +9,6 @@ namespace dpbo::cli::mpi {
 
 class Coordinator;
 
-// How long rank 0 waits for a worker's report or a slice's values unless --mpi-timeout says otherwise.
-constexpr double kDefaultTimeoutSeconds = 3600.0;
-
 // Initialises MPI, once, and returns this process's rank. On rank 0 it also sets a note for SIGTERM,
 // the signal mpirun stops the other ranks with when one of them ends abnormally.
 int start();

@@ -210,6 +210,8 @@ std::unique_ptr<JournalStore> JournalStore::create(const fs::path& file, const s
     store->exec("COMMIT;");
     store->exec("PRAGMA wal_checkpoint(TRUNCATE);");
     store.reset();
+    // Closing removes the (checkpointed, empty) log and its index; should it not have, nothing is
+    // left beside a name that is about to change.
     for (const char* suffix : {"-wal", "-shm"}) fs::remove(temporary.string() + suffix, ec);
     // It holds unprivatised answers: readable by its owner only (SQLite gives the WAL and
     // shared-memory files the same permissions).

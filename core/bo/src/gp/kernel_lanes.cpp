@@ -3,10 +3,10 @@
 // prediction over a large candidate set and of the likelihood fit: glibc's exp is scalar, and
 // libmvec's vector exp (which the fit used, through its two-lane SSE variant in a baseline build) has
 // a variant per instruction set that need not agree in the last bit, so results would depend on the
-// CPU. This file has its own, faster in the fit too: x = k ln 2 + r
-// with |r| ≤ ln 2 / 2 (Cody and Waite's two-part ln 2, k·ln2_hi exact), e^r by its Taylor series to
-// r¹³ (truncation below 5·10⁻¹⁸ relative), times 2^k built in the exponent bits. Within 2 ulp of the
-// correctly rounded value (kernel_lanes_test.cpp); below e^−709 it returns 0 rather than a subnormal.
+// CPU. This file has its own, faster in the fit too: x = k ln 2 + r with |r| ≤ ln 2 / 2 (Cody and
+// Waite's two-part ln 2, k·ln2_hi exact), e^r by its Taylor series to r¹³ (truncation below 5·10⁻¹⁸
+// relative), times 2^k built in the exponent bits. Within 2 ulp of the correctly rounded value
+// (kernel_lanes_test.cpp); below e^−709 it returns 0 rather than a subnormal.
 // Every loop does the same operations in the same order in every lane and every instruction-set
 // clone, compiled with -ffp-contract=off (core/bo/CMakeLists.txt), so its results are the same bits
 // on every CPU (OpenBLAS's kernels, chosen per CPU, still may not be).

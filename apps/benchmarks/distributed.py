@@ -28,7 +28,9 @@ import shutil
 import statistics
 import sys
 import tempfile
-import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from startup import spawn_timed  # noqa: E402  (beside this one)
 
 SOURCE_ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
@@ -40,10 +42,6 @@ SLEEPER = ("python3 -c 'import json,sys,time\n"
            "    points = json.loads(line)[\"points\"]\n"
            "    time.sleep(0.1 * len(points))\n"
            "    print(json.dumps({\"values\": [p[0] for p in points]}), flush=True)'")
-
-
-class MeasurementError(RuntimeError):
-    pass
 
 
 class Runner:
@@ -66,18 +64,9 @@ class Runner:
         """Median (wall seconds, CPU seconds of the process and its descendants) over the runs."""
         walls, cpus = [], []
         for _ in range((runs or self.runs) + 1):
-            argv = self.argv(job, ranks, mca)
-            started = time.perf_counter()
-            pid = os.posix_spawn(argv[0], argv, self.environment,
-                                 file_actions=[(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
-                                               (os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0),
-                                               (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0)])
-            _, status, usage = os.wait4(pid, 0)
-            wall = time.perf_counter() - started
-            if not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0:
-                raise MeasurementError(f"`{' '.join(argv)}` failed (wait status {status})")
+            wall, cpu = spawn_timed(self.argv(job, ranks, mca), self.environment)
             walls.append(wall)
-            cpus.append(usage.ru_utime + usage.ru_stime)
+            cpus.append(cpu)
         # The first run is not counted: it fills the manifest cache and the page cache.
         return statistics.median(walls[1:]), statistics.median(cpus[1:])
 
@@ -120,7 +109,7 @@ def main():
             _, start_2_cpu = run.measure(branin, 2, mca=True)
             _, branin_cpu = run.measure(branin)
             worker_cpu = idle_2_cpu - idle_serial_cpu - (start_2_cpu - branin_cpu)
-    except (MeasurementError, OSError) as error:
+    except (RuntimeError, OSError) as error:
         print(f"distributed.py: {error}", file=sys.stderr)
         return 1
     print("| what | serially | under mpirun | what it shows |")

@@ -12,8 +12,8 @@ pin BLAS, which is part of its start-up). Wall time is from the spawn to the exi
 child's user + system time (wait4's resource usage, which counts the process and its descendants).
 Each build has a manifest cache of its own (XDG_CACHE_HOME in the scratch folder), which one run
 first, not counted, fills, as every run after a build's first finds it. With --baseline, the two builds run in turn, A B A B ..., so that the machine's drift
-falls on both, and their ratio is printed too. Standard library only; `startup_medians` is for
-other benchmark scripts.
+falls on both, and their ratio is printed too. Standard library only; `startup_medians` and
+`spawn_timed` are for other benchmark scripts.
 """
 import argparse
 import os
@@ -27,18 +27,25 @@ TRIVIAL_JOB = ["run", "--algorithm", "random-search", "--objective", "branin", "
                "--seed", "1"]
 
 
-def timed_run(dpbo, out, environment):
-    """(wall seconds, CPU seconds) of one trivial `dpbo run` into `out`; raises if it fails."""
-    with open(os.devnull, "wb") as null:
+def spawn_timed(argv, environment):
+    """(wall seconds, CPU seconds of the process and its descendants) of one run of `argv`, started
+    directly (no shell) with no input and its output discarded; RuntimeError naming it if it fails."""
+    with open(os.devnull, "rb") as nothing, open(os.devnull, "wb") as null:
         started = time.perf_counter()
-        pid = os.posix_spawn(dpbo, [dpbo, *TRIVIAL_JOB, "--out", out], environment,
-                             file_actions=[(os.POSIX_SPAWN_DUP2, null.fileno(), 1),
+        pid = os.posix_spawn(argv[0], argv, environment,
+                             file_actions=[(os.POSIX_SPAWN_DUP2, nothing.fileno(), 0),
+                                           (os.POSIX_SPAWN_DUP2, null.fileno(), 1),
                                            (os.POSIX_SPAWN_DUP2, null.fileno(), 2)])
         _, status, usage = os.wait4(pid, 0)
         wall = time.perf_counter() - started
     if not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0:
-        raise RuntimeError(f"{dpbo} {' '.join(TRIVIAL_JOB)} --out {out} failed (wait status {status})")
+        raise RuntimeError(f"{' '.join(argv)} failed (wait status {status})")
     return wall, usage.ru_utime + usage.ru_stime
+
+
+def timed_run(dpbo, out, environment):
+    """(wall seconds, CPU seconds) of one trivial `dpbo run` into `out`; raises if it fails."""
+    return spawn_timed([dpbo, *TRIVIAL_JOB, "--out", out], environment)
 
 
 def startup_medians(programs, runs=21):

@@ -10,13 +10,14 @@ markdown report (docs/benchmarks.md takes it through apps/reproduce/write_block.
 
 --baseline is the build folder of another dpbo (e.g. the commit before a change: `git worktree add
 ../dpbo-before REV` and build it as the README says); its figures and the ratio baseline/new appear
-beside every measure. --quick runs one repeat, three seeds and sizes up to 2 000 (a smoke run).
+beside every measure. Limbo's column appears only when the baseline is a build of ISSUE_COMMIT (see
+there why). --quick runs one repeat, three seeds and sizes up to 2 000 (a smoke run).
 
 What is measured, each by the programs and commands a reader can run alone:
 - per iteration: `dpbo_bench_gp` (gp-ucb on Rosenbrock-10, fixed hyperparameters, 500 acquisition
   evaluations, thread CPU per iteration at n ± 10), median over --repeats runs per n; beside it the
-  floor of 500 fresh triangular solves m at a time, LAPACK's and the GP's own (`dpbo_bench_gp
-  --solve-floor`, new build only);
+  floor of 500 fresh triangular solves m at a time, LAPACK's and the GP's own, and all 500 in one
+  call, the BLAS-3 limit (`dpbo_bench_gp --solve-floor`, new build only);
   timed figures take the builds in turn, run by run, so that the machine's drift falls on both;
 - regret: Rosenbrock-10 after 200 evaluations, `dpbo_bench_acquisition_optimiser` with the default
   optimiser (fixed hyperparameters, as the per-iteration figures), and Branin after 100 evaluations
@@ -48,10 +49,19 @@ from startup import startup_medians  # noqa: E402  (the start-up's own benchmark
 from reproduction import git_commit  # noqa: E402  (the stamps' commit, for each build's source)
 
 # Limbo (header-only, NLopt's DIRECT-L, the same model and 500 acquisition evaluations), measured
-# side by side with dpbo on this machine on 2026-11-27 and quoted here: Limbo is not built by this
+# side by side with dpbo on 2026-11-27 and quoted here (issue 34): Limbo is not built by this
 # project. ms per iteration at n = 50, 100, 200, 400, 1000, and its start-up.
 LIMBO_MS_PER_ITERATION = {50: 0.66, 100: 1.14, 200: 2.53, 400: 7.07, 1000: 38.2}
 LIMBO_STARTUP_MS = 3.0
+# dpbo's side of that comparison: main at ISSUE_COMMIT (the last commit before that day's work, the
+# state the issue describes: every plugin loaded at start-up, each acquisition its own solve), and its
+# figures of that day. Limbo's figures hold for that machine on that day only; measured here, that
+# build gives the machine's drift, so with --baseline a build of ISSUE_COMMIT, Limbo's figures are
+# carried over as Limbo × (ISSUE_COMMIT now / ISSUE_COMMIT then), i.e. Limbo / new = (Limbo / dpbo of
+# that day) × (ISSUE_COMMIT now / new): the ratios against that day's dpbo the issue asks for.
+ISSUE_COMMIT = "6282afeb58fee751a4c5ad2bf3709b27f4a904f3"
+ISSUE_DPBO_MS_PER_ITERATION = {50: 0.40, 100: 0.72, 200: 1.69, 400: 6.45, 1000: 39.8}
+ISSUE_DPBO_STARTUP_MS = 29.0
 
 
 class BenchmarkError(Exception):
@@ -87,7 +97,15 @@ class Build:
         self.dpbo = os.path.join(self.folder, "bin", "dpbo")
         if not os.access(self.dpbo, os.X_OK):
             raise BenchmarkError(f"{self.dpbo}: no dpbo executable; expected a build folder (cmake --build done)")
-        self.label = self.describe()
+        self.source = self.source_folder()
+        self.label = git_commit(self.source) if self.source else "unknown commit"
+
+    def is_issue_build(self):
+        """Whether this build's source is a clean checkout of ISSUE_COMMIT."""
+        if not self.source or self.label.endswith("-dirty"):
+            return False
+        head = subprocess.run(["git", "-C", self.source, "rev-parse", "HEAD"], capture_output=True, text=True)
+        return head.returncode == 0 and head.stdout.strip() == ISSUE_COMMIT
 
     def program(self, name):
         path = os.path.join(self.folder, "bin", name)
@@ -95,15 +113,14 @@ class Build:
             raise BenchmarkError(f"{path}: missing; expected the benchmark programs built with everything")
         return path
 
-    def describe(self):
-        """The source commit the build folder was configured from (its CMakeCache), for the report."""
+    def source_folder(self):
+        """The source folder the build folder was configured from (its CMakeCache), or None."""
         try:
             with open(os.path.join(self.folder, "CMakeCache.txt")) as cache:
-                source = next(line.split("=", 1)[1].strip() for line in cache
-                              if line.startswith("CMAKE_HOME_DIRECTORY:"))
+                return next(line.split("=", 1)[1].strip() for line in cache
+                            if line.startswith("CMAKE_HOME_DIRECTORY:"))
         except (OSError, StopIteration):
-            return "unknown commit"
-        return git_commit(source)
+            return None
 
 
 def per_iteration(build):
@@ -116,13 +133,16 @@ def per_iteration(build):
 
 
 def solve_floor(build):
-    """{n: {m: (LAPACK ms, own ms or None)}}: 500 fresh triangular solves against an n-point factor, m at a
-    time (`dpbo_bench_gp --solve-floor`), by LAPACK and by the GP's own few-column solve: the floor of an
-    iteration whose optimiser scores 500 new points in batches of m."""
+    """{n: {m: (LAPACK ms, own ms or None, GFLOP/s or None)}}: 500 fresh triangular solves against an
+    n-point factor, m at a time (`dpbo_bench_gp --solve-floor`), by LAPACK and by the GP's own few-column
+    solve: the floor of an iteration whose optimiser scores 500 new points in batches of m; m = 500 is
+    one call, with the rate it reached."""
     text = run([build.program("dpbo_bench_gp"), "--solve-floor"])
     floor = {}
-    for n, m, lapack, own in re.findall(r"^\s+(\d+)\s+(\d+)\s+([\d.]+)\s+([\d.]+|-)\s*$", text, re.M):
-        floor.setdefault(int(n), {})[int(m)] = (float(lapack), None if own == "-" else float(own))
+    for n, m, lapack, own, rate in re.findall(
+            r"^\s+(\d+)\s+(\d+)\s+([\d.]+)\s+([\d.]+|-)\s*(?:\(([\d.]+) GFLOP/s\))?\s*$", text, re.M):
+        floor.setdefault(int(n), {})[int(m)] = (float(lapack), None if own == "-" else float(own),
+                                                float(rate) if rate else None)
     if not floor:
         raise BenchmarkError("dpbo_bench_gp --solve-floor printed no rows")
     return floor
@@ -260,37 +280,58 @@ def main(argv):
 
     base = builds[1] if len(builds) > 1 else None
     now, before = measured[new], measured.get(base)
+    with_limbo = base is not None and base.is_issue_build()
+
+    def limbo_here(quoted, issue_figure, measured_now):
+        """Limbo's figure of 2026-11-27 carried to this run by ISSUE_COMMIT's drift (see there)."""
+        return quoted * measured_now / issue_figure if with_limbo and quoted and measured_now else None
+
     print(f"New: {new.label}" + (f"; baseline: {base.label} (measured in the same run)" if base else "") +
           f". Medians of {options.repeats} runs, regret over seeds 1–{options.seeds}; thread CPU unless marked wall.")
+    if with_limbo:
+        print("Limbo's column: its figures of 2026-11-27 × (the baseline now / the baseline's figures that day).")
+    else:
+        print(f"No Limbo column: it needs --baseline a build of {ISSUE_COMMIT[:10]}, the dpbo Limbo was measured beside.")
     print()
-    head = "| measure | new |" + (" baseline | baseline / new |" if base else "") + " Limbo (2026-11-27) | Limbo / new |"
+    head = ("| measure | new |" + (" baseline | baseline / new |" if base else "") +
+            (" Limbo, carried to this run | Limbo / new |" if with_limbo else ""))
     print(head)
     print("|" + "|".join(["---"] * (head.count("|") - 1)) + "|")
 
-    def row(label, value, old, limbo=None, digits=3):
-        cells = [label, number(value, digits)]
-        if base:
-            cells += [number(old, digits), ratio(old, value)]
-        cells += [number(limbo, digits) if limbo else "", ratio(limbo, value) if limbo else ""]
+    def cells_row(cells, old_cells, limbo, value, digits=3):
+        cells = list(cells) + (old_cells if base else [])
+        if with_limbo:
+            cells += [number(limbo, digits) if limbo else "", ratio(limbo, value) if limbo else ""]
         print("| " + " | ".join(cells) + " |")
 
+    def row(label, value, old, limbo=None, digits=3):
+        cells_row([label, number(value, digits)], [number(old, digits), ratio(old, value)], limbo, value, digits)
+
+    limbo_iteration = {}
     for n in sorted(now["iteration"]):
-        row(f"ms per iteration, n = {n}", now["iteration"][n], before and before["iteration"].get(n),
-            LIMBO_MS_PER_ITERATION.get(n))
+        old = before and before["iteration"].get(n)
+        limbo_iteration[n] = limbo_here(LIMBO_MS_PER_ITERATION.get(n), ISSUE_DPBO_MS_PER_ITERATION.get(n), old)
+        row(f"ms per iteration, n = {n}", now["iteration"][n], old, limbo_iteration[n])
     for n in sorted(floor):
-        limbo = LIMBO_MS_PER_ITERATION.get(n)
+        limbo = limbo_iteration.get(n)
         for which, label in ((0, "LAPACK's dtrtrs"), (1, "the GP's own few-column solve")):
-            ms = {m: times[which] for m, times in floor[n].items() if times[which] is not None}
+            ms = {m: times[which] for m, times in floor[n].items() if times[which] is not None and m < 500}
             cells = [f"floor at n = {n}: 500 fresh triangular solves, {label}, m = "
                      f"{' / '.join(str(m) for m in sorted(ms))} at a time (ms)",
                      " / ".join(number(ms[m]) for m in sorted(ms))]
-            print("| " + " | ".join(cells + (["", ""] if base else []) + [number(limbo) if limbo else "", ""]) + " |")
+            cells_row(cells, ["", ""], limbo, None)
+        if 500 in floor[n]:
+            ms, _, rate = floor[n][500]
+            # The best any optimiser that scores 500 new points exactly can do: Limbo / this is the
+            # largest ratio per iteration within reach on this machine.
+            cells_row([f"BLAS-3 limit at n = {n}: the 500 solves in one call (ms; {number(rate)} GFLOP/s)",
+                       number(ms)], ["", ""], limbo, ms)
     for key, label in (("rosenbrock", "regret, Rosenbrock-10 @ 200 (median; fixed hyperparameters)"),
                        ("branin", "regret, Branin @ 100 (median; gp-ucb's defaults)")):
-        print("| " + " | ".join([label, "{:.3g} ({:.3g}–{:.3g})".format(*now[key])] +
-                                (["{:.3g} ({:.3g}–{:.3g})".format(*before[key]), ""] if base else []) + ["", ""]) + " |")
-    print("| " + " | ".join(["regret, Branin @ 100, refits at every point (`surrogate.refit_growth=0`)",
-                             "{:.3g} ({:.3g}–{:.3g})".format(*schedule_off)] + (["", ""] if base else []) + ["", ""]) + " |")
+        cells_row([label, "{:.3g} ({:.3g}–{:.3g})".format(*now[key])],
+                  ["{:.3g} ({:.3g}–{:.3g})".format(*before[key]) if base else "", ""], None, None)
+    cells_row(["regret, Branin @ 100, refits at every point (`surrogate.refit_growth=0`)",
+               "{:.3g} ({:.3g}–{:.3g})".format(*schedule_off)], ["", ""], None, None)
     previous = None
     for n in sizes:
         ms, megabytes = now["scaling"][n]
@@ -298,17 +339,13 @@ def main(argv):
         if previous:
             growth = f"; ×{(ms / previous[1]) ** (1 / math.log2(n / previous[0])):.2f} per doubling"
         old = before and before["scaling"].get(n)
-        cells = [f"ms per step from an n-point design, n = {n}{growth}", number(ms)]
-        if base:
-            cells += [number(old[0]), ratio(old[0], ms)]
-        print("| " + " | ".join(cells + ["", ""]) + " |")
-        cells = [f"peak memory at n = {n} (MB)", f"{megabytes:.0f}"]
-        if base:
-            cells += [f"{old[1]:.0f}", ratio(old[1], megabytes)]
-        print("| " + " | ".join(cells + ["", ""]) + " |")
+        cells_row([f"ms per step from an n-point design, n = {n}{growth}", number(ms)],
+                  [number(old[0]), ratio(old[0], ms)] if old else ["", ""], None, None)
+        cells_row([f"peak memory at n = {n} (MB)", f"{megabytes:.0f}"],
+                  [f"{old[1]:.0f}", ratio(old[1], megabytes)] if old else ["", ""], None, None)
         previous = (n, ms)
     row("start-up of a trivial `dpbo run` (ms, wall)", now["startup"][0], before and before["startup"][0],
-        LIMBO_STARTUP_MS)
+        limbo_here(LIMBO_STARTUP_MS, ISSUE_DPBO_STARTUP_MS, before and before["startup"][0]))
     row("start-up of a trivial `dpbo run` (ms, CPU)", now["startup"][1], before and before["startup"][1])
     row("DPareto overhead, 16 + 256 iterations (s)", now["dpareto"][0], before and before["dpareto"][0])
     row("PO-GP-UCB, 36 000 rows, T = 50 (s)", now["po"], before and before["po"])

@@ -196,8 +196,9 @@ def summary(values):
 def paired_log_ratio(new, old):
     """Seed by seed log10(new / old): (seeds where new is lower, where higher, mean, its standard error).
     Regrets spread over orders of magnitude from seed to seed; a median of ten moves by a factor of two
-    when one seed changes trajectory, so 'no worse' is read from the pairs."""
-    logs = [math.log10(a / b) for a, b in zip(new, old) if a > 0 and b > 0]
+    when one seed changes trajectory, so 'no worse' is read from the pairs. A regret of 0 (the optimum
+    found exactly) counts as 1e-17, below the spacing of doubles at Branin's optimum value (5.6e-17)."""
+    logs = [math.log10(max(a, 1e-17) / max(b, 1e-17)) for a, b in zip(new, old)]
     if len(logs) < 2:
         return None
     return (sum(x < 0 for x in logs), sum(x > 0 for x in logs), statistics.mean(logs),
@@ -265,8 +266,9 @@ def main(argv):
     if options.quick:
         options.repeats, options.seeds, options.paired_seeds, options.sizes = 1, 3, 3, "1000,2000"
     sizes = [int(word) for word in options.sizes.split(",")]
-    if options.repeats < 1 or options.seeds < 1 or options.steps < 1 or any(n < 10 for n in sizes):
-        parser.error("--repeats, --seeds and --steps must be ≥ 1 and every size ≥ 10")
+    if (options.repeats < 1 or options.seeds < 1 or options.paired_seeds < 1 or options.steps < 1
+            or any(n < 10 for n in sizes)):
+        parser.error("--repeats, --seeds, --paired-seeds and --steps must be ≥ 1 and every size ≥ 10")
 
     new = Build(options.build)
     builds = [new] + ([Build(options.baseline)] if options.baseline else [])

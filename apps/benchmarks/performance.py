@@ -324,7 +324,7 @@ def main(argv):
         print(f"No Limbo column: it needs --baseline a build of {ISSUE_COMMIT[:10]}, the dpbo Limbo was measured beside.")
     print()
     head = ("| measure | new |" + (" baseline | baseline / new |" if base else "") +
-            (" Limbo, carried to this run | Limbo / new |" if with_limbo else "") + " issue 34's target |")
+            (" Limbo, carried to this run | Limbo / new |" if with_limbo else "") + " target |")
     print(head)
     print("|" + "|".join(["---"] * (head.count("|") - 1)) + "|")
 

@@ -30,6 +30,39 @@ import time
 
 SOURCE_ROOT = pathlib.Path(__file__).resolve().parents[2]
 
+# OpenBLAS chooses its kernels by the CPU it recognises or by OPENBLAS_CORETYPE, and kernels for
+# different instruction sets round differently, so a seeded run's digits depend on that choice. The
+# documented numbers were computed with its SkylakeX (AVX-512) kernels; the OpenBLAS of Debian 12
+# gives AMD's AVX-512 CPUs (Zen 4) its Haswell (AVX2) kernels, and so does an environment that sets
+# OPENBLAS_CORETYPE=Haswell: every drift cell moved there. The kernels are part of a cell's
+# definition, as its seed is: every CPU with the AVX-512 subsets SkylakeX's kernels use runs the
+# cells with them, whatever the environment says, so that any such machine gives the documented
+# digits. On a CPU without them the environment's choice stands and the digits can differ (a drift
+# cell's failure names the kernels it ran).
+SKYLAKEX_FLAGS = {"avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl"}
+DOCUMENTED_CORETYPE = "SkylakeX"
+
+
+def cpu_flags():
+    """The CPU's feature flags (/proc/cpuinfo), empty where it cannot be read."""
+    try:
+        with open("/proc/cpuinfo") as cpuinfo:
+            for line in cpuinfo:
+                if line.startswith("flags"):
+                    return set(line.split(":", 1)[1].split())
+    except OSError:
+        pass
+    return set()
+
+
+def run_environment():
+    """The environment of every cell's dpbo: BLAS on one thread, and OpenBLAS's SkylakeX kernels where
+    the CPU has them (see SKYLAKEX_FLAGS)."""
+    environment = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
+    if SKYLAKEX_FLAGS <= cpu_flags():
+        environment["OPENBLAS_CORETYPE"] = DOCUMENTED_CORETYPE
+    return environment
+
 
 class ReproductionError(Exception):
     """A failure the user can act on; main() prints it and exits non-zero."""
@@ -251,7 +284,7 @@ class Reproduction:
         started = time.monotonic()
         with tempfile.TemporaryFile("w+") as stdout, open(out / f"{cell.name}.log", "w") as log:
             process = subprocess.Popen(cell.command(dpbo, None), cwd=SOURCE_ROOT, stdout=stdout, stderr=log,
-                                       stdin=subprocess.DEVNULL, env={**os.environ, "OPENBLAS_NUM_THREADS": "1"})
+                                       stdin=subprocess.DEVNULL, env=run_environment())
             # wait4, not wait: the child's own CPU time (other cells may run at once).
             _, status, usage = os.wait4(process.pid, 0)
             process.returncode = exit_code = os.waitstatus_to_exitcode(status)
@@ -275,7 +308,7 @@ class Reproduction:
         log = out / f"{cell.name}.log"
         with open(log, "w") as handle:
             status = subprocess.run(command, cwd=SOURCE_ROOT, stdout=handle, stderr=subprocess.STDOUT,
-                                    stdin=subprocess.DEVNULL, env={**os.environ, "OPENBLAS_NUM_THREADS": "1"})
+                                    stdin=subprocess.DEVNULL, env=run_environment())
         seconds = time.monotonic() - started
         if status.returncode != 0:
             tail = "".join(open(log).readlines()[-5:])
@@ -384,7 +417,9 @@ class Reproduction:
         if drifted:
             raise ReproductionError(
                 f"{self.paper}: cell '{name}' no longer gives the numbers documented in {self.page.name}:\n"
-                + "\n".join(drifted) + f"\nregenerate the docs with `python3 {self.relative_script()}` and say in "
+                + "\n".join(drifted) + "\nOpenBLAS's kernels: "
+                + run_environment().get("OPENBLAS_CORETYPE", "chosen by OpenBLAS for this CPU")
+                + f" (the documented numbers: {DOCUMENTED_CORETYPE})" + f"\nregenerate the docs with `python3 {self.relative_script()}` and say in "
                 "CHANGELOG.md why they moved")
         print(f"{self.paper}: cell '{name}' gives the documented numbers ({len(committed)} values)")
 

@@ -32,11 +32,11 @@ SOURCE_ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 # OpenBLAS chooses its kernels by the CPU it recognises or by OPENBLAS_CORETYPE, and kernels for
 # different instruction sets round differently, so a seeded run's digits depend on that choice. The
-# documented numbers were computed with its SkylakeX (AVX-512) kernels; the OpenBLAS of Debian 12
-# gives AMD's AVX-512 CPUs (Zen 4) its Haswell (AVX2) kernels, and so does an environment that sets
-# OPENBLAS_CORETYPE=Haswell: every drift cell moved there. The kernels are part of a cell's
-# definition, as its seed is: every CPU with the AVX-512 subsets SkylakeX's kernels use runs the
-# cells with them, whatever the environment says, so that any such machine gives the documented
+# documented numbers were computed with its SkylakeX (AVX-512) kernels (Cooperlake's, which it
+# picks for a CPU with AVX-512 BF16, give the same digits in every drift cell); a machine whose
+# environment sets OPENBLAS_CORETYPE=Haswell (AVX2) moved every drift cell. The kernels are part of
+# a cell's definition, as its seed is: every CPU with the AVX-512 subsets SkylakeX's kernels use runs
+# the cells with them, whatever the environment says, so that any such machine gives the documented
 # digits. On a CPU without them the environment's choice stands and the digits can differ (a drift
 # cell's failure names the kernels it ran).
 SKYLAKEX_FLAGS = {"avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl"}

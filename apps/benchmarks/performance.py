@@ -77,14 +77,25 @@ class BenchmarkError(Exception):
     pass
 
 
-def run(words):
-    """stdout (with stderr after it) of a command; BenchmarkError naming it when it fails."""
-    env = dict(os.environ, OPENBLAS_NUM_THREADS="1")
+def run(words, **variables):
+    """stdout (with stderr after it) of a command, with the environment's variables and `variables`;
+    BenchmarkError naming it when it fails."""
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="1", **variables)
     finished = subprocess.run(words, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True)
     if finished.returncode != 0:
         raise BenchmarkError(f"`{' '.join(words)}` exited {finished.returncode}: {finished.stderr.strip()[-800:]}")
     return finished.stdout + finished.stderr
+
+
+def blas_kernels(build):
+    """The kernels OpenBLAS runs with (it names them when OPENBLAS_VERBOSE=2) and who chose them: they
+    set the rate of every BLAS-bound figure, the BLAS-3 limit's first."""
+    match = re.search(r"^Core: (\S+)", run([build.dpbo, "--version"], OPENBLAS_VERBOSE="2"), re.M)
+    kernels = match.group(1) if match else "unknown (OpenBLAS did not name them)"
+    chooser = ("`OPENBLAS_CORETYPE` from the environment" if os.environ.get("OPENBLAS_CORETYPE")
+               else "chosen by OpenBLAS for this CPU")
+    return f"{kernels} ({chooser})"
 
 
 def run_measured(words):
@@ -317,7 +328,8 @@ def main(argv):
         return quoted * measured_now / issue_figure if with_limbo and quoted and measured_now else None
 
     print(f"New: {new.label}" + (f"; baseline: {base.label} (measured in the same run)" if base else "") +
-          f". Medians of {options.repeats} runs, regret over seeds 1–{options.seeds}; thread CPU unless marked wall.")
+          f". Medians of {options.repeats} runs, regret over seeds 1–{options.seeds}; thread CPU unless marked wall. "
+          f"OpenBLAS's kernels: {blas_kernels(new)}.")
     if with_limbo:
         print("Limbo's column: its figures of 2026-11-27 × (the baseline now / the baseline's figures that day).")
     else:

@@ -323,9 +323,12 @@ def main(argv):
     now, before = measured[new], measured.get(base)
     with_limbo = base is not None and base.is_issue_build()
 
-    def limbo_here(quoted, issue_figure, measured_now):
-        """Limbo's figure of 2026-11-27 carried to this run by ISSUE_COMMIT's drift (see there)."""
-        return quoted * measured_now / issue_figure if with_limbo and quoted and measured_now else None
+    def carried(figure, issue_figure, measured_now):
+        """A figure set against that day's dpbo (Limbo's, or a target) carried to this run by ISSUE_COMMIT's
+        drift (see there); None without that baseline or either figure."""
+        if not (with_limbo and figure and issue_figure and measured_now):
+            return None
+        return figure * measured_now / issue_figure
 
     print(f"New: {new.label}" + (f"; baseline: {base.label} (measured in the same run)" if base else "") +
           f". Medians of {options.repeats} runs, regret over seeds 1–{options.seeds}; thread CPU unless marked wall. "
@@ -356,14 +359,10 @@ def main(argv):
         cells_row([label, number(value, digits)], [number(old, digits), ratio(old, value)], limbo, value, digits,
                   target)
 
-    def carried(target, issue_figure, measured_now):
-        """A target set against that day's dpbo, carried to this run like Limbo's figures."""
-        return target * measured_now / issue_figure if with_limbo and measured_now else None
-
     limbo_iteration, iteration_limit = {}, {}
     for n in sorted(now["iteration"]):
         old = before and before["iteration"].get(n)
-        limbo_iteration[n] = limbo_here(LIMBO_MS_PER_ITERATION.get(n), ISSUE_DPBO_MS_PER_ITERATION.get(n), old)
+        limbo_iteration[n] = carried(LIMBO_MS_PER_ITERATION.get(n), ISSUE_DPBO_MS_PER_ITERATION.get(n), old)
         if limbo_iteration[n] and n in TARGET_ITERATION_SIZES:
             iteration_limit[n] = limbo_iteration[n] / TARGET_LIMBO_SPEED_UP
         row(f"ms per iteration, n = {n}", now["iteration"][n], old, limbo_iteration[n],
@@ -414,9 +413,11 @@ def main(argv):
                   [f"{old[1]:.0f}", ratio(old[1], megabytes)] if old else ["", ""], None, None,
                   target=bound(TARGET_PEAK_MB, megabytes, 4))
         previous = (n, ms)
-    startup_limbo = limbo_here(LIMBO_STARTUP_MS, ISSUE_DPBO_STARTUP_MS, before and before["startup"][0])
-    row("start-up of a trivial `dpbo run` (ms, wall)", now["startup"][0], before and before["startup"][0],
-        startup_limbo, target=bound(startup_limbo and TARGET_STARTUP_OF_LIMBO * startup_limbo, now["startup"][0]))
+    startup_before = before and before["startup"][0]
+    row("start-up of a trivial `dpbo run` (ms, wall)", now["startup"][0], startup_before,
+        carried(LIMBO_STARTUP_MS, ISSUE_DPBO_STARTUP_MS, startup_before),
+        target=bound(carried(TARGET_STARTUP_OF_LIMBO * LIMBO_STARTUP_MS, ISSUE_DPBO_STARTUP_MS, startup_before),
+                     now["startup"][0]))
     row("start-up of a trivial `dpbo run` (ms, CPU)", now["startup"][1], before and before["startup"][1])
     row("DPareto overhead, 16 + 256 iterations (s)", now["dpareto"][0], before and before["dpareto"][0],
         target=bound(carried(TARGET_DPARETO_S, ISSUE_DPBO_DPARETO_S, before and before["dpareto"][0]),

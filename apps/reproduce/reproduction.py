@@ -15,6 +15,7 @@ import argparse
 import concurrent.futures
 import csv
 import datetime
+import functools
 import html
 import json
 import math
@@ -43,8 +44,9 @@ SKYLAKEX_FLAGS = {"avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl"}
 DOCUMENTED_CORETYPE = "SkylakeX"
 
 
+@functools.lru_cache(maxsize=None)
 def cpu_flags():
-    """The CPU's feature flags (/proc/cpuinfo), empty where it cannot be read."""
+    """The CPU's feature flags (/proc/cpuinfo, read once), empty where it cannot be read."""
     try:
         with open("/proc/cpuinfo") as cpuinfo:
             for line in cpuinfo:

@@ -27,7 +27,9 @@ What is measured, each by the programs and commands a reader can run alone:
   hyperparameters, the median thread CPU of the steps after the first (which factorises the design),
   and the process's peak resident memory (wait4);
 - start-up: wall and CPU time of `dpbo run --algorithm random-search --objective branin --set
-  algorithm.budget=1`, median of 21 runs (apps/benchmarks/startup.py);
+  algorithm.budget=1`, median of 21 runs (apps/benchmarks/startup.py); beside it, in the same turns,
+  the floors it is read against (new build only): `dpbo --version` (what every command loads, no
+  job) and `dpbo_bench_empty_program` (a C++ program that loads nothing but the C++ runtime);
 - DPareto: `dpbo_bench_dpareto --no-full-refit` (16 + 256 iterations, overhead without the oracle);
   PO-GP-UCB: `dpbo_bench_po_gp_ucb` (36 000 candidate rows, T = 50).
 BLAS runs on one thread throughout (the commands' default). Standard library only.
@@ -45,7 +47,7 @@ import tempfile
 SOURCE_ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(SOURCE_ROOT, "apps", "reproduce"))
-from startup import startup_medians  # noqa: E402  (the start-up's own benchmark, beside this one)
+from startup import spawn_medians, startup_medians  # noqa: E402  (the start-up's own benchmark, beside this one)
 from reproduction import git_commit  # noqa: E402  (the stamps' commit, for each build's source)
 
 # Limbo (header-only, NLopt's DIRECT-L, the same model and 500 acquisition evaluations), measured
@@ -315,6 +317,7 @@ def main(argv):
         medians = startup_medians([build.dpbo for build in builds])
         for build in builds:
             measured[build]["startup"] = medians[build.dpbo]
+        startup_floors = spawn_medians([(new.program("dpbo_bench_empty_program"),), (new.dpbo, "--version")])
         schedule_off = summary(branin_regrets(new, options.seeds, scratch, ["--set", "surrogate.refit_growth=0"]))
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
@@ -419,6 +422,13 @@ def main(argv):
         target=bound(carried(TARGET_STARTUP_OF_LIMBO * LIMBO_STARTUP_MS, ISSUE_DPBO_STARTUP_MS, startup_before),
                      now["startup"][0]))
     row("start-up of a trivial `dpbo run` (ms, CPU)", now["startup"][1], before and before["startup"][1])
+    # What a start-up cannot go below here: Limbo / this is the largest start-up lead within reach.
+    for command, label in (((new.dpbo, "--version"), "`dpbo --version`: the launcher, the commands and their "
+                            "libraries loaded, no job"),
+                           ((new.program("dpbo_bench_empty_program"),), "an empty C++ program "
+                            "(`dpbo_bench_empty_program`: the C++ runtime only)")):
+        cells_row([f"start-up floor: {label} (ms, wall)", number(startup_floors[command][0])], ["", ""],
+                  carried(LIMBO_STARTUP_MS, ISSUE_DPBO_STARTUP_MS, startup_before), startup_floors[command][0])
     row("DPareto overhead, 16 + 256 iterations (s)", now["dpareto"][0], before and before["dpareto"][0],
         target=bound(carried(TARGET_DPARETO_S, ISSUE_DPBO_DPARETO_S, before and before["dpareto"][0]),
                      now["dpareto"][0]))

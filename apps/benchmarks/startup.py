@@ -12,8 +12,8 @@ pin BLAS, which is part of its start-up). Wall time is from the spawn to the exi
 child's user + system time (wait4's resource usage, which counts the process and its descendants).
 Each build has a manifest cache of its own (XDG_CACHE_HOME in the scratch folder), which one run
 first, not counted, fills, as every run after a build's first finds it. With --baseline, the two builds run in turn, A B A B ..., so that the machine's drift
-falls on both, and their ratio is printed too. Standard library only; `startup_medians` and
-`spawn_timed` are for other benchmark scripts.
+falls on both, and their ratio is printed too. Standard library only; `startup_medians`,
+`spawn_medians` and `spawn_timed` are for other benchmark scripts.
 """
 import argparse
 import os
@@ -66,6 +66,21 @@ def startup_medians(programs, runs=21):
                     timed_run(program, os.path.join(scratch, f"{index}-{run}"), environments[index]))
     return {program: (1000 * statistics.median(w for w, _ in rows), 1000 * statistics.median(c for _, c in rows))
             for program, rows in times.items()}
+
+
+def spawn_medians(commands, runs=21):
+    """For each command (an argv tuple) in `commands`, its median (wall ms, CPU ms) over `runs` runs
+    after one not counted, the commands taking turns run by run: the floors a trivial run's start-up
+    is read against (an empty program; `dpbo --version`, which loads what every command loads)."""
+    base = {key: value for key, value in os.environ.items() if key != "OPENBLAS_NUM_THREADS"}
+    times = {command: [] for command in commands}
+    for command in commands:
+        spawn_timed(list(command), base)
+    for _ in range(runs):
+        for command in commands:
+            times[command].append(spawn_timed(list(command), base))
+    return {command: (1000 * statistics.median(w for w, _ in rows), 1000 * statistics.median(c for _, c in rows))
+            for command, rows in times.items()}
 
 
 def executable(build):

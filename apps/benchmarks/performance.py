@@ -17,7 +17,7 @@ What is measured, each by the programs and commands a reader can run alone:
 - per iteration: `dpbo_bench_gp` (gp-ucb on Rosenbrock-10, fixed hyperparameters, 500 acquisition
   evaluations, thread CPU per iteration at n ± 10), median over --repeats runs per n; beside it the
   floor of 500 fresh triangular solves m at a time, LAPACK's and the GP's own, and all 500 in one
-  call, the BLAS-3 limit (`dpbo_bench_gp --solve-floor`, new build only);
+  call, the BLAS-3 limit (`dpbo_bench_gp --solve-floor`, new build only, medians of --repeats runs);
   timed figures take the builds in turn, run by run, so that the machine's drift falls on both;
 - regret: Rosenbrock-10 after 200 evaluations, `dpbo_bench_acquisition_optimiser` with the default
   optimiser (fixed hyperparameters, as the per-iteration figures), and Branin after 100 evaluations
@@ -295,8 +295,13 @@ def main(argv):
                 print(f"per iteration: {build.folder} ({build.label})", file=sys.stderr)
                 for n, ms in per_iteration(build).items():
                     measured[build]["iteration"].setdefault(n, []).append(ms)
-        # The floor is the solves' cost, not the loop's: measured with the new build only.
-        floor = solve_floor(new)
+        # The floor is the solves' cost, not the loop's: measured with the new build only, --repeats
+        # times like the iterations (a single run moves with the machine's load), medians per cell.
+        floors = [solve_floor(new) for _ in range(options.repeats)]
+        floor = {n: {m: tuple(None if floors[0][n][m][k] is None else statistics.median(f[n][m][k] for f in floors)
+                              for k in range(3))
+                     for m in floors[0][n]}
+                 for n in floors[0]}
         for build in builds:
             figures = measured[build]
             figures["iteration"] = {n: statistics.median(values) for n, values in figures["iteration"].items()}

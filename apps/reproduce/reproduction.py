@@ -225,6 +225,9 @@ class Reproduction:
         """Each figure whose cells were run now: the report's SVG, cut out of its page."""
         for name, (cells, caption, file) in self.figures.items():
             if not set(cells) <= set(names):
+                if set(cells) & set(names):  # a --cell run that left out some of the figure's settings
+                    print(f"  figure {name} not redrawn: it also shows {', '.join(sorted(set(cells) - set(names)))}, "
+                          f"not re-run now (add them with --cell)", file=sys.stderr)
                 continue
             with tempfile.TemporaryDirectory(prefix="dpbo-reproduce-report-") as scratch:
                 page = pathlib.Path(scratch) / "report.html"
@@ -437,6 +440,9 @@ class Reproduction:
         parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="runs at once")
         parser.add_argument("--only", action="append", default=[], metavar="TABLE",
                             help=f"regenerate only this table (repeatable): {', '.join(self.tables)}")
+        parser.add_argument("--cell", action="append", default=[], metavar="SETTING",
+                            help="re-run only this setting (repeatable) and rewrite the tables that use it; the "
+                                 "other settings' stored numbers stand, each stamped with the commit that made it")
         parser.add_argument("--render-only", action="store_true",
                             help="rewrite the page's tables from the stored numbers without running")
         parser.add_argument("--check", metavar="CELL", nargs="?", const="", default=None,
@@ -463,7 +469,18 @@ class Reproduction:
             unknown = [t for t in arguments.only if t not in self.tables]
             if unknown:
                 raise ReproductionError(f"--only {', '.join(unknown)}: no such table (tables: {', '.join(self.tables)})")
-            names = arguments.only or list(self.tables)
+            unknown = [c for c in arguments.cell if c not in self.cells]
+            if unknown:
+                raise ReproductionError(f"--cell {', '.join(unknown)}: no such setting (`--list` names them)")
+            if arguments.cell and (arguments.only or arguments.render_only):
+                raise ReproductionError("--cell names the settings to re-run and the tables follow from them: "
+                                        "give it without --only or --render-only")
+            if arguments.cell:
+                # After a change that moves some settings only: the tables that show them are rewritten,
+                # every other setting's numbers stand for the commit that produced them (the stamps say).
+                names = [n for n, (cells, _) in self.tables.items() if set(cells) & set(arguments.cell)]
+            else:
+                names = arguments.only or list(self.tables)
             if arguments.list:
                 for name in names:
                     print(f"{name}:")
@@ -473,7 +490,8 @@ class Reproduction:
             command = f"python3 {self.relative_script()}"
             store = self.load_store()
             if not arguments.render_only:
-                cells = list(dict.fromkeys(c for n in names for c in self.tables[n][0]))
+                cells = (list(dict.fromkeys(arguments.cell)) if arguments.cell else
+                         list(dict.fromkeys(c for n in names for c in self.tables[n][0])))
                 out = pathlib.Path(arguments.out or SOURCE_ROOT / "results" / f"reproduce-{self.paper}")
                 commit = git_commit()
                 print(f"{self.paper}: {len(cells)} runs into {out} ({arguments.jobs} at once)", file=sys.stderr)

@@ -3,7 +3,8 @@
 seeded cell with the real dpbo, writes the table between the page's markers with its stamp, stores the
 numbers, `--check` passes on them and fails naming the number that moved, and a page without the
 markers is an error naming the block; an audit cell stores what `dpbo audit --json` found (a refuted
-claim included), keeps its report beside the command, and re-runs it when the command changes. Usage: reproduction_harness_test.py DPBO SOURCE_ROOT"""
+claim included), keeps its report beside the command, and re-runs it when the command changes;
+`--cell` re-runs only the settings it names. Usage: reproduction_harness_test.py DPBO SOURCE_ROOT"""
 import json
 import pathlib
 import subprocess
@@ -74,12 +75,29 @@ with tempfile.TemporaryDirectory(prefix="dpbo-harness-test-") as scratch:
     expect(passing.returncode == 0 and "gives the documented numbers" in passing.stdout,
            f"--check failed on the numbers it just wrote: {passing.stdout}{passing.stderr}")
 
+    regret = numbers["evaluation_only.simple_regret.median"]
     numbers["evaluation_only.simple_regret.median"] *= 1.5
     (scratch / "reproduced.json").write_text(json.dumps(store))
     drifted = run("--check")
     expect(drifted.returncode == 1, f"--check passed with a moved number (exit {drifted.returncode})")
     expect("evaluation_only.simple_regret.median: documented" in drifted.stderr,
            f"--check did not name the number that moved: {drifted.stderr}")
+
+    # --cell re-runs the settings it names and rewrites the tables that use them; the others stand.
+    audit_before = store["cells"]["projection"]
+    (scratch / "runs" / "projection.json").unlink()  # were the audit re-run, it would have to run afresh
+    recell = run("--cell", "quadratic", "--jobs", "1")
+    expect(recell.returncode == 0 and "1 runs into" in recell.stderr, f"--cell failed: {recell.stderr}")
+    restored = json.loads((scratch / "reproduced.json").read_text())["cells"]
+    expect(restored["quadratic"]["numbers"]["evaluation_only.simple_regret.median"] == regret,
+           f"--cell did not store the setting's numbers again: {restored['quadratic']['numbers']}")
+    expect(restored["projection"] == audit_before and not (scratch / "runs" / "projection.json").exists(),
+           "--cell quadratic re-ran or changed the audit setting")
+    expect(page.read_text() == text, f"--cell did not rewrite the regret table as before: {page.read_text()}")
+    for bad, said in ((["--cell", "nonsense"], "--cell nonsense: no such setting"),
+                      (["--cell", "quadratic", "--only", "audit"], "give it without --only or --render-only")):
+        refused = run(*bad)
+        expect(refused.returncode == 1 and said in refused.stderr, f"{bad} was not refused naming it: {refused.stderr}")
 
     # A claim the auditor refutes (PO-GP-UCB's Algorithm 1 as published: exit 3) is a finding, and the
     # changed command re-runs the audit instead of reusing the kept report.

@@ -20,7 +20,7 @@ import sys
 
 SOURCE_ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from performance import BenchmarkError, Build, run  # noqa: E402  (beside this one)
+from performance import BenchmarkError, Build, run, run_main  # noqa: E402  (beside this one)
 
 # Limbo (header-only, NLopt's DIRECT_L_RAND, the benchmark's model, 500 acquisition evaluations),
 # measured beside dpbo when the optimiser's default was chosen: median (min–max) simple regret over
@@ -83,8 +83,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main(sys.argv[1:]))
-    except BenchmarkError as error:
-        print(f"acquisition_optimisers.py: {error}", file=sys.stderr)
-        sys.exit(1)
+    run_main(main, "acquisition_optimisers.py")

@@ -22,7 +22,7 @@ import sys
 
 SOURCE_ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from performance import BenchmarkError, Build, number, run  # noqa: E402  (beside this one)
+from performance import BenchmarkError, Build, number, run, run_main  # noqa: E402  (beside this one)
 
 OPTIMISERS = (None, "sweep-direct", "sweep-local")  # None: the loop's default
 
@@ -119,8 +119,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main(sys.argv[1:]))
-    except BenchmarkError as error:
-        print(f"gp_layer.py: {error}", file=sys.stderr)
-        sys.exit(1)
+    run_main(main, "gp_layer.py")

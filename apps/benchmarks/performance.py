@@ -79,6 +79,16 @@ class BenchmarkError(Exception):
     pass
 
 
+def run_main(main, program):
+    """Runs a benchmark script's `main(argv)` and exits with what it returns; a BenchmarkError is
+    printed under the script's name, exit 1 (the scripts beside this one end this way too)."""
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except BenchmarkError as error:
+        print(f"{program}: {error}", file=sys.stderr)
+        sys.exit(1)
+
+
 def run(words, **variables):
     """stdout (with stderr after it) of a command, with the environment's variables and `variables`;
     BenchmarkError naming it when it fails."""
@@ -443,8 +453,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main(sys.argv[1:]))
-    except BenchmarkError as error:
-        print(f"performance.py: {error}", file=sys.stderr)
-        sys.exit(1)
+    run_main(main, "performance.py")

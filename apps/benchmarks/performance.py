@@ -27,9 +27,10 @@ What is measured, each by the programs and commands a reader can run alone:
   hyperparameters, the median thread CPU of the steps after the first (which factorises the design),
   and the process's peak resident memory (wait4);
 - start-up: wall and CPU time of `dpbo run --algorithm random-search --objective branin --set
-  algorithm.budget=1`, median of 21 runs (apps/benchmarks/startup.py); beside it, in the same turns,
-  the floors it is read against (new build only): `dpbo --version` (what every command loads, no
-  job) and `dpbo_bench_empty_program` (a C++ program that loads nothing but the C++ runtime);
+  algorithm.budget=1`, median of 21 runs (apps/benchmarks/startup.py); right after it, taking turns
+  with each other, the floors it is read against (new build only): `dpbo --version` (what every
+  command loads, no job) and `dpbo_bench_empty_program` (a C++ program that loads nothing but the C++
+  runtime);
 - DPareto: `dpbo_bench_dpareto --no-full-refit` (16 + 256 iterations, overhead without the oracle);
   PO-GP-UCB: `dpbo_bench_po_gp_ucb` (36 000 candidate rows, T = 50).
 BLAS runs on one thread throughout (the commands' default). Standard library only.

@@ -22,7 +22,7 @@ import sys
 
 SOURCE_ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from performance import BenchmarkError, Build, number, run, run_main  # noqa: E402  (beside this one)
+from performance import Build, iteration_rows, number, parsed, run, run_main  # noqa: E402  (beside this one)
 
 OPTIMISERS = (None, "sweep-direct", "sweep-local")  # None: the loop's default
 
@@ -31,29 +31,19 @@ def label(optimiser):
     return "default (`sweep-batched-direct`)" if optimiser is None else f"`--optimiser {optimiser}`"
 
 
-def parsed(pattern, text, what):
-    match = re.search(pattern, text, re.M)
-    if match is None:
-        raise BenchmarkError(f"dpbo_bench_gp printed no {what} (/{pattern}/); it printed:\n{text[-800:]}")
-    return match
-
-
 def one_run(build, optimiser, max_n):
     """The figures of one `dpbo_bench_gp` run."""
     words = [build.program("dpbo_bench_gp"), "--max-n", str(max_n)]
     text = run(words + (["--optimiser", optimiser] if optimiser else []))
-    iterations, rest = text.split("simple regret", 1)
-    rows = re.findall(r"^\s+(\d+)\s+([\d.]+)\s+[\d.]+\s*$", iterations, re.M)
-    if not rows:
-        raise BenchmarkError("dpbo_bench_gp printed no per-iteration rows")
-    figures = {"iteration": {int(n): float(ms) for n, ms in rows},
+    rest = text.split("simple regret", 1)[-1]
+    figures = {"iteration": iteration_rows(text),
                "regret": {int(n): float(r) for n, r in re.findall(r"simple regret after\s+(\d+) evaluations: ([\d.e+-]+)",
                                                                   text)},
-               "whole run": float(parsed(r"whole run: ([\d.]+) s CPU", rest, "whole-run line")[1])}
+               "whole run": float(parsed(r"whole run: ([\d.]+) s CPU", rest, "dpbo_bench_gp")[1])}
     if optimiser is None:
-        figures["refit"] = float(parsed(r"^ARD marginal-likelihood refit.*: ([\d.]+) s CPU", rest, "refit line")[1])
+        figures["refit"] = float(parsed(r"^ARD marginal-likelihood refit.*: ([\d.]+) s CPU", rest, "dpbo_bench_gp")[1])
         figures["gradient"] = float(parsed(r"^posterior mean gradient.*: ([\d.]+) us CPU each", rest,
-                                           "posterior-gradient line")[1])
+                                           "dpbo_bench_gp")[1])
         appending = rest.split("appending one point", 1)[1]
         figures["append"] = {int(n): float(us) for n, us in
                              re.findall(r"^\s+(\d+)\s+([\d.]+)\s+[\d.]+\s*$", appending, re.M)}

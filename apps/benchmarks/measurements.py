@@ -13,24 +13,16 @@ page). Prints the markdown table; standard library only. Takes about two minutes
 """
 import argparse
 import os
-import re
 import statistics
 import sys
 import tempfile
 
 SOURCE_ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from performance import BenchmarkError, Build, dpbo_run, run  # noqa: E402  (beside this one)
+from performance import BenchmarkError, Build, dpbo_run, parsed, run  # noqa: E402  (beside this one)
 from startup import spawn_timed  # noqa: E402
 
 ONE_BLAS_THREAD = dict(os.environ, OPENBLAS_NUM_THREADS="1")
-
-
-def parsed(pattern, text, program):
-    match = re.search(pattern, text)
-    if match is None:
-        raise BenchmarkError(f"{program} printed no line matching /{pattern}/; it printed:\n{text[-800:]}")
-    return match
 
 
 def wall_seconds(argv, runs):

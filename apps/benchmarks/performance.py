@@ -169,13 +169,26 @@ class Build:
             return None
 
 
-def per_iteration(build):
-    """{n: ms per iteration} of one dpbo_bench_gp run."""
-    text = run([build.program("dpbo_bench_gp")])
+def parsed(pattern, text, program):
+    """The first match of `pattern` (a line of it may be anchored with ^ and $) in what `program`
+    printed; BenchmarkError quoting the output's end when there is none."""
+    match = re.search(pattern, text, re.M)
+    if match is None:
+        raise BenchmarkError(f"{program} printed no line matching /{pattern}/; it printed:\n{text[-800:]}")
+    return match
+
+
+def iteration_rows(text):
+    """{n: ms per iteration} from what one `dpbo_bench_gp` run printed (the rows before its regret)."""
     rows = re.findall(r"^\s+(\d+)\s+([\d.]+)\s+[\d.]+\s*$", text.split("simple regret")[0], re.M)
     if not rows:
         raise BenchmarkError("dpbo_bench_gp printed no per-iteration rows")
     return {int(n): float(ms) for n, ms in rows}
+
+
+def per_iteration(build):
+    """{n: ms per iteration} of one dpbo_bench_gp run."""
+    return iteration_rows(run([build.program("dpbo_bench_gp")]))
 
 
 def solve_floor(build, unset=()):

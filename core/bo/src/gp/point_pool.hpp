@@ -71,6 +71,7 @@ private:
     std::uint64_t epoch_ = 0;
     std::size_t dim_ = 0;
     std::size_t max_points_ = 0;
+    std::size_t planned_rows_ = 0;  // the rows max_points_ is set from; the storage may have more
     std::size_t slots_used_ = 0;
     arma::mat columns_;  // row capacity × max_points_: column s is slot s's v
     arma::mat points_;   // dim × max_points_: column s is slot s's point, compared bit for bit

@@ -7,6 +7,8 @@
 #include <map>
 #include <utility>
 
+#include <sys/mman.h>
+
 #include <fmt/format.h>
 
 #include "dpbo/errors.hpp"
@@ -29,6 +31,22 @@ std::uint64_t key_of(const double* point, std::size_t dim) {
         h ^= h >> 29;
     }
     return h;
+}
+
+// Transparent huge pages for the whole 2 MB pages inside [data, data + bytes), where the system
+// gives them on request: the storage is written a column at a time as points come, and with 4 kB
+// pages each first write is a page fault. Advice only: where it is refused nothing changes.
+void advise_huge_pages(double* data, std::size_t bytes) {
+#ifdef MADV_HUGEPAGE
+    constexpr std::uintptr_t kHugePage = std::uintptr_t{2} << 20;
+    const auto first = reinterpret_cast<std::uintptr_t>(data);
+    const std::uintptr_t begin = (first + kHugePage - 1) & ~(kHugePage - 1);
+    const std::uintptr_t end = (first + bytes) & ~(kHugePage - 1);
+    if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+#else
+    (void)data;
+    (void)bytes;
+#endif
 }
 
 // block ← T⁻¹ block for T the block of the factor at (first, first), as the GP's own solves.
@@ -87,6 +105,7 @@ void PointPool::relayout(std::size_t rows, std::size_t points) {
     // Not through resize(), which zero-fills the new part: pages of a matrix of several tens of MB
     // are then touched (and faulted in) long before a point is stored there.
     arma::mat columns(rows, points, arma::fill::none);
+    advise_huge_pages(columns.memptr(), columns.n_elem * sizeof(double));
     for (std::size_t s = 0; s < std::min<std::size_t>(slots_used_, points); ++s) {
         const std::size_t kept = std::min(slots_[s].rows, rows);
         if (kept > 0) std::memcpy(columns.colptr(s), columns_.colptr(s), kept * sizeof(double));

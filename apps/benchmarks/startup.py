@@ -7,8 +7,8 @@ docs/benchmarks.md takes through apps/reproduce/write_block.py:
     apps/benchmarks/startup.py [--build build] [--runs 21] [--baseline OTHER_BUILD]
 
 Each run is started directly (no shell), as a client's subprocess call starts it, without
-OPENBLAS_NUM_THREADS in its environment, as a user's shell starts it (dpbo then re-executes once to
-pin BLAS, which is part of its start-up). Wall time is from the spawn to the exit; CPU time is the
+OPENBLAS_NUM_THREADS in its environment, as a user's shell starts it (dpbo's launcher then sets it
+before it loads OpenBLAS, which is part of its start-up). Wall time is from the spawn to the exit; CPU time is the
 child's user + system time (wait4's resource usage, which counts the process and its descendants).
 Each build has a manifest cache of its own (XDG_CACHE_HOME in the scratch folder), which one run
 first, not counted, fills, as every run after a build's first finds it. With --baseline, the two builds run in turn, A B A B ..., so that the machine's drift

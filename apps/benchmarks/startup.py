@@ -8,8 +8,9 @@ docs/benchmarks.md takes through apps/reproduce/write_block.py:
 
 Each run is started directly (no shell), as a client's subprocess call starts it, without
 OPENBLAS_NUM_THREADS in its environment, as a user's shell starts it (dpbo's launcher then sets it
-before it loads OpenBLAS, which is part of its start-up). Wall time is from the spawn to the exit; CPU time is the
-child's user + system time (wait4's resource usage, which counts the process and its descendants).
+before it loads OpenBLAS, which is part of its start-up). Wall time is from the spawn to the exit;
+CPU time is the child's user + system time (wait4's resource usage, which counts the process and its
+descendants).
 Each build has a manifest cache of its own (XDG_CACHE_HOME in the scratch folder), which one run
 first, not counted, fills, as every run after a build's first finds it. With --baseline, the two builds run in turn, A B A B ..., so that the machine's drift
 falls on both, and their ratio is printed too. Standard library only; `startup_medians`,

@@ -50,7 +50,8 @@ using Lanes = double __attribute__((vector_size(kLanes * sizeof(double))));
 // at n = 1 000, and more at n = 200, went to that wait when they ran one after another); here the
 // rows are gathered one vector of right-hand sides per row, so the chains share every division and
 // multiplication. Lane by lane these are the scalar operations in the same order: the same bits.
-// `height` is kPanel (a constant: the loops unroll and the rows stay in registers) but in the last panel.
+// `height` is kPanel (a constant: the loops unroll and the rows stay in registers) but in the last
+// panel.
 template <bool Full>
 [[gnu::always_inline]] inline void panel_triangle(const double* triangle, std::size_t stride, std::size_t begin,
                                                   std::size_t end, double* b, std::size_t order, std::size_t count) {

@@ -96,8 +96,9 @@ void PointPool::reserve_rows(std::size_t n) {
     // answer, is the same either way: only planned_rows_ decides it.
     const std::size_t rows =
         std::max(planned_rows_, std::min<std::size_t>(2 * n, kPoolBytes / (sizeof(double) * max_points_)));
-    // Room for every point the pool may hold at once: pages not yet written are not resident, so
-    // this costs nothing until used and spares the copies of growing.
+    // Room for every point the pool may hold at once: pages not yet written are not resident (huge
+    // pages are given whole, 2 MB at a time, within the pool's bytes), so this costs little until
+    // used and spares the copies of growing.
     relayout(rows, max_points_);
 }
 

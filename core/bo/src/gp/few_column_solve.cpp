@@ -50,13 +50,10 @@ using Lanes = double __attribute__((vector_size(kLanes * sizeof(double))));
 // at n = 1 000, and more at n = 200, went to that wait when they ran one after another); here the
 // rows are gathered one vector of right-hand sides per row, so the chains share every division and
 // multiplication. Lane by lane these are the scalar operations in the same order: the same bits.
-// `height` is kPanel (a constant: the loops unroll and the rows stay in registers) but in the last
-// panel.
-template <bool Full>
 [[gnu::always_inline]] inline void panel_triangle(const double* triangle, std::size_t stride, std::size_t begin,
                                                   std::size_t end, double* b, std::size_t order, std::size_t count) {
     Lanes rows[kPanel] = {};  // lanes past `count` solve zeros, which are never written back
-    const std::size_t height = Full ? kPanel : end - begin;
+    const std::size_t height = end - begin;
     for (std::size_t r = 0; r < height; ++r) {
         for (std::size_t w = 0; w < count; ++w) rows[r][w] = b[w * order + begin + r];
     }
@@ -82,10 +79,7 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) void solve(const do
         const std::size_t end = std::min(order, k0 + kPanel);
         for (std::size_t j = 0; j < columns; j += kLanes) {
             const std::size_t count = std::min(kLanes, columns - j);
-            if (end - k0 == kPanel)
-                panel_triangle<true>(triangle, stride, k0, end, block + j * order, order, count);
-            else
-                panel_triangle<false>(triangle, stride, k0, end, block + j * order, order, count);
+            panel_triangle(triangle, stride, k0, end, block + j * order, order, count);
         }
         // Only the last panel can be shorter than kPanel, and no rows lie below the last.
         if (end == order) break;

@@ -22,7 +22,7 @@ import sys
 
 SOURCE_ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from performance import Build, iteration_rows, number, parsed, run, run_main  # noqa: E402  (beside this one)
+from performance import Build, iteration_rows, number, parsed, run, run_main, size_rows  # noqa: E402  (beside this one)
 
 OPTIMISERS = (None, "sweep-direct", "sweep-local")  # None: the loop's default
 
@@ -45,8 +45,7 @@ def one_run(build, optimiser, max_n):
         figures["gradient"] = float(parsed(r"^posterior mean gradient.*: ([\d.]+) us CPU each", rest,
                                            "dpbo_bench_gp")[1])
         appending = rest.split("appending one point", 1)[1]
-        figures["append"] = {int(n): float(us) for n, us in
-                             re.findall(r"^\s+(\d+)\s+([\d.]+)\s+[\d.]+\s*$", appending, re.M)}
+        figures["append"] = size_rows(appending, "rows for appending one point")
     return figures
 
 

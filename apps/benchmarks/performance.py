@@ -178,12 +178,18 @@ def parsed(pattern, text, program):
     return match
 
 
+def size_rows(text, what):
+    """{n: figure} from the rows of a `dpbo_bench_gp` table in `text` (n, the figure, its scaled
+    value); BenchmarkError naming `what` when there is none."""
+    rows = re.findall(r"^\s+(\d+)\s+([\d.]+)\s+[\d.]+\s*$", text, re.M)
+    if not rows:
+        raise BenchmarkError(f"dpbo_bench_gp printed no {what}")
+    return {int(n): float(figure) for n, figure in rows}
+
+
 def iteration_rows(text):
     """{n: ms per iteration} from what one `dpbo_bench_gp` run printed (the rows before its regret)."""
-    rows = re.findall(r"^\s+(\d+)\s+([\d.]+)\s+[\d.]+\s*$", text.split("simple regret")[0], re.M)
-    if not rows:
-        raise BenchmarkError("dpbo_bench_gp printed no per-iteration rows")
-    return {int(n): float(ms) for n, ms in rows}
+    return size_rows(text.split("simple regret")[0], "per-iteration rows")
 
 
 def per_iteration(build):

@@ -87,9 +87,8 @@ void PointPool::reserve_rows(std::size_t n) {
         std::clamp<std::size_t>(kPoolBytes / (sizeof(double) * planned_rows_), kMinPoints, kMaxPoints);
     // Longer columns leave room for fewer points: start afresh rather than choose whom to keep.
     if (max_points < slots_used_) reset(epoch_, dim_);
-    const bool same_points = max_points == max_points_;
     max_points_ = max_points;
-    if (same_points && columns_.n_rows >= planned_rows_) return;
+    if (columns_.n_cols == max_points_ && columns_.n_rows >= planned_rows_) return;  // room enough already
     // The storage, though, doubles its rows while the pool's bytes allow: each growth copies every
     // kept column into pages the kernel must first hand over, and growing by a quarter made those
     // copies and page faults a sixth of gp-ucb's run to n = 400. Which points are held, and so every
